@@ -1,0 +1,47 @@
+# Two commands for a fresh machine: `make run` and `make test`.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+TESTSTAMP := $(VENV)/.test-installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install build bench clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+
+# Installs keep compiled bytecode (pip compiles by default; never --no-compile):
+# importing Whoosh from source costs several tenths of a second per process.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e .
+	$(BIN)/python -m compileall -q judgebook
+	touch $@
+
+install: $(STAMP)
+
+$(TESTSTAMP): $(STAMP)
+	$(BIN)/pip install -q -e '.[test]'
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  echo "installing Debian chromium for the browser tests" >&2; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+	fi
+	touch $@
+
+# Builds the index only when it is missing or older than its sources.
+build: $(STAMP)
+	$(BIN)/judgebook build --if-stale
+
+run: build
+	$(BIN)/judgebook serve --host $(HOST) --port $(PORT)
+
+test: $(TESTSTAMP)
+	$(BIN)/python -m pytest -q
+
+bench: build
+	$(BIN)/python bench/search.py
+
+clean:
+	rm -rf $(VENV) index/gen-* index/current

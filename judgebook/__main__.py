@@ -1,0 +1,5 @@
+import sys
+
+from judgebook.cli import main
+
+sys.exit(main())

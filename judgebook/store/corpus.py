@@ -1,0 +1,163 @@
+"""The loaded model: every document and section, with lookups by id and number.
+
+Search, web and CLI read this; they never parse documents themselves.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from functools import cached_property
+from pathlib import Path
+from typing import Iterable
+
+from judgebook.model import (
+    LINK_VERSION, Backlink, Document, Section, document_from_dict, section_from_dict,
+)
+from judgebook.store import paths
+
+# "1.16.10b", "1.16.10.b", "1.16.10 b", "r1.16.10b", "6.9.2", "10.3"
+_NUMBER = re.compile(r"^\s*(?:r(?:ule)?\s*)?(\d+(?:\.\d+)*)(?:[.\s]?([a-z]))?\.?\s*$", re.I)
+
+
+def normalise_number(text: str) -> str | None:
+    """A rule number in canonical form ("1.16.10b"), or None if `text` is not one."""
+    m = _NUMBER.match(text)
+    if not m:
+        return None
+    return m.group(1) + (m.group(2) or "").lower()
+
+
+class Corpus:
+    def __init__(self, documents: Iterable[Document], sections: Iterable[Section]):
+        self.documents: dict[str, Document] = {d.key: d for d in documents}
+        self.sections: dict[str, Section] = {s.id: s for s in sections}
+
+    # ---- loading -------------------------------------------------------
+    @classmethod
+    def load(cls, root: str | Path | None = None) -> "Corpus":
+        """Open the current generation of the index (resolved once)."""
+        gen = paths.current_generation(root)
+        return cls.load_generation(gen)
+
+    @classmethod
+    def load_generation(cls, gen: Path) -> "Corpus":
+        docs = [document_from_dict(d) for d in json.loads((gen / paths.DOCUMENTS).read_text("utf-8"))]
+        with open(gen / paths.SECTIONS, encoding="utf-8") as fh:
+            secs = [section_from_dict(json.loads(line)) for line in fh if line.strip()]
+        corpus = cls(docs, secs)
+        corpus.generation = gen
+        return corpus
+
+    # ---- lookups -------------------------------------------------------
+    def get(self, section_id: str) -> Section | None:
+        return self.sections.get(section_id)
+
+    def in_doc(self, doc: str) -> list[Section]:
+        return self._by_doc.get(doc, [])
+
+    def by_number(self, doc: str, number: str) -> Section | None:
+        canon = normalise_number(number) or number
+        return self._by_number.get((doc, canon))
+
+    def cr_versions(self) -> list[Document]:
+        """The loaded Comprehensive Rules versions, oldest first."""
+        return sorted((d for d in self.documents.values() if d.is_cr),
+                      key=lambda d: (d.effective, d.key))
+
+    def newest_cr(self) -> Document | None:
+        versions = self.cr_versions()
+        return versions[-1] if versions else None
+
+    def lookup(self, ref: str) -> Section | None:
+        """An id, `DOC:NUMBER` (cr-1.6:1.16.10b) or a bare number (newest CR that has it)."""
+        ref = ref.strip()
+        if ref in self.sections:
+            return self.sections[ref]
+        if ":" in ref:
+            doc, _, number = ref.partition(":")
+            if doc in self.documents:
+                return self.by_number(doc, number) or self.sections.get(f"{doc}:{number}")
+            return None
+        canon = normalise_number(ref)
+        if canon is None:
+            return None
+        for doc in reversed(self.cr_versions()):
+            hit = self._by_number.get((doc.key, canon))
+            if hit:
+                return hit
+        return None
+
+    def by_anchor(self, doc: str, anchor: str) -> Section | None:
+        return self._by_anchor.get((doc, anchor))
+
+    def children(self, section_id: str) -> list[Section]:
+        sec = self.sections.get(section_id)
+        return [self.sections[c] for c in sec.children if c in self.sections] if sec else []
+
+    def breadcrumb(self, section_id: str) -> list[Section]:
+        """Ancestors, outermost first (the section itself excluded)."""
+        out, sec = [], self.sections.get(section_id)
+        while sec and sec.parent and sec.parent in self.sections:
+            sec = self.sections[sec.parent]
+            out.append(sec)
+        return out[::-1]
+
+    def neighbours(self, section_id: str) -> tuple[Section | None, Section | None]:
+        """Previous and next section in document order."""
+        sec = self.sections.get(section_id)
+        if not sec:
+            return None, None
+        seq = self._by_doc[sec.doc]
+        i = self._position[section_id]
+        return (seq[i - 1] if i > 0 else None, seq[i + 1] if i + 1 < len(seq) else None)
+
+    def backlinks(self, section_id: str) -> list[Backlink]:
+        return self._backlinks.get(section_id, [])
+
+    def history(self, section_id: str) -> list[Section]:
+        """The same rule in every loaded CR version, oldest version first (itself included)."""
+        sec = self.sections.get(section_id)
+        if not sec:
+            return []
+        found = {sec.id: sec}
+        for link in sec.links:
+            if link.kind == LINK_VERSION and link.target in self.sections:
+                found[link.target] = self.sections[link.target]
+        order = {d.key: i for i, d in enumerate(self.cr_versions())}
+        return sorted(found.values(), key=lambda s: order.get(s.doc, -1))
+
+    # ---- derived indexes (built lazily, once) ---------------------------
+    @cached_property
+    def _by_doc(self) -> dict[str, list[Section]]:
+        out: dict[str, list[Section]] = defaultdict(list)
+        for s in self.sections.values():
+            out[s.doc].append(s)
+        for seq in out.values():
+            seq.sort(key=lambda s: s.order)
+        return dict(out)
+
+    @cached_property
+    def _position(self) -> dict[str, int]:
+        return {s.id: i for seq in self._by_doc.values() for i, s in enumerate(seq)}
+
+    @cached_property
+    def _by_number(self) -> dict[tuple[str, str], Section]:
+        out = {}
+        for s in self.sections.values():
+            if s.number:
+                out.setdefault((s.doc, normalise_number(s.number) or s.number), s)
+        return out
+
+    @cached_property
+    def _by_anchor(self) -> dict[tuple[str, str], Section]:
+        return {(s.doc, s.anchor): s for s in self.sections.values() if s.anchor}
+
+    @cached_property
+    def _backlinks(self) -> dict[str, list[Backlink]]:
+        out: dict[str, list[Backlink]] = defaultdict(list)
+        for s in self.sections.values():
+            for link in s.links:
+                if link.target and link.kind != LINK_VERSION:
+                    out[link.target].append(Backlink(s.id, link.kind, link.text))
+        return dict(out)
