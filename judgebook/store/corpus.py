@@ -158,6 +158,7 @@ class Corpus:
         out: dict[str, list[Backlink]] = defaultdict(list)
         for s in self.sections.values():
             for link in s.links:
-                if link.target and link.kind != LINK_VERSION:
+                # a YAML {term:} marks its own definition: a section does not refer to itself
+                if link.target and link.kind != LINK_VERSION and link.target != s.id:
                     out[link.target].append(Backlink(s.id, link.kind, link.text))
         return dict(out)

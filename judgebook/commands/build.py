@@ -1,0 +1,78 @@
+"""`judgebook build`: parse, link and index every source into a new generation."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+HELP = "parse, link and index the rules documents into index/"
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("build", help=HELP, description=HELP)
+    p.add_argument("--with", dest="with_paths", metavar="PATH", action="append", default=[],
+                   help="an extra source (NSG CR YAML checkout, NetrunnerDB card data); "
+                        "remembered in judgebook.local.toml for later builds")
+    p.add_argument("--forget", metavar="PATH", action="append", default=[],
+                   help="stop including a remembered extra source")
+    p.add_argument("--source", metavar="DIR", default=None,
+                   help="the rules_source folder (default: the project's rules_source/)")
+    p.add_argument("--if-stale", action="store_true",
+                   help="build only when the index is missing or older than its sources")
+    p.add_argument("--json", action="store_true", help="print a JSON summary on stdout")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from judgebook import config
+    from judgebook.ingestion.errors import ParseError
+    from judgebook.store import build, paths
+
+    source = Path(args.source) if args.source else paths.project_root() / "rules_source"
+    try:
+        if args.forget:
+            config.forget(args.forget)
+        remembered = list(config.load_config().with_paths)
+    except config.ConfigError as exc:
+        print(f"judgebook build: {exc}", file=sys.stderr)
+        return 1
+    given = list(dict.fromkeys(str(Path(p).expanduser().resolve()) for p in args.with_paths))
+    with_paths = remembered + [p for p in given if p not in remembered]
+    root = paths.index_root(args.index)
+
+    if args.if_stale:
+        why = build.staleness(source, root, with_paths)
+        if not why:
+            return _report(args, None, "index is up to date", root)
+        build.stderr_progress(f"rebuilding: {why}")
+    started = time.perf_counter()
+    try:
+        result = build.build(source, root, with_paths, build.stderr_progress)
+    except (ParseError, build.BuildError) as exc:
+        print(str(exc), file=sys.stderr)
+        print("judgebook build: failed; the previous index is unchanged", file=sys.stderr)
+        return 1
+    if given:
+        config.remember(given)
+    total = time.perf_counter() - started
+    return _report(args, result, f"built {result.sections} sections in {total:.1f} s", root, total)
+
+
+def _report(args, result, message: str, root, total: float = 0.0) -> int:
+    if args.json:
+        out = {"built": result is not None, "message": message, "index": str(root)}
+        if result is not None:
+            out.update(generation=result.generation.name, documents=result.counts,
+                       sections=result.sections, links=result.links,
+                       search_index=result.search_index, seconds=round(total, 3),
+                       stages={k: round(v, 3) for k, v in result.seconds.items()})
+        print(json.dumps(out, indent=1))
+    else:
+        if result is not None:
+            for key, n in result.counts.items():
+                print(f"  {key:<20} {n:>6} sections", file=sys.stderr)
+        print(f"judgebook build: {message}", file=sys.stderr)
+    return 0

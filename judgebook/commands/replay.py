@@ -1,0 +1,151 @@
+"""`judgebook replay FILE`: replay a judge scenario through the timing engine, step by step.
+
+Each step cites a CR 26.03 anchor; the citation is shown with the number and
+text of the newest loaded CR version that has it, or marked "not in the
+loaded documents" when none does (never a dead link).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+HELP = "replay a judge scenario (YAML) through the game's timing structures"
+NOT_LOADED = "not in the loaded documents"
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("replay", help=HELP, description=HELP)
+    p.add_argument("file", metavar="FILE", help="a scenario file (see judgebook/engine/LANGUAGE.md)")
+    p.add_argument("--json", action="store_true", help="structured output")
+    p.add_argument("--until", metavar="STEP", type=int, help="stop the listing after step STEP")
+    # SUPPRESS: without the option here, the top-level --index stays in effect
+    p.add_argument("--index", metavar="DIR", default=argparse.SUPPRESS, help="index folder")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from judgebook.engine import IllegalDecision, ScenarioError, load_scenario, replay
+
+    if args.until is not None and args.until < 1:
+        print("judgebook replay: --until takes a step number from 1", file=sys.stderr)
+        return 2
+    try:
+        scenario = load_scenario(args.file)
+    except ScenarioError as exc:
+        print(f"judgebook replay: {exc}", file=sys.stderr)
+        return 2
+    corpus = _corpus(getattr(args, "index", None))
+    try:
+        timeline = replay(scenario)
+    except IllegalDecision as exc:
+        data = timeline_data(exc.timeline, corpus, args.until) if getattr(exc, "timeline", None) else None
+        error = {"message": str(exc), "field": exc.field, "line": exc.line,
+                 "rule": rule_ref(corpus, exc.rule)}
+        _emit(args, data, error)
+        return 1
+    except ScenarioError as exc:
+        print(f"judgebook replay: {exc}", file=sys.stderr)
+        return 2
+    _emit(args, timeline_data(timeline, corpus, args.until), None)
+    return 0
+
+
+def _corpus(index: str | None) -> Any:
+    from judgebook.store.corpus import Corpus
+    try:
+        return Corpus.load(index)
+    except (FileNotFoundError, OSError, ValueError):
+        return None
+
+
+def rule_ref(corpus: Any, anchor: str | None) -> dict | None:
+    """An anchor resolved against the newest loaded CR version that has it."""
+    if anchor is None:
+        return None
+    if corpus is not None:
+        for doc in reversed(corpus.cr_versions()):
+            sec = corpus.by_anchor(doc.key, anchor)
+            if sec is not None:
+                return {"anchor": anchor, "id": sec.id, "number": sec.number, "doc": doc.key,
+                        "title": sec.title, "text": sec.text}
+    return {"anchor": anchor, "id": None, "number": None, "doc": None, "note": NOT_LOADED}
+
+
+def timeline_data(timeline: Any, corpus: Any, until: int | None = None) -> dict:
+    """The timeline as plain data with citations resolved (also for the web page)."""
+    data = timeline.to_dict()
+    cache: dict[str, dict | None] = {}
+    steps = data["steps"] if until is None else data["steps"][:until]
+    for step in steps:
+        anchor = step["rule"]
+        if anchor not in cache:
+            cache[anchor] = rule_ref(corpus, anchor)
+        step["rule"] = cache[anchor]
+    data["steps"] = steps
+    if until is not None:
+        data["until"] = until
+    return data
+
+
+def _emit(args: argparse.Namespace, data: dict | None, error: dict | None) -> None:
+    if args.json:
+        out = dict(data or {"steps": [], "outcome": None})
+        if error:
+            out["error"] = error
+        print(json.dumps(out, ensure_ascii=False, indent=1, default=str))
+        return
+    if data:
+        sys.stdout.write(render(data))
+    if error:
+        print(f"\nILLEGAL DECISION: {error['message']}", file=sys.stdout)
+        print(f"  breaks: {_cite(error['rule'])}", file=sys.stdout)
+
+
+def _cite(rule: dict | None) -> str:
+    if rule is None:
+        return "-"
+    if rule.get("doc"):
+        number = f" {rule['number']}" if rule.get("number") else ""
+        return f"{rule['doc']}{number} ({rule['anchor']})"
+    return f"{rule['anchor']} — {NOT_LOADED}"
+
+
+def _changes(state: dict) -> str:
+    def short(v: Any) -> str:
+        if isinstance(v, list):
+            return "[" + ", ".join(map(str, v)) + "]" if len(v) <= 6 else f"{len(v)} cards"
+        return "-" if v is None else str(v)
+    return "; ".join(f"{k} {short(a)} → {short(b)}" for k, (a, b) in state.items())
+
+
+def render(data: dict) -> str:
+    lines = [f"Replay: {data['title']}"]
+    if data.get("source"):
+        lines.append(f"Source: {' '.join(str(data['source']).split())}")
+    lines.append("")
+    width = len(str(len(data["steps"])))
+    for step in data["steps"]:
+        flag = " (assumed)" if step["assumed"] else ""
+        lines.append(f"{step['n']:>{width}}. [{step['phase']}] {step['text']}{flag}")
+        pad = " " * (width + 2)
+        lines.append(f"{pad}rule: {_cite(step['rule'])}")
+        if step["state"]:
+            lines.append(f"{pad}changed: {_changes(step['state'])}")
+    outcome = data.get("outcome")
+    if outcome:
+        lines.append("")
+        if data.get("until"):
+            lines.append(f"(listing stopped at step {data['until']} by --until)")
+        winner = outcome["winner"] or "none"
+        lines.append(f"Outcome: {outcome['stopped']}; winner: {winner}"
+                     + (f" ({outcome['reason']})" if outcome["reason"] else ""))
+        for run in outcome["runs"]:
+            lines.append(f"  run on {run['server']}: {'successful' if run['successful'] else 'unsuccessful'}"
+                         f", ended by {run['ended_by']}")
+        if outcome["resolved"]:
+            lines.append(f"  resolved, in order: {', '.join(outcome['resolved'])}")
+        if outcome.get("loop"):
+            lines.append(f"  loop: {outcome['loop']}")
+    return "\n".join(lines) + "\n"

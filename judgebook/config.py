@@ -1,0 +1,87 @@
+"""The local, git-ignored configuration: `judgebook.local.toml` at the project root.
+
+It remembers the extra sources given once with `judgebook build --with PATH`,
+so that later builds (and `make run`) include them:
+
+    [build]
+    with = ["/home/me/nsg-cr", "/home/me/netrunner-cards-json"]
+
+$JUDGEBOOK_CONFIG points elsewhere (the tests use it to stay out of the checkout).
+"""
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from judgebook.store.paths import project_root
+
+CONFIG_NAME = "judgebook.local.toml"
+
+
+class ConfigError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class LocalConfig:
+    with_paths: tuple[str, ...] = ()
+
+
+def config_path() -> Path:
+    env = os.environ.get("JUDGEBOOK_CONFIG")
+    return Path(env) if env else project_root() / CONFIG_NAME
+
+
+def load_config(path: Path | None = None) -> LocalConfig:
+    path = path or config_path()
+    if not path.exists():
+        return LocalConfig()
+    try:
+        data = tomllib.loads(path.read_text("utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        line = m.group(1) if (m := re.search(r"line (\d+)", str(exc))) else "0"
+        raise ConfigError(f"{path}:{line}: expected valid TOML ({exc})") from None
+    paths = data.get("build", {}).get("with", [])
+    if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
+        raise ConfigError(f"{path}: expected [build] with = a list of path strings")
+    return LocalConfig(tuple(paths))
+
+
+def _quote(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def save_config(cfg: LocalConfig, path: Path | None = None) -> None:
+    path = path or config_path()
+    body = ("# judgebook's local settings (not committed): extra sources for every build\n"
+            "[build]\n"
+            f"with = [{', '.join(_quote(p) for p in cfg.with_paths)}]\n")
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(body, "utf-8")
+    os.replace(tmp, path)
+
+
+def remember(paths: list[str], path: Path | None = None) -> LocalConfig:
+    """Add `paths` (made absolute) to the remembered ones; returns the new config."""
+    cfg = load_config(path)
+    merged = list(cfg.with_paths)
+    for p in paths:
+        p = str(Path(p).expanduser().resolve())
+        if p not in merged:
+            merged.append(p)
+    new = LocalConfig(tuple(merged))
+    if new != cfg:
+        save_config(new, path)
+    return new
+
+
+def forget(paths: list[str], path: Path | None = None) -> LocalConfig:
+    cfg = load_config(path)
+    drop = {str(Path(p).expanduser().resolve()) for p in paths} | set(paths)
+    new = LocalConfig(tuple(p for p in cfg.with_paths if p not in drop))
+    if new != cfg:
+        save_config(new, path)
+    return new

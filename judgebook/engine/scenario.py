@@ -1,0 +1,394 @@
+"""Scenario files (LANGUAGE.md §1, §7, §8): YAML in, a validated `Scenario` out."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from judgebook.engine.cards import (CardDef, SIDES, check_keys, parse_card, want_bool, want_int,
+                                    want_str)
+from judgebook.engine.errors import ScenarioError
+from judgebook.engine.yamlnodes import LocDict, line_of, load_text
+
+STARTS = ("corp_turn", "runner_turn", "action_phase", "discard_phase")
+CENTRAL = ("HQ", "R&D", "Archives")
+ACTIONS = ("run", "gain_credit", "draw", "install", "play", "advance", "remove_tag",
+           "trash_resource", "use", "purge")
+# decision kind -> other keys it may carry
+DECISION_KINDS: dict[str, tuple[str, ...]] = {
+    "action": ("server", "card", "ability", "x", "target", "using"),
+    "use": ("ability", "subroutines", "x", "target", "using"),
+    "rez": (), "score": (), "pass": (), "trigger": ("ability",), "decline": ("ability",),
+    "pay": ("x", "using"), "jack_out": (), "access": (), "trash": (), "target": (),
+    "trace": (), "discard": (), "random": (), "choose": (),
+}
+COMMON_DECISION_KEYS = ("player", "note", "at")
+
+
+@dataclass(frozen=True)
+class CardSpec:
+    name: str
+    id: str
+    rezzed: bool = False
+    faceup: bool = True
+    counters: tuple[tuple[str, int], ...] = ()
+    field: str = ""
+    line: int | None = None
+    chosen: str | None = None            # a choice the card maintains (Femme Fatale's ice)
+
+
+@dataclass(frozen=True)
+class ServerSpec:
+    name: str
+    ice: tuple[CardSpec, ...] = ()      # outermost first
+    root: tuple[CardSpec, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    side: str
+    credits: int = 5
+    clicks: int | None = None
+    hand: tuple[CardSpec, ...] = ()
+    deck: tuple[CardSpec, ...] = ()
+    discard: tuple[CardSpec, ...] = ()
+    score: tuple[CardSpec, ...] = ()
+    identity: CardSpec | None = None
+    hand_size: int = 5
+    bad_publicity: int = 0
+    servers: tuple[ServerSpec, ...] = ()
+    installed: tuple[CardSpec, ...] = ()
+    tags: int = 0
+    core_damage: int = 0
+    link: int = 0
+
+
+@dataclass(frozen=True)
+class Decision:
+    index: int                           # 1-based position in `decisions`
+    kind: str
+    value: Any
+    params: tuple[tuple[str, Any], ...] = ()
+    player: str | None = None
+    note: str = ""
+    line: int | None = None
+
+    @property
+    def field(self) -> str:
+        return f"decisions[{self.index - 1}].{self.kind}"
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return dict(self.params).get(key, default)
+
+    def describe(self) -> str:
+        extra = "".join(f", {k}: {v}" for k, v in self.params)
+        return f"{{{self.kind}: {self.value}{extra}}}"
+
+
+@dataclass(frozen=True)
+class Expect:
+    winner: str | None = None
+    win_reason: str | None = None
+    run: tuple[tuple[str, Any], ...] = ()
+    resolved: tuple[str, ...] = ()
+    not_resolved: tuple[str, ...] = ()
+    state: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
+    error_rule: str | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Scenario:
+    title: str
+    source: str
+    cards: dict = field(default_factory=dict)           # name -> CardDef
+    active: str = "runner"
+    start: str = "action_phase"
+    corp: PlayerSpec = PlayerSpec("corp")
+    runner: PlayerSpec = PlayerSpec("runner")
+    decisions: tuple[Decision, ...] = ()
+    expect: Expect | None = None
+    max_steps: int = 2000
+    file: str | None = None
+    notes: str = ""
+
+
+TOP_KEYS = ("title", "source", "notes", "cards", "card_defs", "start", "corp", "runner",
+            "decisions", "expect", "options")
+
+
+def load_scenario(path: str | Path, library: str | Path | None = None) -> Scenario:
+    """Read and validate a scenario file; the card library defaults to ../cards beside it."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(f"cannot read scenario: {exc.strerror}", file=str(path)) from None
+    if library is None:
+        candidate = path.resolve().parent.parent / "cards"
+        library = candidate if candidate.is_dir() else None
+    try:
+        return parse_scenario(text, file=str(path), library=library)
+    except ScenarioError as exc:
+        exc.file = exc.file or str(path)
+        raise
+
+
+def parse_scenario(text: str, file: str | None = None, library: str | Path | None = None) -> Scenario:
+    node = load_text(text, file)
+    if not isinstance(node, dict):
+        raise ScenarioError("a scenario is a YAML mapping", file=file, line=1)
+    check_keys(node, TOP_KEYS, "scenario")
+    if "title" not in node:
+        raise ScenarioError("a scenario needs a `title`", field="title", line=1, file=file)
+    start = node.get("start") or LocDict()
+    check_keys(start, ("turn", "at"), "start")
+    options = node.get("options") or LocDict()
+    check_keys(options, ("max_steps",), "options")
+    ids = _Ids()
+    corp = _player(node.get("corp") or LocDict(), "corp", ids)
+    runner = _player(node.get("runner") or LocDict(), "runner", ids)
+    cards = _card_defs(node, library, corp, runner)
+    return Scenario(
+        title=str(node["title"]), source=str(node.get("source", "")), notes=str(node.get("notes", "")),
+        cards=cards, active=want_str(start, "turn", "start", "runner", SIDES),
+        start=want_str(start, "at", "start", "action_phase", STARTS), corp=corp, runner=runner,
+        decisions=_decisions(node.get("decisions")), expect=_expect(node.get("expect")),
+        max_steps=want_int(options, "max_steps", "options", 2000), file=file)
+
+
+# --- board -------------------------------------------------------------------
+
+class _Ids:
+    """Default card ids: the name, then Name#2, Name#3 for further copies."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, int] = {}
+        self.used: set[str] = set()
+
+    def make(self, name: str, explicit: str | None, path: str, line: int | None) -> str:
+        if explicit:
+            if explicit in self.used:
+                raise ScenarioError(f"card id {explicit!r} is used twice", field=path, line=line)
+            self.used.add(explicit)
+            return explicit
+        count = self.seen.get(name, 0) + 1
+        self.seen[name] = count
+        cid = name if count == 1 else f"{name}#{count}"
+        while cid in self.used:
+            count += 1
+            self.seen[name] = count
+            cid = f"{name}#{count}"
+        self.used.add(cid)
+        return cid
+
+
+def _card_spec(item: Any, path: str, line: int | None, ids: _Ids) -> CardSpec:
+    if isinstance(item, str):
+        return CardSpec(item, ids.make(item, None, path, line), field=path, line=line)
+    check_keys(item, ("card", "id", "rezzed", "faceup", "counters", "chosen"), path)
+    if "card" not in item:
+        raise ScenarioError("a card entry needs `card` (the card's name)", field=path, line=line)
+    counters = item.get("counters") or {}
+    if not isinstance(counters, dict) or not all(isinstance(v, int) and not isinstance(v, bool)
+                                                 for v in counters.values()):
+        raise ScenarioError("counters is a mapping of kind: number", field=f"{path}.counters",
+                            line=line_of(item, "counters"))
+    name = str(item["card"])
+    return CardSpec(name, ids.make(name, want_str(item, "id", path), path, line),
+                    rezzed=want_bool(item, "rezzed", path), faceup=want_bool(item, "faceup", path, True),
+                    counters=tuple(sorted(counters.items())), field=path, line=line,
+                    chosen=want_str(item, "chosen", path))
+
+
+def _cards(node: dict, key: str, path: str, ids: _Ids) -> tuple[CardSpec, ...]:
+    items = node.get(key) or []
+    if not isinstance(items, list):
+        raise ScenarioError("expected a list of cards", field=f"{path}.{key}", line=line_of(node, key))
+    return tuple(_card_spec(item, f"{path}.{key}[{i}]", line_of(items, i), ids)
+                 for i, item in enumerate(items))
+
+
+PLAYER_KEYS = ("credits", "clicks", "hand", "deck", "discard", "score", "identity", "hand_size")
+CORP_KEYS = PLAYER_KEYS + ("bad_publicity", "servers")
+RUNNER_KEYS = PLAYER_KEYS + ("installed", "tags", "core_damage", "link")
+
+
+def _player(node: Any, side: str, ids: _Ids) -> PlayerSpec:
+    check_keys(node, CORP_KEYS if side == "corp" else RUNNER_KEYS, side)
+    # board cards get plain ids first: decisions mostly name installed cards
+    servers = _servers(node.get("servers") or LocDict(), ids) if side == "corp" else ()
+    installed = _cards(node, "installed", side, ids)
+    identity = None
+    if node.get("identity"):
+        identity = _card_spec(node["identity"], f"{side}.identity", line_of(node, "identity"), ids)
+    score = _cards(node, "score", side, ids)
+    return PlayerSpec(
+        side=side, credits=want_int(node, "credits", side, 5), clicks=want_int(node, "clicks", side),
+        hand=_cards(node, "hand", side, ids), deck=_cards(node, "deck", side, ids),
+        discard=_cards(node, "discard", side, ids), score=score,
+        identity=identity, hand_size=want_int(node, "hand_size", side, 5),
+        bad_publicity=want_int(node, "bad_publicity", side, 0), servers=servers,
+        installed=installed, tags=want_int(node, "tags", side, 0),
+        core_damage=want_int(node, "core_damage", side, 0), link=want_int(node, "link", side, 0))
+
+
+def _servers(node: Any, ids: _Ids) -> tuple[ServerSpec, ...]:
+    if not isinstance(node, dict):
+        raise ScenarioError("servers is a mapping of server name to {ice, root}",
+                            field="corp.servers", line=getattr(node, "line", None))
+    out = []
+    for name, body in node.items():
+        path = f"corp.servers.{name}"
+        body = body if body is not None else LocDict()
+        check_keys(body, ("ice", "root"), path)
+        out.append(ServerSpec(str(name), _cards(body, "ice", path, ids), _cards(body, "root", path, ids)))
+    names = {s.name for s in out}
+    out += [ServerSpec(c) for c in CENTRAL if c not in names]
+    return tuple(out)
+
+
+def _all_specs(player: PlayerSpec) -> list[CardSpec]:
+    specs = list(player.hand + player.deck + player.discard + player.score + player.installed)
+    if player.identity:
+        specs.append(player.identity)
+    for server in player.servers:
+        specs += server.ice + server.root
+    return specs
+
+
+# --- cards -------------------------------------------------------------------
+
+def load_library(directory: str | Path, names: set[str] | None = None) -> dict[str, CardDef]:
+    """Card definitions under a library folder, by name.
+
+    With `names`, only those cards are parsed, so one card using a feature the
+    engine lacks does not break scenarios that never use it.
+    """
+    out: dict[str, CardDef] = {}
+    for file in sorted(Path(directory).glob("*.yaml")):
+        node = load_text(file.read_text(encoding="utf-8"), str(file))
+        items = node.get("cards") if isinstance(node, dict) and "cards" in node else [node]
+        if not isinstance(items, list):
+            raise ScenarioError("`cards` is a list", field="cards", file=str(file))
+        for i, item in enumerate(items):
+            if names is not None and not (isinstance(item, dict) and str(item.get("name")) in names):
+                continue
+            try:
+                card = parse_card(item, f"cards[{i}]", str(file))
+            except ScenarioError as exc:
+                exc.file = exc.file or str(file)
+                raise
+            out[card.name] = card
+    return out
+
+
+def _card_defs(node: dict, library: Any, corp: PlayerSpec, runner: PlayerSpec) -> dict[str, CardDef]:
+    wanted = node.get("cards") or []
+    if not isinstance(wanted, list):
+        raise ScenarioError("cards is a list of card names", field="cards", line=line_of(node, "cards"))
+    inline_names = {str(c.get("name")) for c in (node.get("card_defs") or []) if isinstance(c, dict)}
+    needed = {str(n) for n in wanted} | {s.name for s in _all_specs(corp) + _all_specs(runner)}
+    lib = load_library(library, needed - inline_names) if library else {}
+    defs: dict[str, CardDef] = {}
+    for i, name in enumerate(wanted):
+        if str(name) not in lib:
+            raise ScenarioError(f"card {name!r} is not in the card library"
+                                f"{' ' + str(library) if library else ' (no library folder)'}",
+                                field=f"cards[{i}]", line=line_of(wanted, i))
+        defs[str(name)] = lib[str(name)]
+    inline = node.get("card_defs") or []
+    if not isinstance(inline, list):
+        raise ScenarioError("card_defs is a list", field="card_defs", line=line_of(node, "card_defs"))
+    for i, item in enumerate(inline):
+        card = parse_card(item, f"card_defs[{i}]")
+        defs[card.name] = card
+    for spec in _all_specs(corp) + _all_specs(runner):
+        if spec.name not in defs:
+            if spec.name not in lib:
+                raise ScenarioError(f"card {spec.name!r} is not defined (card_defs or the card library)",
+                                    field=spec.field, line=spec.line)
+            defs[spec.name] = lib[spec.name]
+    for side, player in (("corp", corp), ("runner", runner)):
+        for spec in _all_specs(player):
+            if defs[spec.name].side != side and defs[spec.name].type != "agenda":
+                raise ScenarioError(f"{spec.name} is a {defs[spec.name].side} card",
+                                    field=spec.field, line=spec.line)
+    return defs
+
+
+# --- decisions and expectations ---------------------------------------------
+
+def _decisions(node: Any) -> tuple[Decision, ...]:
+    if node is None:
+        return ()
+    if not isinstance(node, list):
+        raise ScenarioError("decisions is a list", field="decisions", line=getattr(node, "line", None))
+    out = []
+    for i, item in enumerate(node):
+        path, line = f"decisions[{i}]", line_of(node, i)
+        if isinstance(item, str) and item == "pass":
+            out.append(Decision(i + 1, "pass", None, line=line))
+            continue
+        if not isinstance(item, dict):
+            raise ScenarioError("a decision is a mapping such as {action: run, server: HQ}",
+                                field=path, line=line)
+        kinds = [k for k in item if k in DECISION_KINDS]
+        if len(kinds) != 1:
+            raise ScenarioError(f"a decision has exactly one of: {', '.join(DECISION_KINDS)}",
+                                field=path, line=line)
+        kind = kinds[0]
+        allowed = DECISION_KINDS[kind] + COMMON_DECISION_KEYS + (kind,)
+        check_keys(item, allowed, path)
+        value = item[kind]
+        if kind == "action" and value not in ACTIONS:
+            raise ScenarioError(f"unknown action {value!r} (known: {', '.join(ACTIONS)})",
+                                field=f"{path}.action", line=line_of(item, "action"))
+        if kind in ("pay", "jack_out") and not isinstance(value, bool):
+            raise ScenarioError("expected true or false", field=f"{path}.{kind}", line=line)
+        params = tuple((k, v) for k, v in item.items() if k not in (kind, "player", "note"))
+        if "at" in item and item["at"] not in AT_KEYS:
+            raise ScenarioError(f"at: expected one of {', '.join(AT_KEYS)}", field=f"{path}.at",
+                                line=line_of(item, "at"))
+        out.append(Decision(i + 1, kind, value, params,
+                            player=want_str(item, "player", path, None, SIDES),
+                            note=str(item.get("note", "")), line=line))
+    return tuple(out)
+
+
+AT_KEYS = ("draw_phase", "action_phase", "discard_phase", "run", "initiation", "approach_ice",
+           "encounter_ice", "movement", "success", "run_ends", "breach", "access")
+CARD_ZONES = ("hand", "deck", "discard", "score", "installed", "play", "identity")
+STATE_KEYS = ("credits", "clicks", "tags", "bad_publicity", "core_damage", "hand", "deck",
+              "discard", "installed", "trashed", "score", "scored", "rezzed")
+
+
+def _expect(node: Any) -> Expect | None:
+    if node is None:
+        return None
+    check_keys(node, ("winner", "win_reason", "run", "resolved", "not_resolved", "state", "error"),
+               "expect")
+    run = node.get("run") or {}
+    check_keys(run, ("successful", "ended_by", "server"), "expect.run")
+    state = node.get("state") or {}
+    check_keys(state, SIDES + ("cards",), "expect.state")
+    for side, fields in state.items():
+        if side == "cards":
+            for cid, body in fields.items():
+                check_keys(body, ("counters", "strength", "zone", "rezzed"), f"expect.state.cards.{cid}")
+                want_str(body, "zone", f"expect.state.cards.{cid}", None, CARD_ZONES)
+            continue
+        check_keys(fields, STATE_KEYS, f"expect.state.{side}")
+    error = node.get("error") or {}
+    check_keys(error, ("rule",), "expect.error")
+    for key in ("resolved", "not_resolved"):
+        if not isinstance(node.get(key, []), list):
+            raise ScenarioError("expected a list", field=f"expect.{key}", line=line_of(node, key))
+    return Expect(
+        winner=want_str(node, "winner", "expect", None, ("corp", "runner", "none", "draw")),
+        win_reason=want_str(node, "win_reason", "expect", None,
+                            ("agenda_points", "flatline", "rnd_empty", "card")),
+        run=tuple(run.items()), resolved=tuple(map(str, node.get("resolved", []))),
+        not_resolved=tuple(map(str, node.get("not_resolved", []))),
+        state=tuple((side, tuple(fields.items())) for side, fields in state.items()),
+        error_rule=error.get("rule"), line=getattr(node, "line", None))

@@ -1,0 +1,77 @@
+"""YAML loading that remembers line numbers, so errors can name a field's line.
+
+Mappings load as `LocDict` and sequences as `LocList`: ordinary dict/list
+subclasses with the 1-based line of the node and of each key/item.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from judgebook.engine.errors import ScenarioError
+
+
+class LocDict(dict):
+    line: int = 0
+    key_lines: dict
+
+    def line_of(self, key: str) -> int:
+        return getattr(self, "key_lines", {}).get(key, self.line)
+
+
+class LocList(list):
+    line: int = 0
+    item_lines: list
+
+    def line_of(self, index: int) -> int:
+        lines = getattr(self, "item_lines", [])
+        return lines[index] if index < len(lines) else self.line
+
+
+class _Loader(yaml.SafeLoader):
+    pass
+
+
+def _mapping(loader: _Loader, node: yaml.MappingNode) -> LocDict:
+    loader.flatten_mapping(node)
+    out = LocDict()
+    out.line = node.start_mark.line + 1
+    out.key_lines = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if not isinstance(key, (str, int, float, bool)):
+            raise ScenarioError("mapping keys must be plain words", line=key_node.start_mark.line + 1)
+        out[key] = loader.construct_object(value_node, deep=True)
+        out.key_lines[key] = key_node.start_mark.line + 1
+    return out
+
+
+def _sequence(loader: _Loader, node: yaml.SequenceNode) -> LocList:
+    out = LocList(loader.construct_object(child, deep=True) for child in node.value)
+    out.line = node.start_mark.line + 1
+    out.item_lines = [child.start_mark.line + 1 for child in node.value]
+    return out
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _sequence)
+
+
+def load_text(text: str, file: str | None = None) -> Any:
+    try:
+        return yaml.load(text, Loader=_Loader)  # noqa: S506 - SafeLoader subclass
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        raise ScenarioError(f"not valid YAML: {exc.problem or exc}", line=line, file=file) from None
+    except yaml.YAMLError as exc:
+        raise ScenarioError(f"not valid YAML: {exc}", file=file) from None
+
+
+def line_of(container: Any, key: Any) -> int | None:
+    if isinstance(container, LocDict):
+        return container.line_of(key)
+    if isinstance(container, LocList) and isinstance(key, int):
+        return container.line_of(key)
+    return getattr(container, "line", None)

@@ -1,0 +1,79 @@
+"""Lookups over all sections, built once per linking pass."""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from judgebook.linking.references import number_key
+from judgebook.model import Document, Section
+from judgebook.store.corpus import normalise_number
+
+CARDS_DOC = "cards"
+
+
+def fold(text: str) -> str:
+    """Case, accents and punctuation folded: "Mirāju" -> "miraju", "Tori Hanzō" -> "tori hanzo"."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    text = text.replace("’", "'").lower()
+    return re.sub(r"[^\w]+", " ", text).strip()
+
+
+@dataclass
+class LinkContext:
+    documents: dict[str, Document]
+    sections: list[Section]
+    by_id: dict[str, Section] = field(default_factory=dict)
+    by_number: dict[tuple[str, str], str] = field(default_factory=dict)
+    by_anchor: dict[tuple[str, str], str] = field(default_factory=dict)
+    by_title: dict[tuple[str, str], str] = field(default_factory=dict)
+    last_number: dict[str, str] = field(default_factory=dict)   # doc -> highest number it has
+    cards: dict[str, str] = field(default_factory=dict)         # folded card title -> id
+    _docs: dict[str, list[Section]] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def build(cls, documents: list[Document], sections: list[Section]) -> "LinkContext":
+        ctx = cls({d.key: d for d in documents}, sections)
+        last: dict[str, tuple] = defaultdict(tuple)
+        for s in sections:
+            ctx.by_id[s.id] = s
+            if s.anchor:
+                ctx.by_anchor.setdefault((s.doc, s.anchor), s.id)
+            if s.number:
+                canon = normalise_number(s.number) or s.number
+                ctx.by_number.setdefault((s.doc, canon), s.id)
+                key = number_key(canon)
+                if key and key > last[s.doc]:
+                    last[s.doc], ctx.last_number[s.doc] = key, canon
+            if s.title and s.kind != "example":
+                ctx.by_title.setdefault((s.doc, fold(s.title)), s.id)
+            if s.doc == CARDS_DOC and s.kind == "card" and s.title:
+                ctx.cards.setdefault(fold(s.title), s.id)
+        ctx._add_short_names([s for s in sections if s.doc == CARDS_DOC and s.kind == "card"])
+        return ctx
+
+    def _add_short_names(self, cards: list[Section]) -> None:
+        """Identities are called by the name before the colon ("Armand "Geist" Walker",
+        "Jinteki Biotech"): that short name is an alias, unless two cards share it."""
+        short: dict[str, set[str]] = defaultdict(set)
+        for s in cards:
+            if ":" in s.title:
+                short[fold(s.title.split(":", 1)[0])].add(s.id)
+        for name, ids in short.items():
+            if len(ids) == 1 and name and name not in self.cards:
+                self.cards[name] = next(iter(ids))
+
+    @property
+    def cards_loaded(self) -> bool:
+        return CARDS_DOC in self.documents
+
+    def newest_cr(self) -> str:
+        crs = sorted((d for d in self.documents.values() if d.is_cr), key=lambda d: (d.effective, d.key))
+        return crs[-1].key if crs else ""
+
+    def in_doc(self, doc: str) -> list[Section]:
+        if doc not in self._docs:
+            self._docs[doc] = [s for s in self.sections if s.doc == doc]
+        return self._docs[doc]

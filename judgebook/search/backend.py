@@ -1,0 +1,336 @@
+"""The one module that knows Whoosh (whoosh-reloaded 2.7.5, classic API only).
+
+Everything else in judgebook.search speaks `IndexRecord`, `Plan`,
+`StoredHit` and `Completion`; replacing the engine means rewriting this file
+alone. Readers are opened once per process and thread, per index folder.
+"""
+from __future__ import annotations
+
+import json
+import threading
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from whoosh import analysis, fields, index, query as Q
+from whoosh.lang.porter import stem as _porter
+from whoosh.support.charset import accent_map
+
+from judgebook.search.querygrammar import Filters
+from judgebook.search.schema import (
+    IndexRecord, Member, Plan, StoredHit, Unit, fold, index_text,
+)
+
+TOKEN = r"\w+(?:\.\w+)*"          # keeps "1.16.10b" and "cr-1.6" parts whole
+TITLE_REPEAT = 3
+DEFINES_REPEAT = 3
+STOP = analysis.STOP_WORDS
+
+
+def text_analyzer():
+    return (analysis.RegexTokenizer(TOKEN) | analysis.LowercaseFilter()
+            | analysis.CharsetFilter(accent_map) | analysis.StopFilter()
+            | analysis.StemFilter(cachesize=-1))
+
+
+def pairs_analyzer():
+    # Neighbouring words as one term ("end run" from "end the run"): a phrase
+    # becomes one or a few term look-ups instead of position matching.
+    return text_analyzer() | analysis.ShingleFilter(size=2, sep=" ")
+
+
+def spell_analyzer():
+    # Unstemmed letters-only words: the vocabulary spelling correction draws on.
+    return (analysis.RegexTokenizer(r"[^\W\d_]+") | analysis.LowercaseFilter()
+            | analysis.CharsetFilter(accent_map))
+
+
+def schema() -> fields.Schema:
+    many = dict(commas=True, scorable=False)
+    return fields.Schema(
+        id=fields.ID(stored=True, unique=True),
+        ids=fields.KEYWORD(**many),
+        doc=fields.KEYWORD(**many),
+        era=fields.KEYWORD(**many),
+        number=fields.KEYWORD(**many),
+        kind=fields.ID(stored=True),
+        # One scored field keeps each word one posting list (Whoosh's cost is
+        # per posting); title and defined terms weigh more by repetition, and
+        # the ranker's bonuses do the rest.
+        text=fields.TEXT(analyzer=text_analyzer(), phrase=False),
+        pairs=fields.TEXT(analyzer=pairs_analyzer(), phrase=False),
+        spell=fields.TEXT(analyzer=spell_analyzer(), phrase=False),
+        card=fields.ID(),
+        keys=fields.KEYWORD(**many),
+        title=fields.STORED(),
+        body=fields.STORED(),
+        members=fields.STORED(),
+        defs=fields.STORED(),
+        completions=fields.STORED(),
+        family=fields.STORED(),
+    )
+
+
+# ---- writing -------------------------------------------------------------------
+def write(path: Path, records: Sequence[IndexRecord],
+          progress: Callable[[int, int], None] | None = None) -> None:
+    path.mkdir(parents=True, exist_ok=True)
+    ix = index.create_in(str(path), schema())
+    writer = ix.writer(limitmb=512)
+    total = len(records)
+    try:
+        for i, rec in enumerate(records, 1):
+            writer.add_document(**_document(rec))
+            if progress and (i % 500 == 0 or i == total):
+                progress(i, total)
+        writer.commit()
+    except BaseException:
+        writer.cancel()
+        raise
+
+
+def _document(rec: IndexRecord) -> dict:
+    keys = [fold(k) for k in rec.keys if fold(k)]
+    ms = rec.members
+    heading = "\n".join([rec.title] * TITLE_REPEAT + list(rec.defines) * DEFINES_REPEAT)
+    return dict(
+        id=rec.id, ids=_many(m.id for m in ms), doc=_many(m.doc for m in ms),
+        era=_many(m.era or "none" for m in ms), number=_many(m.number for m in ms if m.number),
+        kind=rec.kind, text=f"{heading}\n{rec.text}", pairs=f"{heading}\n{rec.text}",
+        spell=f"{rec.title}\n{rec.text}\n" + "\n".join(rec.defines),
+        card=rec.card_name, keys=",".join(keys), title=rec.title, body=rec.body,
+        members=json.dumps([[m.id, m.doc, m.era, m.number, m.rank, m.breadcrumb] for m in ms],
+                           ensure_ascii=False),
+        defs=list(rec.defines), completions=list(rec.keys), family=rec.family,
+    )
+
+
+def _many(values: Iterable[str]) -> str:
+    return ",".join(dict.fromkeys(v for v in values if v))
+
+
+# ---- reading -------------------------------------------------------------------
+_local = threading.local()
+
+
+def open_reader(path: Path) -> "Reader":
+    """A reader of the index in `path`, cached per thread (Whoosh searchers are not shared)."""
+    cache = getattr(_local, "readers", None)
+    if cache is None:
+        cache = _local.readers = {}
+    key = str(path)
+    reader = cache.get(key)
+    if reader is None:
+        reader = cache[key] = Reader(path)
+    return reader
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """The indexed form of one word ("" for a stop word): the snippet and synonym key."""
+    w = fold(word).replace(" ", "")
+    if not w or w in STOP or len(w) < 2:
+        return ""
+    return _porter(w)
+
+
+def stem_token(token: str) -> str:
+    """`stem`, but a rule number ("1.16.10b") stays as it is indexed."""
+    if "." in token and any(ch.isdigit() for ch in token):
+        return token.lower()
+    return stem(token)
+
+
+class Reader:
+    def __init__(self, path: Path):
+        if not index.exists_in(str(path)):
+            raise FileNotFoundError(f"no search index in {path}: run `judgebook build`")
+        self.index = index.open_dir(str(path))
+        self.searcher = self.index.searcher()
+        self.reader = self.searcher.reader()
+        self._analyzer = self.index.schema["text"].analyzer
+        self._values: dict[str, list[str]] = {}
+        self._filters: dict[Filters, set[int]] = {}
+
+    # -- vocabulary ---------------------------------------------------------
+    def analyze(self, text: str) -> list[str]:
+        return [t.text for t in self._analyzer(index_text(text))]
+
+    def frequency(self, word: str) -> int:
+        """Documents containing `word` (after analysis); -1 for a word analysis drops."""
+        terms = self.analyze(word)
+        if not terms:
+            return -1
+        return min(self.reader.doc_frequency("text", t) for t in terms)
+
+    def spelling_candidates(self, word: str, maxdist: int) -> list[tuple[str, int]]:
+        from judgebook.search.fuzzy import transpositions
+        w = fold(word).replace(" ", "")
+        # One edit first (cheap); two only when one finds nothing, and then
+        # sharing the first two letters, since scanning the lexicon is the cost.
+        found = set(self.reader.terms_within("spell", w, 1, prefix=1))
+        found.update(t for t in transpositions(w) if ("spell", t) in self.reader)
+        if not found and maxdist > 1:
+            found = set(self.reader.terms_within("spell", w, maxdist, prefix=2))
+        return [(t, self.reader.doc_frequency("spell", t)) for t in found]
+
+    def phrase_exists(self, words: Sequence[str]) -> bool:
+        terms = self.analyze(" ".join(words))
+        if len(terms) < 2:
+            return bool(terms) and self.reader.doc_frequency("text", terms[0]) > 0
+        return all(self.reader.doc_frequency("pairs", f"{a} {b}") > 0 for a, b in zip(terms, terms[1:]))
+
+    def is_card_name(self, folded: str) -> bool:
+        return bool(folded) and self.reader.doc_frequency("card", folded) > 0
+
+    def values(self, fieldname: str) -> list[str]:
+        if fieldname not in self._values:
+            self._values[fieldname] = sorted(_text(t) for t in self.reader.field_terms(fieldname))
+        return self._values[fieldname]
+
+    # -- lookups --------------------------------------------------------------
+    def by_number(self, number: str, filters: Filters) -> list[StoredHit]:
+        return self._all(Q.Term("number", number), filters)
+
+    def by_id(self, section_id: str, filters: Filters) -> list[StoredHit]:
+        return self._all(Q.Term("ids", section_id), filters)
+
+    def _all(self, q, filters: Filters) -> list[StoredHit]:
+        allowed = self._allowed(filters)
+        return [self._by_docnum(d) for d in self.searcher.docs_for_query(q)
+                if allowed is None or d in allowed]
+
+    # -- ranked search ----------------------------------------------------------
+    def search(self, plan: Plan, limit: int, enough: int | None = None) -> tuple[list[StoredHit], int]:
+        """Up to `limit` documents, best first; `enough` is when to stop trying looser queries."""
+        units = self._units(plan)
+        if not units:
+            return [], 0
+        enough = limit if enough is None else enough
+        allowed = self._allowed(plan.filters)
+        excluded = self._excluded(plan)
+        # Cheapest and most precise first: the words side by side, then all
+        # of them anywhere, then (when almost nothing had them all) any of them.
+        steps = [(units[0], enough)] if len(units) == 1 else [(Q.And(units), enough),
+                                                              (Q.Or(units), min(3, enough))]
+        adjacent = self._adjacent(plan)
+        if adjacent is not None:
+            steps.insert(0, (adjacent, enough))
+        hits: list[StoredHit] = []
+        seen: set[int] = set()
+        total = 0
+        for q, needed in steps:
+            if len(hits) >= needed:
+                break
+            if excluded is not None:
+                q = Q.AndNot(q, excluded)
+            results = self.searcher.search(q, limit=limit, filter=allowed)
+            found = results.scored_length()
+            total = max(total, found if found < limit else q.estimate_size(self.reader))
+            for hit in results:
+                if hit.docnum not in seen:
+                    seen.add(hit.docnum)
+                    hits.append(_stored(hit.fields(), hit.score))
+        return hits[:limit], total
+
+    def _adjacent(self, plan: Plan):
+        """The plain words of the query side by side, as typed, with the other units."""
+        simple = [u for u in plan.units if len(u.alternatives) == 1 and len(u.alternatives[0].words) == 1]
+        if len(simple) < 2:
+            return None
+        words = tuple(u.alternatives[0].words[0] for u in simple)
+        together = self._words(words)
+        # The words themselves score too: their weight in titles and definitions counts.
+        others = [Q.Term("text", t) for t in self.analyze(" ".join(words))]
+        others += [q for q in (self._unit(u) for u in plan.units if u not in simple) if q is not None]
+        others += [Q.Or([Q.Term("number", n, boost=8.0), Q.Term("text", n)]) for n in plan.numbers]
+        if together is None:
+            return None
+        return Q.And([together, *others]) if others else together
+
+    def _allowed(self, filters: Filters):
+        """The documents a filter lets through, computed once per reader and filter."""
+        if not filters:
+            return None
+        if filters not in self._filters:
+            if len(self._filters) > 64:
+                self._filters.clear()
+            self._filters[filters] = set(self.searcher.docs_for_query(_filter(filters)))
+        return self._filters[filters]
+
+    def _units(self, plan: Plan) -> list:
+        units = [u for u in (self._unit(u) for u in plan.units) if u is not None]
+        units += [Q.Or([Q.Term("number", n, boost=8.0), Q.Term("text", n)]) for n in plan.numbers]
+        return units
+
+    def _excluded(self, plan: Plan):
+        excluded = [x for x in (self._words(w) for w in plan.exclude) if x is not None]
+        if not excluded:
+            return None
+        return excluded[0] if len(excluded) == 1 else Q.Or(excluded)
+
+    def _unit(self, unit: Unit):
+        alts = [q for q in (self._words(a.words, a.weight) for a in unit.alternatives) if q]
+        if not alts:
+            return None
+        return alts[0] if len(alts) == 1 else Q.Or(alts)
+
+    def _words(self, words: Iterable[str], weight: float = 1.0):
+        terms = self.analyze(" ".join(words))
+        if not terms:
+            return None
+        if len(terms) == 1:
+            return Q.Term("text", terms[0], boost=weight)
+        pairs = [Q.Term("pairs", f"{a} {b}") for a, b in zip(terms, terms[1:])]
+        return pairs[0].with_boost(weight) if len(pairs) == 1 else Q.And(pairs, boost=weight)
+
+    # -- completion ---------------------------------------------------------------
+    def numbers_with_prefix(self, prefix: str, limit: int) -> list[tuple[str, StoredHit]]:
+        out = []
+        for term in self.reader.expand_prefix("number", prefix):
+            number = _text(term)
+            hits = self.by_number(number, Filters())
+            if hits:
+                out.append((number, min(hits, key=lambda h: h.member(number=number).rank)))
+            if len(out) >= limit:
+                break
+        return out
+
+    def keys_with_prefix(self, prefix: str, limit: int) -> list[tuple[str, list[StoredHit]]]:
+        out = []
+        for term in self.reader.expand_prefix("keys", prefix):
+            key = _text(term)
+            docnums = list(self.searcher.docs_for_query(Q.Term("keys", key)))[:20]
+            out.append((key, [self._by_docnum(d) for d in docnums]))
+            if len(out) >= limit * 3:
+                break
+        return out
+
+    def _by_docnum(self, docnum: int) -> StoredHit:
+        return _stored(self.searcher.stored_fields(docnum), 0.0)
+
+
+def _text(term) -> str:
+    return term.decode("utf-8") if isinstance(term, bytes) else term
+
+
+def _filter(filters: Filters):
+    parts = []
+    for name in ("doc", "era", "kind"):
+        values = getattr(filters, name)
+        if values:
+            parts.append(Q.Or([Q.Term(name, v) for v in values]))
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else Q.And(parts)
+
+
+def _stored(f: dict, score: float) -> StoredHit:
+    members = tuple(
+        Member(id=m[0], doc=m[1], era=m[2], number=m[3], rank=int(m[4]),
+               breadcrumb=tuple(tuple(c) for c in m[5]))
+        for m in json.loads(f.get("members") or "[]"))
+    return StoredHit(members=members, kind=f.get("kind", ""), title=f.get("title", ""),
+                     body=f.get("body", ""), defines=tuple(f.get("defs") or ()),
+                     score=float(score), completions=tuple(f.get("completions") or ()),
+                     family=f.get("family") or (members[0].id if members else ""))

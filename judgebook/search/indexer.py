@@ -1,0 +1,103 @@
+"""From the linked corpus to the search index: one `IndexRecord` per section.
+
+The build calls `write_index(corpus, <generation>/whoosh)`. Everything a hit
+shows (breadcrumb labels, era, rank among CR versions) is decided here, once,
+so the query side never needs the corpus.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterator
+
+from judgebook.model import LINK_TERM, Section
+from judgebook.search.querygrammar import canonical_number
+from judgebook.search.schema import SNIPPET_SOURCE_CHARS, IndexRecord, Member, fold, index_text
+
+if TYPE_CHECKING:
+    from judgebook.store.corpus import Corpus
+
+Progress = Callable[[int, int], None]
+
+
+def write_index(corpus: "Corpus", path: Path, progress: Progress | None = None) -> int:
+    """Write the search index of `corpus` into the folder `path`; returns the record count.
+
+    `progress(done, total)` is called now and then while writing.
+    """
+    from judgebook.search import backend
+    records = list(records_of(corpus))
+    backend.write(Path(path), records, progress)
+    return len(records)
+
+
+def records_of(corpus: "Corpus") -> Iterator[IndexRecord]:
+    """One record per distinct text: a rule unchanged across CR versions is indexed once."""
+    ranks = doc_ranks(corpus.documents.values())
+    groups: dict[tuple[str, str], list[Section]] = {}
+    for sec in corpus.sections.values():
+        groups.setdefault((family(corpus, sec), _sameness(sec)), []).append(sec)
+    for (fam, _), secs in groups.items():
+        secs.sort(key=lambda s: (ranks.get(s.doc, len(ranks)), s.id))
+        members = tuple(member(corpus, s, ranks.get(s.doc, len(ranks))) for s in secs)
+        yield record(secs[0], members, fam)
+
+
+def family(corpus: "Corpus", sec: Section) -> str:
+    """The id of the newest version of `sec` (itself when it has no other version)."""
+    versions = corpus.history(sec.id) if sec.links else ()
+    return versions[-1].id if versions else sec.id
+
+
+def _sameness(sec: Section) -> str:
+    text = f"{sec.kind}|{sec.title}|{sec.text}".translate(_TYPOGRAPHY)
+    return " ".join(text.split()).lower()
+
+
+_TYPOGRAPHY = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+
+
+def member(corpus: "Corpus", sec: Section, rank: int) -> Member:
+    doc = corpus.documents.get(sec.doc)
+    crumbs = tuple((p.id, label(p)) for p in corpus.breadcrumb(sec.id))
+    number = (canonical_number(sec.number) or sec.number.lower()) if sec.number else ""
+    return Member(id=sec.id, doc=sec.doc, era=doc.era if doc else "", number=number,
+                  rank=rank, breadcrumb=crumbs)
+
+
+def record(sec: Section, members: tuple[Member, ...], fam: str = "") -> IndexRecord:
+    defines = definitions(sec)
+    card = fold(sec.title) if is_card_name(sec) else ""
+    keys = tuple(dict.fromkeys(k for k in (sec.title, *defines) if k.strip()))
+    return IndexRecord(
+        members=members, kind=sec.kind, title=sec.title, text=index_text(sec.text),
+        body=sec.text[:SNIPPET_SOURCE_CHARS], defines=defines, card_name=card, keys=keys,
+        family=fam or sec.id)
+
+
+def doc_ranks(documents) -> dict[str, int]:
+    """0 for the newest CR, then older CRs, then the other documents in display order."""
+    docs = list(documents)
+    crs = sorted((d for d in docs if d.is_cr), key=lambda d: (d.effective, d.key), reverse=True)
+    others = sorted((d for d in docs if not d.is_cr), key=lambda d: (d.order, d.key))
+    return {d.key: i for i, d in enumerate(crs + others)}
+
+
+def label(sec: Section) -> str:
+    return " ".join(p for p in (sec.number, sec.title) if p) or sec.id
+
+
+def definitions(sec: Section) -> tuple[str, ...]:
+    """The terms `sec` defines: its parser's `defines` meta, a glossary heading, a YAML {term:}."""
+    found = [t.strip() for t in sec.meta_get("defines").split("|") if t.strip()]
+    if sec.kind == "glossary-entry" and sec.title:
+        found.append(sec.title)
+    found += [l.ref for l in sec.links if l.kind == LINK_TERM and l.target in ("", sec.id)]
+    return tuple(dict.fromkeys(found))
+
+
+def is_card_name(sec: Section) -> bool:
+    """Cards, and the 1996 rulings' card-by-card entries, are titled with a card name."""
+    if not sec.title:
+        return False
+    return sec.kind == "card" or bool(sec.meta_get("card")) or (
+        sec.doc == "onr-rulings" and sec.meta_get("part") == "cards")
