@@ -294,3 +294,65 @@ def test_an_unknown_parser_is_named(src, tmp_path, capsys):
     manifest.write_text(manifest.read_text().replace('parser = "cr_markdown"', 'parser = "nope"'))
     assert main(["--index", str(tmp_path / "i"), "build", "--source", str(src)]) == 1
     assert "cr-1.4.md: unknown parser 'nope'" in capsys.readouterr().err
+
+
+def _check_links(corpus: Corpus) -> list:
+    bad = []
+    for s in corpus.sections.values():
+        for l in s.links:
+            if l.target and l.target not in corpus.sections:
+                bad.append((s.id, l, "target missing"))
+            elif bool(l.target) == bool(l.reason):
+                bad.append((s.id, l, "needs exactly one of target and reason"))
+    return bad
+
+
+def test_build_of_the_shipped_sources(rules_source, tmp_path):
+    result = build.build(rules_source, tmp_path / "index")
+    corpus = Corpus.load(tmp_path / "index")
+    assert list(result.counts) == SEED_KEYS
+    assert all(n > 0 for n in result.counts.values())
+    assert _check_links(corpus) == []
+    # the glossary's FFG step numbers are never CR rules
+    steps = [l for s in corpus.in_doc("glossary") for l in s.links if l.kind == "ref"]
+    assert steps and all(not l.target and l.reason == "FFG timing-structure step" for l in steps)
+
+
+@pytest.mark.corpora
+def test_build_with_every_corpus(rules_source, corpora_root, tmp_path):
+    result = build.build(rules_source, tmp_path / "index", [str(corpora_root)])
+    assert list(result.counts) == SEED_KEYS + ["cr-22.12", "cr-23.08", "cr-26.03", "cards", "nrdb-rulings"]
+    corpus = Corpus.load(tmp_path / "index")
+    assert _check_links(corpus) == []
+    assert corpus.lookup("1.16.10b").doc == "cr-26.03"
+    assert [h.doc for h in corpus.history(corpus.lookup("cr-1.6:1.11.4").id)] == [
+        "cr-1.4", "cr-1.6", "cr-22.12", "cr-23.08", "cr-26.03"]
+
+
+def test_duplicate_section_ids_are_refused_with_their_place(src, tmp_path, monkeypatch):
+    def twice(text, file, doc):
+        one = Section(id=f"{doc}:x", doc=doc, number="", title="x", kind="rule", text="",
+                      provenance=Provenance(file=file, line_start=3))
+        return [one, one]
+    monkeypatch.setattr(registry, "parser_for", lambda name: twice)
+    with pytest.raises(build.BuildError, match=r"^cr-1.6.txt:3: expected a unique section id"):
+        build.build(src, tmp_path / "index")
+
+
+@pytest.mark.corpora
+def test_a_malformed_user_source_names_file_and_line(src, tmp_path, nsg_cr_root, capsys):
+    index = tmp_path / "index"
+    assert main(["--index", str(index), "build", "--source", str(src)]) == 0
+    before = os.readlink(index / paths.CURRENT)
+    copy = tmp_path / "v26.03"
+    shutil.copytree(nsg_cr_root / "v26.03", copy)
+    runs = copy / "data" / "input" / "06_runs.yaml"
+    lines = runs.read_text("utf-8").split("\n")
+    lines[9] = "  - rule: [unclosed"                       # line 10 of the file
+    runs.write_text("\n".join(lines), "utf-8")
+    capsys.readouterr()
+    assert main(["--index", str(index), "build", "--source", str(src), "--with", str(copy)]) == 1
+    err = capsys.readouterr().err
+    assert "06_runs.yaml:" in err and ": expected" in err and "Traceback" not in err
+    assert os.readlink(index / paths.CURRENT) == before
+    assert config.load_config().with_paths == ()

@@ -678,3 +678,440 @@ def test_action_for_the_wrong_player_is_refused():
     with pytest.raises(IllegalDecision) as err:
         replay(scenario("decisions:\n  - {action: gain_credit, player: corp}\n"))
     assert err.value.rule == "rule_action_window_priority"
+
+
+# --- later features: composite instructions, values, forced encounters, loops ------------
+
+SNARE = """
+  - name: Trap
+    side: corp
+    type: asset
+    trash_cost: 0
+    abilities:
+      - id: spring
+        trigger: access
+        condition: {card: self}
+        effects: [{all: [{give_tags: 1}, {damage: {type: net, amount: 2}}]}]
+  - name: Decoy
+    side: runner
+    type: resource
+    abilities:
+      - {id: avoid, cost: {trash: self}, interrupt: true, effects: [{prevent: {what: tags, amount: 1}}]}
+"""
+
+
+def test_one_instruction_with_two_parts_has_one_interrupt_window():
+    tl = replay(scenario("""
+        corp:
+          servers: {Remote: {root: [Trap]}}
+        runner:
+          installed: [Decoy]
+          hand: [Sure Gamble, Sure Gamble, Sure Gamble]
+        decisions:
+          - {action: run, server: Remote}
+          - {use: Decoy, ability: avoid}
+    """, SNARE))
+    windows = [s for s in tl.steps if s.event == "interrupt_window"]
+    assert len(windows) == 1 and "tags (1) and damage (2)" in windows[0].text
+    assert tl.outcome.final["runner.tags"] == 0
+    assert len(tl.outcome.final["runner.hand"]) == 1
+
+
+STONE = """
+  - name: Stone
+    side: corp
+    type: asset
+    abilities:
+      - {id: hit, trigger: run_begins, effects: [{damage: {type: meat, amount: 1}}]}
+  - name: Cleaner
+    side: corp
+    type: agenda
+    agenda_points: 1
+    abilities:
+      - {id: more, trigger: would_damage, interrupt: true, condition: {damage_type: meat, by: corp},
+         effects: [{increase: {what: damage, amount: 1}}]}
+  - name: Spoof
+    side: runner
+    type: hardware
+    abilities:
+      - {id: spoof, cost: {trash: self}, interrupt: true, effects: [{prevent: {what: damage, amount: 2}}]}
+"""
+
+
+def test_imminent_values_can_go_below_zero_and_come_back():
+    tl = replay(scenario("""
+        corp:
+          score: [Cleaner, Cleaner]
+          servers: {Remote: {root: [{card: Stone, rezzed: true}]}}
+        runner:
+          installed: [Spoof]
+          hand: [Sure Gamble, Sure Gamble, Sure Gamble]
+        decisions:
+          - {action: run, server: HQ}
+          - {use: Spoof, ability: spoof}
+    """, STONE))
+    t = texts(tl)
+    assert any("from -1 to 0" in x for x in t) and any("from 0 to 1" in x for x in t)
+    assert len(tl.outcome.final["runner.hand"]) == 2
+
+
+CHOICE = """
+  - name: Raven
+    side: corp
+    type: ice
+    subtypes: [sentry]
+    strength: 0
+    subroutines:
+      - {text: "Give 1 tag or end the run.", effects: [{choose: [[{give_tags: 1}], [end_the_run]], by: runner}]}
+  - name: Forger
+    side: runner
+    type: resource
+    abilities:
+      - {id: no, static: {cannot: {what: take_tags}}}
+"""
+
+
+def test_choice_takes_the_only_option_that_can_be_carried_out():
+    tl = replay(scenario("""
+        corp:
+          servers: {HQ: {ice: [{card: Raven, rezzed: true}]}}
+        runner:
+          installed: [Forger]
+        decisions:
+          - {action: run, server: HQ}
+    """, CHOICE))
+    step = tl.steps[index_of(tl, "chooses option 2")]
+    assert step.rule == "rule_mandatory_choice" and not step.assumed
+    assert tl.outcome.runs[-1].ended_by == "end_the_run"
+
+
+def test_choosing_an_impossible_option_is_refused():
+    with pytest.raises(IllegalDecision) as err:
+        replay(scenario("""
+            corp:
+              servers: {HQ: {ice: [{card: Raven, rezzed: true}]}}
+            runner:
+              installed: [Forger]
+            decisions:
+              - {action: run, server: HQ}
+              - {choose: 1}
+        """, CHOICE))
+    assert err.value.rule == "rule_mandatory_choice"
+
+
+TWINS = """
+  - name: Popup
+    side: corp
+    type: ice
+    subtypes: [code gate]
+    strength: 0
+    abilities:
+      - {id: tick, trigger: encounter_ice, condition: {ice: self}, effects: [{gain_credits: 1}]}
+  - name: Twins
+    side: corp
+    type: upgrade
+    abilities:
+      - {id: again, trigger: pass_ice, effects: [{encounter: event_ice}]}
+      - {id: stop, static: {cannot: {what: jack_out}}}
+"""
+
+
+def test_forced_encounter_resolves_an_encounter_without_moving_the_runner():
+    tl = replay(scenario("""
+        corp:
+          credits: 0
+          servers: {Remote: {ice: [{card: Popup, rezzed: true}], root: [{card: Twins, rezzed: true}]}}
+        decisions:
+          - {action: run, server: Remote}
+    """, TWINS))
+    assert tl.outcome.final["corp.credits"] == 2
+    forced = tl.steps[index_of(tl, "encounters Popup without changing position")]
+    assert forced.rule == "rule_forced_encounter"
+    assert "forced encounter" in tl.steps[forced.n].path
+    assert tl.outcome.runs[-1].successful
+
+
+WORMHOLE = """
+  - name: Hole
+    side: corp
+    type: ice
+    subtypes: [code gate]
+    strength: 7
+    subroutines:
+      - {text: "Resolve a subroutine on another rezzed ice.", effects: [{resolve_subroutine: {ice: other_rezzed}}]}
+"""
+
+
+def test_mandatory_loop_resolves_the_named_number_of_times_and_ends():
+    tl = replay(scenario("""
+        corp:
+          servers: {Archives: {ice: [{card: Hole, rezzed: true}]}, Remote: {ice: [{card: Hole, rezzed: true}]}}
+        decisions:
+          - {action: run, server: Archives}
+          - {loop: 2}
+    """, WORMHOLE))
+    loop = tl.steps[index_of(tl, "mandatory infinite loop")]
+    assert loop.rule == "rule_mandatory_infinite_loop" and loop.decision == 2
+    assert tl.outcome.runs[-1].successful
+    assert list(tl.outcome.resolved).count("Hole#2:sub1") == 2
+
+
+CHUM = """
+  - name: Chum
+    side: corp
+    type: ice
+    subtypes: [code gate]
+    strength: 4
+    subroutines:
+      - effects:
+          - lasting:
+              duration: run
+              ability: {trigger: encounter_ends, condition: {next_ice: true, fully_broken: false},
+                        effects: [{damage: {type: net, amount: 1}}]}
+"""
+
+
+def test_delayed_ability_waits_for_the_next_encounter_to_end():
+    tl = replay(scenario("""
+        corp:
+          servers: {HQ: {ice: [{card: Chum, rezzed: true}, {card: Ice Wall, rezzed: true}]}}
+        runner:
+          hand: [Sure Gamble, Sure Gamble]
+        decisions:
+          - {action: run, server: HQ}
+    """, CHUM + ICE_WALL))
+    created, fired = index_of(tl, "creates a delayed conditional ability"), index_of(tl, "does 1 net damage")
+    assert created < index_of(tl, "encounters Ice Wall") < fired
+    assert tl.steps[created].rule == "rule_delayed_conditional_ability"
+    assert len(tl.outcome.final["runner.hand"]) == 1
+
+
+def test_first_this_run_counts_prevented_instances():
+    defs = SHIELD + """
+      - name: Tori
+        side: corp
+        type: upgrade
+        abilities:
+          - {id: t, trigger: would_damage, interrupt: true, condition: {first_this_run: true},
+             effects: [{gain_credits: 1}]}
+      - name: Zap2
+        side: corp
+        type: asset
+        abilities:
+          - {id: z, trigger: run_begins, effects: [{damage: {type: net, amount: 1}}, {damage: {type: net, amount: 1}}]}
+    """
+    tl = replay(scenario("""
+        corp:
+          servers: {Remote: {root: [{card: Zap2, rezzed: true}, {card: Tori, rezzed: true}]}}
+        runner:
+          installed: [Shield]
+          hand: [Sure Gamble, Sure Gamble, Sure Gamble]
+        decisions:
+          - {action: run, server: HQ}
+    """, textwrap.dedent(SHIELD) + textwrap.dedent(defs[len(SHIELD):])))
+    # Shield prevents the first net damage completely, so Tori is no longer relevant to it;
+    # the second is not the first this run, so Tori never resolves
+    assert "Tori:t" not in tl.outcome.resolved
+    assert list(tl.outcome.resolved).count("Shield:soak") == 2
+    assert tl.steps[index_of(tl, "Tori:t no longer relevant")].rule == "sec_relevant_interrupts"
+    assert len(tl.outcome.final["runner.hand"]) == 3
+
+
+def test_hosted_card_installed_with_a_discount_and_spend_hosted_credits():
+    defs = """
+      - name: Supplier
+        side: runner
+        type: resource
+        abilities:
+          - {id: s, trigger: turn_begins, condition: {player: self}, effects: [{install: hosted, discount: 2}]}
+      - {name: Chip, side: runner, type: hardware, cost: 3, link: 1}
+      - {name: Ghost, side: runner, type: resource, spend_hosted: run}
+    """
+    tl = replay(scenario("""
+        start: {turn: runner, at: runner_turn}
+        runner:
+          credits: 1
+          installed: [{card: Supplier, hosted: [Chip]}, {card: Ghost, counters: {credit: 3}}]
+    """, defs))
+    assert "Chip" in tl.outcome.final["runner.installed"]
+    assert tl.outcome.final["runner.credits"] == 0
+    assert tl.outcome.final["Ghost.credit"] == 3      # not spendable outside a run
+
+
+def test_removing_the_approached_ice_ends_the_approach():
+    defs = textwrap.dedent(ICE_WALL) + textwrap.dedent("""
+      - name: Bako
+        side: corp
+        type: ice
+        subtypes: [barrier]
+        strength: 2
+        abilities:
+          - {id: back, cost: {credits: 1}, effects: [{add_to_hand: self}]}
+        subroutines: [[end_the_run]]
+    """)
+    tl = replay(scenario("""
+        corp:
+          credits: 1
+          servers: {Remote: {ice: [Ice Wall, {card: Bako, rezzed: true}], root: [Closet]}}
+        decisions:
+          - {action: run, server: Remote}
+          - {use: Bako, ability: back, at: approach_ice}
+    """, defs + textwrap.dedent(CLOSET)))
+    step = tl.steps[index_of(tl, "Bako is added to HQ")]
+    assert step.rule == "rule_uninstall_ice_during_run"
+    assert not any("encounters Bako" in t for t in texts(tl))
+    assert tl.outcome.runs[-1].successful
+
+
+def test_then_follows_only_when_the_instruction_did_something():
+    defs = """
+      - name: Pawn
+        side: runner
+        type: resource
+        abilities:
+          - id: sell
+            cost: {credits: 0}
+            effects: [{trash: target, target_filter: {type: hardware}, then: [{gain_credits: 3}]}]
+    """
+    tl = replay(scenario("""
+        runner:
+          credits: 0
+          installed: [Pawn]
+        decisions:
+          - {use: Pawn, ability: sell}
+    """, defs))
+    assert tl.outcome.final["runner.credits"] == 0
+    assert any("nothing to trash" in t for t in texts(tl))
+
+
+def test_card_library_is_parsed_lazily(tmp_path):
+    from judgebook.engine import load_scenario
+    lib = tmp_path / "cards"
+    lib.mkdir()
+    (lib / "good.yaml").write_text("name: Good\nside: runner\ntype: resource\n", encoding="utf-8")
+    (lib / "broken.yaml").write_text("name: Broken\nside: runner\ntype: resource\nwhat: 1\n",
+                                     encoding="utf-8")
+    scen = tmp_path / "scenarios"
+    scen.mkdir()
+    (scen / "a.yaml").write_text("title: a\nrunner: {installed: [Good]}\n", encoding="utf-8")
+    (scen / "b.yaml").write_text("title: b\nrunner: {installed: [Broken]}\n", encoding="utf-8")
+    assert load_scenario(scen / "a.yaml").cards["Good"].type == "resource"
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(scen / "b.yaml")
+    assert "broken.yaml" in str(err.value) and err.value.line == 4
+
+
+# --- turns, actions, traces, X costs ---------------------------------------------------------
+
+def test_turns_alternate_with_mandatory_draw_and_discard():
+    tl = replay(scenario("""
+        start: {turn: runner, at: action_phase}
+        corp:
+          deck: [Hedge Fund, Hedge Fund]
+        runner:
+          clicks: 1
+          hand: [Sure Gamble, Sure Gamble, Sure Gamble, Sure Gamble, Sure Gamble]
+          deck: [Sure Gamble]
+        decisions:
+          - {action: draw}
+    """))
+    t = texts(tl)
+    discard = index_of(tl, "runner discards")
+    assert tl.steps[discard].assumed and tl.steps[discard].rule == "rule_discarding_process"
+    assert index_of(tl, "the runner's turn is complete") < index_of(tl, "corp gains 3[click]") \
+        < index_of(tl, "corp draws 1 card(s) (mandatory draw)")
+    assert tl.steps[index_of(tl, "mandatory draw")].rule == "step_corp_turn_mandatory_draw"
+    assert tl.outcome.final["corp.hand"] == ["Hedge Fund"] and len(tl.outcome.final["runner.hand"]) == 5
+    assert t[-1].startswith("corp's action window")
+
+
+def test_play_and_install_actions_pay_their_costs():
+    defs = """
+      - {name: Windfall, side: runner, type: event, cost: 2, abilities: [{id: p, effects: [{gain_credits: 9}]}]}
+      - {name: Daily Casts, side: runner, type: resource, cost: 3}
+    """
+    tl = replay(scenario("""
+        runner:
+          credits: 5
+          hand: [Windfall, Daily Casts]
+        decisions:
+          - {action: play, card: Windfall}
+          - {action: install, card: Daily Casts}
+    """, defs))
+    assert tl.outcome.final["runner.credits"] == 5 - 2 + 9 - 3
+    assert tl.outcome.final["runner.discard"] == ["Windfall"]
+    assert tl.outcome.final["runner.installed"] == ["Daily Casts"]
+    assert tl.outcome.final["runner.clicks"] == 2
+
+
+def test_installing_an_event_is_refused():
+    with pytest.raises(IllegalDecision) as err:
+        replay(scenario("""
+            runner:
+              hand: [Sure Gamble]
+            decisions:
+              - {action: install, card: Sure Gamble}
+        """))
+    assert err.value.rule == "runner_basic_action_install"
+
+
+def test_trace_compares_strength_with_link():
+    defs = """
+      - name: Tracer
+        side: corp
+        type: ice
+        subtypes: [sentry]
+        strength: 0
+        subroutines:
+          - effects: [{trace: {base: 2, success: [{give_tags: 1}], failure: [{gain_credits: 1}]}}]
+    """
+    tl = replay(scenario("""
+        corp:
+          servers: {HQ: {ice: [{card: Tracer, rezzed: true}]}}
+        runner:
+          link: 1
+          credits: 3
+        decisions:
+          - {action: run, server: HQ}
+          - {trace: 0, player: corp}
+          - {trace: 2, player: runner}
+    """, defs))
+    result = tl.steps[index_of(tl, "trace strength 2 vs link strength 3")]
+    assert result.rule == "step_trace_determine_success" and "unsuccessful" in result.text
+    assert tl.outcome.final["runner.tags"] == 0 and tl.outcome.final["runner.credits"] == 1
+
+
+def test_x_cost_is_chosen_by_the_decision():
+    defs = """
+      - name: Meter
+        side: runner
+        type: resource
+        abilities:
+          - {id: m, cost: {credits: X}, effects: [{draw: 1}]}
+    """
+    tl = replay(scenario("""
+        runner:
+          credits: 4
+          installed: [Meter]
+          deck: [Sure Gamble]
+        decisions:
+          - {use: Meter, ability: m, x: 3}
+    """, defs))
+    assert tl.outcome.final["runner.credits"] == 1
+    assert any("runner pays 3[c]" in t for t in texts(tl))
+
+
+def test_zero_cost_is_still_paid_and_cited():
+    tl = replay(scenario("""
+        runner:
+          installed: [Kit]
+        decisions:
+          - {use: Kit, ability: cash}
+    """, CLOSET))
+    assert tl.steps[index_of(tl, "runner pays 0[c]")].rule == "rule_cost_zero"
+
+
+def test_remove_tag_action_needs_a_tag():
+    with pytest.raises(IllegalDecision) as err:
+        replay(scenario("decisions:\n  - {action: remove_tag}\n"))
+    assert err.value.rule == "rule_tagged_remove_tag"

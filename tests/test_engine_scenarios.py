@@ -36,9 +36,21 @@ DOC_KEYS = ("cr-1.6", "cr-1.4", "glossary", "ffg-core-rulebook", "onr-rulebook",
 # "file.ext:123" — where in the document the example is.
 LINE_REF = re.compile(r"[\w.-]+\.(?:txt|md|yaml):\d+")
 
-# Scenario file name -> why the engine does not replay it to the documented
-# outcome yet (the missing feature, as requested in rules_source/scenarios/REQUESTS.md).
-KNOWN_FAILURES: dict[str, str] = {
+# Scenario file name -> (stage, why the engine does not replay it to the
+# documented outcome yet). The reasons name the missing feature as requested in
+# rules_source/scenarios/REQUESTS.md. `stage` is "no-replay" when the engine
+# cannot load or finish the replay at all (unknown language, a crash: then the
+# determinism test cannot run either) and "outcome" when it replays to a
+# different outcome (or stops with a different error) than the document states.
+KNOWN_FAILURES: dict[str, tuple[str, str]] = {
+    "cr26-gagarin-declined-access-cost.yaml": (
+        "outcome", "REQUESTS R28: the additional cost to access a remote root card is not "
+                   "applied, so the Runner accesses and steals instead of declining"),
+    "glossary-shiro-chrysalis.yaml": (
+        "no-replay", "REQUESTS R30: no `breach:` instruction for Shiro's subroutine"),
+    "cr16-cyberfeeder-pays-atman.yaml": (
+        "no-replay", "REQUESTS R29: X paid in a nested cost is not carried into "
+                "`add_counters: {count: X}` (the replay crashes)"),
 }
 
 
@@ -46,11 +58,13 @@ def _is_engine_model(path: Path) -> bool:
     return path.name.startswith("engine-")
 
 
-def _params(paths):
+def _params(paths, stages=("no-replay", "outcome")):
+    """One param per scenario, a strict xfail where KNOWN_FAILURES lists it at these stages."""
     for path in paths:
         marks = []
-        if path.name in KNOWN_FAILURES:
-            marks.append(pytest.mark.xfail(strict=True, reason=KNOWN_FAILURES[path.name]))
+        known = KNOWN_FAILURES.get(path.name)
+        if known and known[0] in stages:
+            marks.append(pytest.mark.xfail(strict=True, reason=f"{known[0]}: {known[1]}"))
         yield pytest.param(path, id=path.stem, marks=marks)
 
 
@@ -70,6 +84,7 @@ def test_there_are_enough_worked_examples():
 def test_known_failures_name_existing_scenarios():
     names = {p.name for p in SCENARIOS}
     assert not set(KNOWN_FAILURES) - names, "KNOWN_FAILURES names a scenario that does not exist"
+    assert all(stage in ("no-replay", "outcome") for stage, _ in KNOWN_FAILURES.values())
 
 
 @pytest.mark.parametrize("path", [pytest.param(p, id=p.stem) for p in SCENARIOS
@@ -102,7 +117,7 @@ def test_scenario_replays_to_documented_outcome(path):
     assert not mismatches, "\n".join(map(str, mismatches))
 
 
-@pytest.mark.parametrize("path", list(_params(SCENARIOS)))
+@pytest.mark.parametrize("path", list(_params(SCENARIOS, stages=("no-replay",))))
 def test_replay_is_deterministic(path):
     scenario = engine.load_scenario(path)
     first, err1 = _replay(scenario)

@@ -131,3 +131,11 @@ def test_exact_texts_and_no_markup(glossary):
     for s in glossary:
         assert "<span" not in s.text and "<td" not in s.text and "**" not in s.text and "{:" not in s.text
     assert secs["glossary:corp-corporation"].title == "Corp / Corporation"
+
+
+def test_tree_is_consistent(glossary):
+    ids = {s.id: s for s in glossary}
+    for s in glossary:
+        assert not s.parent or s.id in ids[s.parent].children
+        assert all(ids[c].parent == s.id for c in s.children)
+    assert "they still gain 1[c] even though" in ids["glossary:composite-effect/ex2"].text

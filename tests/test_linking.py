@@ -37,6 +37,7 @@ def links_of(s: Section, kind: str) -> list[Link]:
     ("steps 8.5.14e and 8.6.6c", ["8.5.14e", "8.6.6c"]),
     ("sections 3.6.5, 3.8.5, and 3.9.5 respectively", ["3.6.5", "3.8.5", "3.9.5"]),
     ("section 9.11", ["9.11"]),
+    ("rules 10.1.3–10.1.4 and section 8", ["10.1.3", "10.1.4", "8"]),
     ("(see 1.2.5)", ["1.2.5"]),
     ("See section 5 for details", ["5"]),
     ("Rule 1.10.3c", ["1.10.3c"]),
@@ -419,3 +420,67 @@ def test_changes_between_two_versions(seeds_cr):
     assert ("changed", "cr-1.4:1.8.3b", "cr-1.6:1.8.3b") in found    # reworded, same number
     assert ("removed", "cr-1.4:1.8.5a", "") in found
     assert not any(c.old == "cr-1.4:1.1.1" for c in changes(seeds_cr, "cr-1.4", "cr-1.6"))  # unchanged
+
+
+def test_related_links_find_parenthesised_names_and_subheadings():
+    g = [sec("glossary", "", "x", title="Headquarters (HQ)", kind="glossary-entry", order=0),
+         sec("glossary", "", "y", title="Cost", kind="glossary-entry", order=1,
+             meta=[("subheadings", "Install Cost | Rez Cost")]),
+         sec("glossary", "", "z", title="Rez Cost", kind="glossary-entry", order=2),
+         sec("glossary", "", "w", title="Access", kind="glossary-entry", order=3,
+             links=[Link(kind="related", ref=r) for r in ("HQ", "Headquarters", "Install Cost", "Rez Cost")])]
+    out = link([GLOSSARY], g)
+    assert [l.target for l in links_of(out[3], "related")] == [
+        "glossary:headquarters (hq)", "glossary:headquarters (hq)", "glossary:cost", "glossary:rez cost"]
+
+
+# ---- the FFG glossary and wiki ---------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def ffg(rules_source) -> Corpus:
+    docs, secs, outlines = _parse(rules_source, {"glossary", "ffg-core-rulebook"})
+    return Corpus(docs, link(docs, secs, outlines))
+
+
+UNRESOLVED_RELATED = {"Timing Structures": 17, "Approach": 5, "Timing Structure": 1, "Protecting": 1,
+                      "Advance": 1, "Research": 1, "Agena": 1, "Trash Strength": 1}
+
+
+def test_glossary_related_links(ffg, rules_source):
+    related = [(s, l) for s in ffg.in_doc("glossary") for l in links_of(s, "related")]
+    missing: dict[str, int] = {}
+    for _, l in related:
+        if not l.target:
+            missing[l.ref] = missing.get(l.ref, 0) + 1
+    assert missing == UNRESOLVED_RELATED
+    # independently of the linker: none of these names is a heading of the glossary
+    headings = {line.lstrip("#").strip().lower()
+                for line in (rules_source / "glossary.md").read_text("utf-8").splitlines()
+                if line.startswith("#")}
+    assert not {name.lower() for name in UNRESOLVED_RELATED} & headings
+    pinned = {(s.id, l.ref): l.target for s, l in related}
+    assert pinned[("glossary:cost", "Install Cost")] == "glossary:cost"            # a subheading
+    assert pinned[("glossary:in-a-server", "HQ")] == "glossary:headquarters-hq"     # "Headquarters (HQ)"
+    assert pinned[("glossary:action-phase", "Credits - Recurring")] == "glossary:credit-recurring"
+    assert pinned[("glossary:damage", "Winning the Game")] == "ffg-core-rulebook:winning-the-game"
+
+
+def test_wiki_main_articles_and_glossary_terms(ffg):
+    mains = {l.ref: l.target for s in ffg.in_doc("ffg-core-rulebook") for l in links_of(s, "main-article")}
+    # `grep -c "Main article:" rules_source/ffg-core-rulebook-wiki.txt` = 12, 11 distinct names
+    assert len(mains) == 11 and all(mains.values())
+    assert mains["Turn - Corporation's Turn"] == "ffg-core-rulebook:corporation-s-turn"
+    assert mains["Unique"] == "glossary:unique"            # no wiki page of that name
+    terms = [l for s in ffg.in_doc("ffg-core-rulebook") for l in links_of(s, "term")]
+    assert terms and all(l.target.startswith("glossary:") for l in terms)
+    assert "glossary:score-area" in {l.target for l in terms}
+
+
+def test_1996_documents_do_not_link_to_the_later_games_cards():
+    onr = Document(key="onr-rulings", title="r", era="onr-1996")
+    cards = [_card("Fire Wall", 0)]
+    out = link([onr, CR_OLD, CARDS], [sec("onr-rulings", "", "Fire Wall has 3 strength.", title="x",
+                                          kind="ruling"),
+                                      sec("cr-old", "1.1", "Fire Wall has 3 strength.")] + cards)
+    assert links_of(out[0], "card") == []
+    assert [l.target for l in links_of(out[1], "card")] == ["cards:fire_wall"]

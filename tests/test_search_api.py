@@ -258,6 +258,28 @@ def test_bad_limits_and_missing_index(ix, tmp_path):
     assert r.results == [] and "judgebook build" in r.message
 
 
+def test_readers_per_thread_and_per_index_folder(ix, tmp_path):
+    import threading
+    other = tmp_path / "other"
+    indexer.write_index(Corpus(DOCS[:1], SECTIONS[:3]), other)
+    assert ids(s(other, "costs"))[0] == "cr-1.6:1.16"
+    assert ids(s(ix, "1.16.10b"))[0] == "cr-26.03:rule_additional"
+    errors, answers = [], []
+
+    def worker():
+        try:
+            for _ in range(20):
+                answers.append(ids(s(ix, "obokata protocl"))[0])
+        except Exception as exc:   # pragma: no cover - reported below
+            errors.append(exc)
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and set(answers) == {"cards:obokata_protocol"} and len(answers) == 80
+
+
 # ---- completion ------------------------------------------------------------------------
 def test_complete_numbers_titles_terms_cards(ix):
     nums = api.complete("1.16", index_dir=ix)
@@ -267,7 +289,8 @@ def test_complete_numbers_titles_terms_cards(ix):
     terms = {(c.text, c.kind) for c in api.complete("paid", index_dir=ix)}
     assert ("paid ability window", "term") in terms
     assert {c.text for c in api.complete("mira", index_dir=ix)} == {"Mirāju"}
-    assert api.complete("", index_dir=ix) == [] and api.complete("\x00", index_dir=ix) == []
+    for junk in ("", "\x00", '"', "-", "   ", "x" * 10_000):
+        assert api.complete(junk, index_dir=ix) == [], junk
     assert api.complete("zzzz", index_dir=ix) == []
 
 

@@ -18,10 +18,15 @@ from judgebook.search import api
 
 CASES_FILE = Path(__file__).with_name("search_relevance.toml")
 
-# Floors, from the measurement reported in the lead's notes (see the report).
-FLOOR_RECALL_1 = 0.80
-FLOOR_RECALL_3 = 0.93
-FLOOR_MRR = 0.86
+# Floors, set from measurement on the full build (all of rules_source + all
+# corpora, 22 Nov 2026): the 89 queries gave recall@1 0.888, recall@3 0.978,
+# MRR 0.929. The misses at rank 2 are mostly by design: a 1996 word ("bits",
+# "node") finds its own 1996 glossary entry first and today's term second.
+# The floors sit a little below, so a parser or linker change that moves one
+# or two answers is reported, not fatal; raise them as search improves.
+FLOOR_RECALL_1 = 0.86
+FLOOR_RECALL_3 = 0.95
+FLOOR_MRR = 0.90
 MIN_CASES = 60
 
 
@@ -62,7 +67,8 @@ def test_the_case_file_is_big_and_varied():
     cases = load_cases()
     assert len(cases) >= MIN_CASES
     kinds = {c.kind for c in cases}
-    assert {"number", "term", "phrase", "typo", "accent", "slang", "legacy", "card", "filter"} <= kinds
+    assert {"number", "term", "phrase", "typo", "accent", "slang", "legacy", "card", "filter",
+            "question"} <= kinds
     assert len({c.query for c in cases}) == len(cases)
 
 

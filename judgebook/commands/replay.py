@@ -48,6 +48,10 @@ def run(args: argparse.Namespace) -> int:
     except ScenarioError as exc:
         print(f"judgebook replay: {exc}", file=sys.stderr)
         return 2
+    except Exception as exc:  # an engine bug: say so plainly instead of a bare traceback
+        print(f"judgebook replay: internal engine error while replaying {args.file}: "
+              f"{type(exc).__name__}: {exc} (please report this scenario)", file=sys.stderr)
+        return 3
     _emit(args, timeline_data(timeline, corpus, args.until), None)
     return 0
 
@@ -127,7 +131,7 @@ def render(data: dict) -> str:
     lines.append("")
     width = len(str(len(data["steps"])))
     for step in data["steps"]:
-        flag = " (assumed)" if step["assumed"] else ""
+        flag = " (assumed)" if step["assumed"] and "assumed" not in step["text"] else ""
         lines.append(f"{step['n']:>{width}}. [{step['phase']}] {step['text']}{flag}")
         pad = " " * (width + 2)
         lines.append(f"{pad}rule: {_cite(step['rule'])}")

@@ -19,14 +19,16 @@ EVENTS = (
     "turn_begins", "turn_ends", "action_phase_ends", "run_begins", "approach_ice",
     "encounter_ice", "pass_ice", "approach_server", "successful_run", "breach", "access",
     "run_ends", "run_unsuccessful", "installed", "rezzed", "played", "trashed", "scored",
-    "stolen", "damage", "tags_taken", "drawn", "subroutine_broken", "trace",
+    "stolen", "damage", "tags_taken", "drawn", "subroutine_broken", "trace", "fully_broken",
+    "ability_used", "advanced", "encounter_ends",
     "would_damage", "would_tags", "would_trash", "would_end_run", "would_resolve_subroutine",
 )
 CONDITION_KEYS = (
     "player", "card", "ice", "server", "type", "damage_type", "first_this_turn", "first_this_run",
     "installed",
     "runner_tagged", "during_run", "run_server", "corp_credits_at_least",
-    "runner_credits_at_least",
+    "runner_credits_at_least", "by", "ice_subtype", "trash_cost", "ability", "stole_this_run",
+    "runner_link_at_least", "next_ice", "fully_broken",
 )
 # instruction name -> whether it takes an argument
 INSTRUCTIONS = {
@@ -35,13 +37,16 @@ INSTRUCTIONS = {
     "end_the_run": False, "bypass": False, "jack_out": False, "trash": True, "rez": True,
     "derez": True, "add_counters": True, "remove_counters": True, "bad_publicity": True,
     "install": True, "access": True, "prevent": True, "strength": True, "lasting": True,
-    "trace": True, "pay": True, "if": True, "win": True, "choose": True,
+    "trace": True, "pay": True, "if": True, "win": True, "choose": True, "run": True,
+    "add_to_score": True, "play": True, "increase": True, "all": True, "encounter": True,
+    "add_to_hand": True, "resolve_subroutine": True,
 }
+PER = ("unused_mu", "accesses_this_run", "tags", "cards_in_grip", "subroutines")
 INSTRUCTION_MODIFIERS = ("player", "if_able", "then", "otherwise", "by", "optional",
-                         "target_filter", "pay_cost", "note")
+                         "target_filter", "pay_cost", "note", "server", "position", "rez", "discount")
 MODIFIER_KINDS = ("cannot", "additional_cost", "prevent", "strength", "hand_size", "link")
 CANNOT_WHAT = ("take_tags", "steal", "jack_out", "run", "rez", "score", "trash", "install",
-               "play", "access")
+               "play", "access", "draw")
 PREVENT_WHAT = ("damage", "tags", "trash", "end_run")
 DURATIONS = ("run", "turn", "encounter")
 
@@ -98,6 +103,11 @@ class Instr:
     modifier: "Modifier | None" = None
     duration: str | None = None
     options: tuple[tuple["Instr", ...], ...] = ()   # `choose`: one effects list per option
+    server: str | None = None            # `install`: destination server (`new`: a new remote)
+    position: str | None = None          # `install`: `inward_of_self` (default: outermost)
+    rez: bool = False                    # `install`: and rez it, ignoring all costs
+    discount: int = 0                    # `install`: lower the install cost by this much
+    ability: "Ability | None" = None     # `lasting`: a delayed conditional ability
 
 
 @dataclass(frozen=True)
@@ -136,6 +146,7 @@ class Ability:
     active_in: str | None = None
     brk: Break | None = None
     static: Modifier | None = None
+    persistent: bool = False
     line: int | None = None
 
     @property
@@ -164,6 +175,8 @@ class CardDef:
     recurring: int = 0
     link: int = 0
     unique: bool = False
+    spend_hosted: str | None = None      # hosted credits spendable: run | icebreakers | any
+    install_faceup: bool = False         # a Corp card installed faceup (active while installed)
     text: str = ""
     abilities: tuple[Ability, ...] = ()
     subroutines: tuple[Subroutine, ...] = ()
@@ -258,10 +271,10 @@ def parse_modifier(node: Any, path: str) -> Modifier:
             raise _fail("expected a whole number", sub, node, kind)
         return Modifier(kind, amount=body, target=want_str(node, "target", path, "self"), line=line)
     if kind == "cannot":
-        check_keys(body, ("what", "server", "card"), sub)
+        check_keys(body, ("what", "server", "card", "player"), sub)
         return Modifier(kind, what=want_str(body, "what", sub, None, CANNOT_WHAT),
                         server=want_str(body, "server", sub), card=want_str(body, "card", sub),
-                        line=line)
+                        target=want_str(body, "player", sub, None, SIDES), line=line)
     if kind == "additional_cost":
         check_keys(body, ("to", "cost", "card", "server"), sub)
         if "cost" not in body:
@@ -296,6 +309,8 @@ def parse_instr(node: Any, path: str, line: int | None) -> Instr:
         op, arg, mods = node, None, {}
     elif isinstance(node, dict):
         ops = [k for k in node if k in INSTRUCTIONS]
+        if "install" in ops and "rez" in ops:
+            ops.remove("rez")            # `rez: true` on an install is "install and rez"
         if len(ops) != 1:
             raise ScenarioError(
                 f"an instruction has exactly one of: {', '.join(INSTRUCTIONS)}; found "
@@ -303,6 +318,8 @@ def parse_instr(node: Any, path: str, line: int | None) -> Instr:
         op = ops[0]
         arg = node[op]
         mods = {k: v for k, v in node.items() if k != op}
+        if op == "install" and "rez" in mods and not isinstance(mods["rez"], bool):
+            raise ScenarioError("on install, rez is true or false", field=f"{path}.rez", line=line)
         for key in mods:
             if key not in INSTRUCTION_MODIFIERS + (("duration",) if op == "lasting" else ()):
                 raise _fail(f"unknown key {key!r} for instruction {op}", f"{path}.{key}", node, key)
@@ -320,8 +337,18 @@ def parse_instr(node: Any, path: str, line: int | None) -> Instr:
                  pay_cost=want_bool(mods, "pay_cost", path),
                  then=parse_effects(mods.get("then"), f"{path}.then"),
                  otherwise=parse_effects(mods.get("otherwise"), f"{path}.otherwise"),
-                 target_filter=tuple((mods.get("target_filter") or {}).items()))
+                 target_filter=tuple((mods.get("target_filter") or {}).items()),
+                 server=want_str(mods, "server", path),
+                 position=want_str(mods, "position", path, None, ("inward_of_self", "outermost")),
+                 rez=want_bool(mods, "rez", path), discount=want_int(mods, "discount", path, 0))
     return _specialise(base, node, path)
+
+
+def is_amount(value: Any) -> bool:
+    """A whole number, or a quantity computed from the state: {per: unused_mu}."""
+    if isinstance(value, dict):
+        return set(value) <= {"per", "times"} and value.get("per") in PER
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _specialise(ins: Instr, node: Any, path: str) -> Instr:
@@ -335,17 +362,39 @@ def _specialise(ins: Instr, node: Any, path: str) -> Instr:
             raise ScenarioError("choose is a list of at least 2 options, each an effects list",
                                 field=sub, line=ins.line)
         return replace(ins, options=tuple(parse_effects(opt, f"{sub}[{i}]") for i, opt in enumerate(arg)))
+    if ins.op == "all":
+        if not isinstance(arg, list) or len(arg) < 2:
+            raise ScenarioError("all is a list of at least 2 instructions resolved as one", field=sub,
+                                line=ins.line)
+        return replace(ins, options=(parse_effects(arg, sub),))
+    if ins.op == "increase":
+        check_keys(arg, ("what", "amount", "damage_type"), sub)
+        want_str(arg, "what", sub, None, ("damage", "tags"))
+        want_int(arg, "amount", sub, 1)
+        return ins
     if ins.op in ("prevent",):
         check_keys(arg, ("what", "amount", "damage_type"), sub)
         return replace(ins, modifier=parse_modifier(LocDict(prevent=arg), path))
     if ins.op == "lasting":
-        check_keys(arg, ("duration", "static"), sub)
-        return replace(ins, duration=want_str(arg, "duration", sub, "turn", DURATIONS),
-                       modifier=parse_modifier(arg.get("static"), f"{sub}.static"))
+        check_keys(arg, ("duration", "static", "ability"), sub)
+        if ("static" in arg) == ("ability" in arg):
+            raise _fail("lasting needs exactly one of `static` or `ability`", sub, node, ins.op)
+        duration = want_str(arg, "duration", sub, "turn", DURATIONS)
+        if "ability" in arg:
+            ability = parse_ability(arg["ability"], f"{sub}.ability", 0, "")
+            if ability.kind != "conditional":
+                raise _fail("a delayed ability needs a `trigger`", f"{sub}.ability", arg, "ability")
+            return replace(ins, duration=duration, ability=ability)
+        return replace(ins, duration=duration, modifier=parse_modifier(arg.get("static"), f"{sub}.static"))
+    if ins.op == "resolve_subroutine":
+        check_keys(arg, ("ice", "subroutine"), sub)
+        want_str(arg, "ice", sub, None, ("other_rezzed", "target"))
+        return ins
     if ins.op == "damage":
         check_keys(arg, ("type", "amount"), sub)
         want_str(arg, "type", sub, None, ("net", "meat", "core"))
-        want_int(arg, "amount", sub, 1)
+        if not is_amount(arg.get("amount", 1)):
+            raise _fail(f"amount is a whole number or {{per: {'|'.join(PER)}}}", f"{sub}.amount", arg, "amount")
     elif ins.op == "trace":
         check_keys(arg, ("base", "success", "failure"), sub)
         want_int(arg, "base", sub, 0)
@@ -358,15 +407,22 @@ def _specialise(ins: Instr, node: Any, path: str) -> Instr:
     elif ins.op == "win":
         if arg not in SIDES:
             raise ScenarioError("win: corp or runner", field=sub, line=ins.line)
-    elif ins.op in ("gain_credits", "lose_credits", "gain_clicks", "lose_clicks", "draw",
-                    "give_tags", "remove_tags", "bad_publicity", "access", "strength"):
+    elif ins.op in ("gain_credits", "lose_credits", "draw", "give_tags"):
+        if not is_amount(arg):
+            raise ScenarioError(f"expected a whole number or {{per: {'|'.join(PER)}}}, found {arg!r}",
+                                field=sub, line=ins.line)
+    elif ins.op in ("gain_clicks", "lose_clicks", "remove_tags", "bad_publicity", "access", "strength"):
         if isinstance(arg, bool) or not isinstance(arg, int):
             raise ScenarioError(f"expected a whole number, found {arg!r}", field=sub, line=ins.line)
+    elif ins.op == "add_to_score" and arg not in SIDES:
+        raise ScenarioError("add_to_score: corp or runner", field=sub, line=ins.line)
+    elif ins.op == "trash" and isinstance(arg, dict):
+        check_keys(arg, ("all",), sub)
     return ins
 
 
 ABILITY_KEYS = ("id", "text", "kind", "trigger", "condition", "cost", "effects", "optional",
-                "interrupt", "once_per_turn", "access", "active_in", "break", "static")
+                "interrupt", "once_per_turn", "access", "active_in", "break", "static", "persistent")
 
 
 def parse_ability(node: Any, path: str, index: int, card_type: str) -> Ability:
@@ -403,13 +459,14 @@ def parse_ability(node: Any, path: str, index: int, card_type: str) -> Ability:
         optional=want_bool(node, "optional", path), interrupt=want_bool(node, "interrupt", path),
         once_per_turn=want_bool(node, "once_per_turn", path), access=want_bool(node, "access", path),
         active_in=want_str(node, "active_in", path, None,
-                           ("hand", "discard", "deck", "score", "accessed")),
-        brk=brk, static=static, line=getattr(node, "line", None))
+                           ("hand", "discard", "deck", "score", "accessed", "installed", "current")),
+        brk=brk, static=static, persistent=want_bool(node, "persistent", path),
+        line=getattr(node, "line", None))
 
 
 CARD_KEYS = ("name", "side", "type", "subtypes", "cost", "strength", "trash_cost",
              "advancement_requirement", "agenda_points", "memory", "recurring", "link", "unique",
-             "text", "abilities", "subroutines", "source", "notes")
+             "text", "abilities", "subroutines", "source", "notes", "spend_hosted", "install_faceup")
 
 
 def parse_card(node: Any, path: str, file: str | None = None) -> CardDef:
@@ -438,6 +495,8 @@ def parse_card(node: Any, path: str, file: str | None = None) -> CardDef:
         agenda_points=want_int(node, "agenda_points", path, 0), memory=want_int(node, "memory", path, 0),
         recurring=want_int(node, "recurring", path, 0), link=want_int(node, "link", path, 0),
         unique=want_bool(node, "unique", path), text=str(node.get("text", "")),
+        spend_hosted=want_str(node, "spend_hosted", path, None, ("run", "icebreakers", "any")),
+        install_faceup=want_bool(node, "install_faceup", path),
         abilities=parsed, subroutines=tuple(_parse_sub(s, f"{path}.subroutines[{i}]", line_of(subs, i))
                                             for i, s in enumerate(subs)),
         line=getattr(node, "line", None), file=file)

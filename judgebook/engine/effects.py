@@ -4,17 +4,25 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from judgebook.engine.cards import Instr
+from judgebook.engine.cards import Cost, Instr
 from judgebook.engine.citations import cite
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.game import Ctx, Imminent
-from judgebook.engine.state import Lasting, move, other, with_card, with_player, with_run
+from judgebook.engine.state import Lasting, move, other, summary, with_card, with_player, with_run
 
 
 class EffectsMixin:
     def do(self, ins: Instr, ctx: Ctx) -> None:
         handler = getattr(self, f"_do_{ins.op}")
+        if ins.op in ("pay", "if", "trace", "choose") or not (ins.then or ins.otherwise):
+            handler(ins, ctx)
+            return
+        # "... If you do, ...": the follow-up depends on whether the instruction changed anything
+        before = summary(self.state)
         handler(ins, ctx)
+        did = summary(self.state) != before
+        self.settle()
+        self.resolve_effects(ins.then if did else ins.otherwise, ctx, "checkpoint_after_instruction")
 
     def aim(self, ins: Instr, ctx: Ctx) -> str:
         who = ins.player or "self"
@@ -24,7 +32,7 @@ class EffectsMixin:
     def _credits(self, ins: Instr, ctx: Ctx, sign: int) -> None:
         side = self.aim(ins, ctx)
         p = self.state.player(side)
-        amount = int(ins.arg)
+        amount = self.amount(ins.arg, ctx)
         if sign < 0:
             if ins.if_able and p.credits < amount:
                 self.log("if_able", f"{side} cannot lose {amount}[c]: the instruction is ignored",
@@ -33,7 +41,7 @@ class EffectsMixin:
             amount = min(amount, p.credits)
         self.state = with_player(self.state, side, credits=p.credits + sign * amount)
         self.log("credits", f"{side} {'gains' if sign > 0 else 'loses'} {amount}[c] ({ctx.label})",
-                 cite("checkpoint_after_instruction"), player=side)
+                 cite(ctx.rule), player=side)
 
     def _do_gain_credits(self, ins: Instr, ctx: Ctx) -> None:
         self._credits(ins, ctx, 1)
@@ -47,7 +55,7 @@ class EffectsMixin:
         amount = int(ins.arg) if sign > 0 else min(int(ins.arg), p.clicks)
         self.state = with_player(self.state, side, clicks=p.clicks + sign * amount)
         self.log("clicks", f"{side} {'gains' if sign > 0 else 'loses'} {amount}[click] ({ctx.label})",
-                 cite("checkpoint_after_instruction"), player=side)
+                 cite(ctx.rule), player=side)
 
     def _do_gain_clicks(self, ins: Instr, ctx: Ctx) -> None:
         self._clicks(ins, ctx, 1)
@@ -56,9 +64,13 @@ class EffectsMixin:
         self._clicks(ins, ctx, -1)
 
     def _do_draw(self, ins: Instr, ctx: Ctx) -> None:
-        self.draw(self.aim(ins, ctx), int(ins.arg), ctx.label)
+        self.draw(self.aim(ins, ctx), self.amount(ins.arg, ctx), ctx.label)
 
-    def draw(self, side: str, n: int, why: str) -> None:
+    def draw(self, side: str, n: int, why: str, anchor: str | None = None) -> None:
+        blocker = self.cannot("draw", player=side)
+        if blocker:
+            self.log("cannot", f"{blocker}: the {side} cannot draw cards ({why})", cite("cannot"))
+            return
         deck = list(self.state.zones.get(f"{side}.deck", ()))
         if side == "corp" and len(deck) < n:
             self.win("runner", "rnd_empty", "the Corp must draw from an empty R&D: the Runner wins",
@@ -66,7 +78,7 @@ class EffectsMixin:
         drawn = deck[:n]
         for cid in drawn:
             self.state = move(self.state, cid, f"{side}.hand")
-        self.log("draw", f"{side} draws {len(drawn)} card(s) ({why})", cite("draw"), player=side)
+        self.log("draw", f"{side} draws {len(drawn)} card(s) ({why})", anchor or cite("draw"), player=side)
         if drawn:
             self.emit("drawn", player=side, amount=len(drawn))
 
@@ -76,16 +88,23 @@ class EffectsMixin:
         self.log("bad_publicity", f"the Corp takes {ins.arg} bad publicity", cite("bad_publicity"))
 
     def _do_win(self, ins: Instr, ctx: Ctx) -> None:
-        self.win(str(ins.arg), "card", f"{ctx.label}: {ins.arg} wins the game", "checkpoint_after_instruction")
+        self.win(str(ins.arg), "card", f"{ctx.label}: {ins.arg} wins the game", ctx.rule)
 
     # --- damage and tags ------------------------------------------------------------------
     def _do_damage(self, ins: Instr, ctx: Ctx) -> None:
         kind = ins.arg.get("type", "net")
-        self.deal_damage(kind, int(ins.arg.get("amount", 1)), ctx)
+        by = self.aim(replace(ins, player=ins.by), ctx) if ins.by else ctx.controller
+        self.deal_damage(kind, self.amount(ins.arg.get("amount", 1), ctx), ctx, by)
 
-    def deal_damage(self, kind: str, amount: int, ctx: Ctx) -> None:
-        imm = Imminent("damage", amount, kind)
-        self.interrupt(imm)
+    def deal_damage(self, kind: str, amount: int, ctx: Ctx, by: str = "corp",
+                    imm: Imminent | None = None) -> None:
+        if imm is None:
+            if amount <= 0:
+                self.log("no_damage", f"{ctx.label}: 0 {kind} damage, so no damage becomes imminent",
+                         cite("as_much_as_possible"))
+                return
+            imm = Imminent("damage", amount, kind, by=by)
+            self.interrupt(imm)
         if imm.amount <= 0:
             self.log("prevented", f"all of the {kind} damage from {ctx.label} is prevented", cite("prevent"))
             return
@@ -111,8 +130,12 @@ class EffectsMixin:
             self.log("cannot", f"{blocker}: the Runner cannot take tags; {ctx.label} gives none",
                      cite("cannot"))
             return
-        imm = Imminent("tags", int(ins.arg))
-        self.interrupt(imm)
+        self.give_tags(self.amount(ins.arg, ctx), ctx)
+
+    def give_tags(self, amount: int, ctx: Ctx, imm: Imminent | None = None) -> None:
+        if imm is None:
+            imm = Imminent("tags", amount)
+            self.interrupt(imm)
         if imm.amount <= 0:
             self.log("avoided", f"the tags from {ctx.label} are avoided", cite("prevent"))
             return
@@ -141,10 +164,20 @@ class EffectsMixin:
             return
         self.end_run("end_the_run", f"{ctx.label} ends the run", "end_the_run")
 
+    def encounter_ends(self) -> None:
+        """The encounter is over (completed, bypassed or the run ended): `encounter_ends` once."""
+        run = self.state.run
+        scope = ("encounter", run.seq, run.encounter_seq)
+        if run.encounter and scope not in self.ended_scopes:
+            self.ended_scopes.add(scope)
+            self.emit("encounter_ends", ice=run.encounter, server=run.server,
+                      encounter_seq=run.encounter_seq, fully_broken=run.fully_broken)
+
     def end_run(self, how: str, text: str, rule_name: str) -> None:
         run = self.state.run
+        if not run.encounter_over:
+            self.encounter_ends()
         self.state = with_run(self.state, ended=True, ended_by=how, encounter_over=True)
-        self.ended_scopes.add(("encounter", run.seq, run.encounter_seq))
         self.ended_scopes.add(("run", run.seq))
         self.log("end_run", text, cite(rule_name))
 
@@ -161,8 +194,8 @@ class EffectsMixin:
         if run is None or run.encounter is None or run.encounter_over:
             self.log("no_effect", f"{ctx.label}: bypass, but no ice is being encountered", cite("bypass"))
             return
+        self.encounter_ends()
         self.state = with_run(self.state, encounter_over=True, bypassed=True)
-        self.ended_scopes.add(("encounter", run.seq, run.encounter_seq))
         self.log("bypass", f"the Runner bypasses {run.encounter} ({ctx.label}): the encounter ends "
                  "and the Runner passes the ice", cite("bypass"))
 
@@ -192,22 +225,29 @@ class EffectsMixin:
                  cite("icebreaker_strength"))
 
     # --- cards -----------------------------------------------------------------------
+    _target_ctx: Ctx | None = None
+
     def target(self, ins: Instr, ctx: Ctx) -> str | None:
+        self._target_ctx = ctx
         arg = ins.arg
         if arg in (None, "target"):
             if ctx.target:
                 return str(ctx.target)
             d = self.take(None, ("target",), lambda d: self._fit_target(d, ins))
             if d:
-                self.log("target", f"target chosen: {d.value}", cite("as_much_as_possible"), decision=d)
+                self.log("target", f"target chosen: {d.value}", cite("instruction_target"), decision=d)
                 return str(d.value)
             legal = [c for c in self.board_order() if self._target_ok(c, ins)]
             if legal:
                 self.log("target", f"target: {legal[0]} (first legal card, assumed)",
-                         cite("as_much_as_possible"), assumed=True)
+                         cite("instruction_target"), assumed=True)
             return legal[0] if legal else None
         if arg == "self":
             return ctx.source
+        if arg in ("event_ice", "encountered"):
+            ice = ctx.event.get("ice") if ctx.event and arg == "event_ice" else (
+                self.state.run.encounter if self.state.run else None)
+            return ice
         if str(arg) not in self.state.cards:
             raise ScenarioError(f"no card with id {arg!r}", field=ins.field, line=ins.line,
                                 file=self.sc.file)
@@ -232,11 +272,25 @@ class EffectsMixin:
             return False
         if "subtype" in want and want["subtype"] not in cdef.subtypes:
             return False
+        if "name" in want:
+            name = want["name"]
+            if name == "event_ice":
+                ice = self._target_ctx.event.get("ice") if self._target_ctx and self._target_ctx.event else None
+                if ice is None or cid == ice:
+                    return False
+                name = self.card(ice).name
+            if self.card(cid).name != name:
+                return False
+        if "zone" in want:
+            return (self.zone(cid) or "").endswith("." + str(want["zone"]))
         if want.get("installed", True) and not self.is_installed(cid):
             return False
         return True
 
     def _do_trash(self, ins: Instr, ctx: Ctx) -> None:
+        if isinstance(ins.arg, dict):
+            self.trash_all(dict(ins.arg["all"] or {}), ctx)
+            return
         cid = self.target(ins, ctx)
         if cid is None:
             self.log("no_effect", f"{ctx.label}: nothing to trash", cite("as_much_as_possible"))
@@ -258,6 +312,77 @@ class EffectsMixin:
         self.log("trash", f"{cid} is trashed ({why})", cite("trashing"))
         self.emit("trashed", card=cid, type=ctype, player=self.owner(cid), by=by)
 
+    def trash_all(self, spec: dict, ctx: Ctx) -> None:
+        """Trash every matching card in one instruction: one `trashed` event each."""
+        def where(c: str) -> bool:
+            if "zone" in spec:
+                return (self.zone(c) or "").endswith("." + str(spec["zone"]))
+            return not spec.get("installed", True) or self.is_installed(c)
+        chosen = [c for c in self.board_order()
+                  if (spec.get("side") in (None, self.cdef(c).side))
+                  and (spec.get("type") in (None, self.cdef(c).type))
+                  and where(c) and not self.cannot("trash", card=c)]
+        for cid in chosen:
+            self.move_to_discard(cid)
+        self.log("trash", f"{ctx.label} trashes {', '.join(chosen) or 'nothing'}", cite("trashing"))
+        for cid in chosen:
+            self.emit("trashed", card=cid, type=self.cdef(cid).type, player=self.owner(cid), by=ctx.controller)
+
+    def _do_run(self, ins: Instr, ctx: Ctx) -> None:
+        server = ctx.server if ins.arg == "any" else str(ins.arg)
+        if server not in self.state.servers:
+            raise ScenarioError(f"{ctx.label}: run on {server!r}: no such server (give the play "
+                                "decision a `server`)", field=ins.field, line=ins.line, file=self.sc.file)
+        blocker = self.cannot("run", server=server)
+        if blocker:
+            self.log("cannot", f"{blocker}: the Runner cannot run on {server}", cite("cannot_run"))
+            return
+        self.run(server)
+
+    def _do_encounter(self, ins: Instr, ctx: Ctx) -> None:
+        ice = self.target(ins, ctx)
+        if ice:
+            self.encounter(ice, ctx.label)
+
+    def _do_add_to_hand(self, ins: Instr, ctx: Ctx) -> None:
+        cid = self.target(ins, ctx)
+        if cid is None:
+            return
+        run = self.state.run
+        zone = self.zone(cid) or ""
+        if run and zone == f"corp.server.{run.server}.ice" and run.position is not None:
+            index = list(self.state.zones[zone]).index(cid)
+            if index < run.position:
+                self.state = with_run(self.state, position=run.position - 1)
+            elif index == run.position:
+                self.state = with_run(self.state, vacated=True)
+        self.state = with_card(self.state, replace(self.card(cid), rezzed=False, counters=()))
+        self.state = move(self.state, cid, f"{self.owner(cid)}.hand")
+        text = f"{cid} is added to {'HQ' if self.owner(cid) == 'corp' else 'the grip'} ({ctx.label})"
+        if self.state.run and self.state.run.vacated:
+            text += "; the approach or encounter ends and the Runner passes its position"
+        self.log("add_to_hand", text, cite("uninstall_ice_during_run"))
+
+    def _do_add_to_score(self, ins: Instr, ctx: Ctx) -> None:
+        cid = ctx.source
+        side = str(ins.arg)
+        self.state = with_card(self.state, replace(self.card(cid), counters=(), rezzed=False, faceup=True))
+        self.state = move(self.state, cid, f"{side}.score")
+        self.log("add_to_score", f"{cid} is added to the {side}'s score area (not scored or stolen)",
+                 cite("add_to_score"))
+
+    def _do_play(self, ins: Instr, ctx: Ctx) -> None:
+        cid = self.target(ins, ctx)
+        if cid is None:
+            self.log("no_effect", f"{ctx.label}: nothing to play", cite("as_much_as_possible"))
+            return
+        side = self.cdef(cid).side
+        problem = self.cost_problem(side, Cost(credits=self.cdef(cid).cost or 0), cid)
+        if problem:
+            self.log("cannot_pay", f"{ctx.label}: cannot play {cid}: {problem[0]}", cite(problem[1]))
+            return
+        self.play(cid, None, pay=True, d=None)
+
     def _do_rez(self, ins: Instr, ctx: Ctx) -> None:
         cid = self.target(ins, ctx)
         if cid and not self.card(cid).rezzed:
@@ -271,7 +396,9 @@ class EffectsMixin:
 
     def _counters(self, ins: Instr, ctx: Ctx, sign: int) -> None:
         arg = ins.arg
-        cid = ctx.source if arg.get("card", "self") == "self" else str(arg["card"])
+        which = arg.get("card", "self")
+        cid = ctx.source if which == "self" else (ctx.target or self.last_installed) if which == "target" \
+            else str(which)
         kind, n = str(arg.get("type", "power")), int(arg.get("count", 1))
         self.state = with_card(self.state, self.card(cid).with_counter(kind, sign * n))
         self.log("counters", f"{'places' if sign > 0 else 'removes'} {n} {kind} counter(s) "
@@ -283,36 +410,143 @@ class EffectsMixin:
     def _do_remove_counters(self, ins: Instr, ctx: Ctx) -> None:
         self._counters(ins, ctx, -1)
 
+    def install_paying(self, cid: str, discount: int) -> None:
+        cost = Cost(credits=max(0, (self.cdef(cid).cost or 0) - discount))
+        problem = self.cost_problem(self.cdef(cid).side, cost, cid)
+        if problem:
+            self.log("cannot_pay", f"cannot install {cid}: {problem[0]}", cite(problem[1]))
+            return
+        self.install(cid, None, pay=False, d=None, action_cost=cost)
+
     def _do_install(self, ins: Instr, ctx: Ctx) -> None:
+        if ins.arg == "hosted":
+            ins = replace(ins, arg="target", target_filter=ins.target_filter + (("zone", f"hosted.{ctx.source}"),))
+        if ins.arg in (None, "target") and not dict(ins.target_filter).get("zone"):
+            ins = replace(ins, target_filter=ins.target_filter + (("zone", "hand"),))
         cid = self.target(ins, ctx)
-        if cid:
-            self.install(cid, ins.arg if isinstance(ins.arg, str) and ins.arg in self.state.servers else None,
-                         pay=ins.pay_cost, d=None)
+        if not cid:
+            self.log("no_effect", f"{ctx.label}: nothing to install", cite("as_much_as_possible"))
+            return
+        server = self.new_remote() if ins.server == "new" else ins.server
+        if ins.discount or (ins.pay_cost and self.cdef(cid).side == "runner"):
+            self.install_paying(cid, ins.discount)
+            return
+        index = None
+        if ins.position == "inward_of_self" and self.server_of(ctx.source):
+            server = self.server_of(ctx.source)
+            index = list(self.state.zones[f"corp.server.{server}.ice"]).index(ctx.source) + 1
+        self.install(cid, server, pay=ins.pay_cost and not ins.rez, d=None, index=index)
+        if ins.rez and not self.card(cid).rezzed:
+            self.rez(cid, None, free=True)
 
     # --- interrupts, lasting effects, traces, nested costs ----------------------------
+    def imminent_part(self, what: str, damage_type: str | None = None) -> Imminent | None:
+        """The imminent instruction (or part of a composite one) an interrupt applies to."""
+        for imm in reversed(self.imminent):
+            if imm.kind == what and (not damage_type or damage_type == imm.damage_type):
+                return imm
+        return None
+
+    def _do_increase(self, ins: Instr, ctx: Ctx) -> None:
+        imm = self.imminent_part(ins.arg.get("what", "damage"), ins.arg.get("damage_type"))
+        if imm is None:
+            self.log("no_effect", f"{ctx.label}: nothing imminent to increase", cite("modify_value"))
+            return
+        before = imm.amount
+        imm.amount += int(ins.arg.get("amount", 1))
+        self.log("increase", f"{ctx.label} increases the imminent {imm.kind} from {before} to {imm.amount}",
+                 cite("modify_value"))
+
+    def _do_all(self, ins: Instr, ctx: Ctx) -> None:
+        """Several effects in ONE instruction: one interrupt window for all parts, then all resolve."""
+        parts = ins.options[0]
+        group = []
+        for part in parts:
+            if part.op == "damage":
+                by = self.aim(replace(part, player=part.by), ctx) if part.by else ctx.controller
+                group.append(Imminent("damage", self.amount(part.arg.get("amount", 1), ctx),
+                                      part.arg.get("type", "net"), by=by))
+            elif part.op == "give_tags":
+                group.append(Imminent("tags", self.amount(part.arg, ctx)))
+            else:
+                group.append(None)
+        self.interrupt_group([g for g in group if g is not None])
+        for part, imm in zip(parts, group):
+            if imm is None:
+                self.do(part, ctx)
+            elif imm.kind == "damage":
+                self.deal_damage(imm.damage_type, imm.amount, ctx, imm.by, imm=imm)
+            else:
+                self.give_tags(imm.amount, ctx, imm=imm)
+
     def _do_prevent(self, ins: Instr, ctx: Ctx) -> None:
         mod = ins.modifier
-        imm = self.imminent[-1] if self.imminent else None
-        if imm is None or imm.kind != mod.what or (mod.damage_type and mod.damage_type != imm.damage_type):
+        imm = self.imminent_part(mod.what, mod.damage_type)
+        if imm is None:
             self.log("no_effect", f"{ctx.label}: nothing to prevent", cite("prevent"))
             return
         before = imm.amount
-        imm.amount = 0 if mod.amount is None else max(0, imm.amount - mod.amount)
+        imm.amount = min(0, imm.amount) if mod.amount is None else imm.amount - mod.amount
         self.log("prevent", f"{ctx.label} prevents {before - imm.amount} of the imminent {imm.kind}",
                  cite("prevent_all" if mod.amount is None else "prevent"))
 
     def _do_lasting(self, ins: Instr, ctx: Ctx) -> None:
         run = self.state.run
+        # "during that run" created before the run starts belongs to the next run (The Noble Path)
         lasting = Lasting(ins.modifier, ins.duration or "turn", ctx.source, self.state.turn,
-                          run.seq if run else None, run.encounter_seq if run else None)
+                          run.seq if run else len(self.runs) + 1, run.encounter_seq if run else None,
+                          ins.ability)
         self.state = replace(self.state, lasting=self.state.lasting + (lasting,))
-        self.log("lasting", f"{ctx.label} creates a lingering effect ({ins.modifier.kind}) for the "
-                 f"{lasting.duration}", cite("lingering"))
+        what = f"a delayed conditional ability ({ins.ability.trigger})" if ins.ability else \
+            f"a lingering effect ({ins.modifier.kind})"
+        self.log("lasting", f"{ctx.label} creates {what} for the {lasting.duration}",
+                 cite("delayed_ability" if ins.ability else "lingering"))
+
+    def _do_resolve_subroutine(self, ins: Instr, ctx: Ctx) -> None:
+        """Resolve a subroutine of another ice; a cycle of these is a mandatory loop (10.x)."""
+        others = [c for c in self.board_order() if self.is_installed(c) and self.cdef(c).type == "ice"
+                  and self.card(c).rezzed and c != ctx.source and self.cdef(c).subroutines]
+        if ins.arg.get("ice") == "target":
+            pick = self.target(replace(ins, arg="target", target_filter=(("type", "ice"),)), ctx)
+            others = [pick] if pick else []
+        if not others:
+            self.log("no_effect", f"{ctx.label}: no other rezzed ice with a subroutine", cite("as_much_as_possible"))
+            return
+        ice, n = others[0], int(ins.arg.get("subroutine", 1)) - 1
+        label = f"{ice}:sub{n + 1}"
+        if label in self.sub_stack:
+            if not self._loop_continues(label):
+                return
+        self.sub_stack.append(label)
+        try:
+            self.log("subroutine", f"{ctx.label} resolves subroutine {n + 1} of {ice}", cite("subroutine_resolution"))
+            self.resolved.append(label)
+            self.resolve_effects(self.cdef(ice).subroutines[n].effects, Ctx(ice, "corp", label), "subroutine_checkpoint")
+        finally:
+            self.sub_stack.pop()
+
+    loop_left: int | None = None
+
+    def _loop_continues(self, label: str) -> bool:
+        if self.loop_left is None:
+            def fit(d):
+                if isinstance(d.value, bool) or not isinstance(d.value, int) or d.value < 0:
+                    raise self.illegal(d, "the loop count is a whole number", "mandatory_loop")
+                return True
+            d = self.take("corp", ("loop",), fit)
+            self.loop_left = int(d.value) if d else 1
+            self.log("loop", f"mandatory infinite loop through {label}: the Corp names "
+                     f"{self.loop_left}; it resolves that many times and ends" + ("" if d else " (assumed 1)"),
+                     cite("mandatory_loop"), assumed=d is None, decision=d, player="corp")
+        if self.loop_left <= 0:
+            self.log("loop_end", "the loop has resolved the named number of times and ends", cite("mandatory_loop"))
+            return False
+        self.loop_left -= 1
+        return True
 
     def _do_if(self, ins: Instr, ctx: Ctx) -> None:
         ok = all(self.static_condition(k, v) for k, v in ins.arg.items())
-        self.log("if", f"{ctx.label}: condition {'met' if ok else 'not met'}",
-                 cite("checkpoint_after_instruction"))
+        self.log("if", f"{ctx.label}: condition {'met' if ok else 'not met'}", cite(ctx.rule))
         self.resolve_effects(ins.then if ok else ins.otherwise, ctx, "checkpoint_after_instruction")
 
     def _do_trace(self, ins: Instr, ctx: Ctx) -> None:
@@ -382,7 +616,21 @@ class EffectsMixin:
             self.log("cannot_pay", f"{payer} cannot pay {cost.describe()} ({ctx.label}): {problem[0]}",
                      cite("if_able" if ins.if_able else problem[1]), player=payer)
         else:
-            self.pay(payer, cost, ctx.source, what=f"({ctx.label})")
+            # a cost the player must pay: a scripted {pay: true} may say which credits to use
+            def must(d):
+                if not d.value:
+                    raise self.illegal(d, f"{payer} must pay {cost.describe()}: it is not optional",
+                                       "if_able" if ins.if_able else "nested_cost")
+                using = tuple(d.get("using") or ())
+                p = self.cost_problem(payer, cost, ctx.source, 0, using)
+                if p:
+                    raise self.illegal(d, f"{payer} cannot pay {cost.describe()} that way: {p[0]}", p[1])
+                return True
+            d = self.take(payer, ("pay",), must)
+            self.pay(payer, cost, ctx.source, 0, tuple(d.get("using") or ()) if d else (),
+                     what=f"({ctx.label})")
+            if d:
+                self.steps[-1] = replace(self.steps[-1], decision=d.index)
             paid = True
         self.settle()
         self.resolve_effects(ins.then if paid else ins.otherwise, ctx, "checkpoint_after_instruction")

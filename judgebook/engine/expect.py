@@ -53,7 +53,7 @@ def t_cards(timeline: Timeline, fields) -> list[str]:
         for key, want in body.items():
             got = view.get(key)
             if key == "counters":
-                got = {k: v for k, v in view["counters"].items() if k in want}
+                got = {k: view["counters"].get(k, 0) for k in want}
                 want = {k: v for k, v in want.items()}
             if got != want:
                 out.append(f"state.cards.{cid}.{key}: expected {want!r}, got {got!r}")

@@ -16,7 +16,8 @@ from judgebook.engine.game import ALLOTTED, Ctx, ScriptComplete
 from judgebook.engine.scenario import Decision
 from judgebook.engine.state import (RunState, move, other, with_card, with_player, with_run)
 from judgebook.engine.timeline import RunRecord
-from judgebook.engine.timing import ACCESS, BREACH, CORP_TURN, RUN, RUNNER_TURN, Phase, Structure, TimingStep
+from judgebook.engine.timing import (ACCESS, BREACH, CORP_TURN, FORCED_ENCOUNTER, RUN, RUNNER_TURN, Phase,
+                                    Structure, TimingStep)
 
 END = "end"
 TURNS = {"corp": CORP_TURN, "runner": RUNNER_TURN}
@@ -88,6 +89,10 @@ class FlowsMixin:
                 return ("run_ends", "close_windows")
             if phase.key == "encounter_ice" and run.encounter_over:
                 return ("movement", "pass_ice")
+            if phase.key in ("approach_ice", "encounter_ice") and run.vacated:
+                return ("movement", "pass_ice")
+        if st.key == "forced_encounter" and (run is None or run.ended or run.encounter_over):
+            return END
         if st.key in ("breach", "access") and (run is None or run.ended) and self.in_run_breach:
             return END
         if st.key == "access" and self.accessing and self.zone(self.accessing) != self.access_zone:
@@ -144,8 +149,7 @@ class FlowsMixin:
     _corp_turn_turn_begins = _runner_turn_turn_begins = _turn_begins
 
     def _corp_turn_mandatory_draw(self, step: TimingStep) -> None:
-        self.current_anchor = step.anchor
-        self.draw("corp", 1, "mandatory draw")
+        self.draw("corp", 1, "mandatory draw", step.anchor)
 
     def _action(self, step: TimingStep) -> Any:
         if self.state.player(self.state.active).clicks <= 0:
@@ -233,6 +237,8 @@ class FlowsMixin:
         card = d.get("card")
         if kind in ("install", "play") and card:
             cost = cost.plus(Cost(credits=self.install_or_play_cost(str(card), d.get("server"))))
+            for extra, _ in self.additional_costs(kind, card=str(card)):
+                cost = cost.plus(extra)
         if kind == "run":
             for extra, _ in self.additional_costs("run", server=d.get("server")):
                 cost = cost.plus(extra)
@@ -324,6 +330,7 @@ class FlowsMixin:
     def _act_advance(self, d: Decision, side: str, card: str | None) -> None:
         self.state = with_card(self.state, self.card(card).with_counter("advancement", 1))
         self.log("advance", f"the Corp advances {card}", cite("corp_advance"))
+        self.emit("advanced", card=card, type=self.cdef(card).type)
 
     def _act_remove_tag(self, d: Decision, side: str, card: str | None) -> None:
         self.state = with_player(self.state, "runner", tags=self.state.runner.tags - 1)
@@ -346,8 +353,16 @@ class FlowsMixin:
                                                   target=d.get("target")), "paid_checkpoint")
 
     # --- installing and playing ---------------------------------------------------------
+    last_installed: str | None = None
+
+    def new_remote(self) -> str:
+        n = 1 + sum(1 for s in self.state.servers if s not in ("HQ", "R&D", "Archives"))
+        while f"Server {n}" in self.state.servers:
+            n += 1
+        return f"Server {n}"
+
     def install(self, cid: str, server: Any, pay: bool, d: Decision | None,
-                action_cost: Cost | None = None) -> None:
+                action_cost: Cost | None = None, index: int | None = None) -> None:
         cdef = self.cdef(cid)
         side = cdef.side
         cost = action_cost or (Cost(credits=self.install_or_play_cost(cid, server)) if pay else Cost())
@@ -361,13 +376,21 @@ class FlowsMixin:
             self.state = with_card(self.state, card)
             where = ""
         else:
+            if server is None:
+                server = self.new_remote()
             server = str(server)
             if server not in self.state.servers:
                 self.state = replace(self.state, servers=self.state.servers + (server,))
             slot = "ice" if cdef.type == "ice" else "root"
             self.state = with_card(self.state, replace(self.card(cid), rezzed=False))
-            self.state = move(self.state, cid, f"corp.server.{server}.{slot}", top=slot == "ice")
+            self.state = move(self.state, cid, f"corp.server.{server}.{slot}", top=slot == "ice",
+                              index=index if slot == "ice" else None)
+            run = self.state.run
+            if slot == "ice" and run and run.server == server and run.position is not None \
+                    and (index is None or index <= run.position):
+                self.state = with_run(self.state, position=run.position + 1)  # an outward position was added
             where = f" {'protecting' if slot == 'ice' else 'in the root of'} {server}"
+        self.last_installed = cid
         self.log("install", f"{side} installs {cid}{where}", cite("install"), player=side)
         self.emit("installed", card=cid, type=cdef.type, player=side)
         self.settle()
@@ -384,7 +407,8 @@ class FlowsMixin:
             if ability.kind == "play":
                 self.resolved.append(f"{cid}:{ability.id}")
                 self.resolve_effects(ability.effects, Ctx(cid, side, f"{cid}:{ability.id}",
-                                                          target=d.get("target") if d else None),
+                                                          target=d.get("target") if d else None,
+                                                          server=d.get("server") if d else None),
                                      "play_checkpoint")
         if self.zone(cid) == "play":
             self.state = move(self.state, cid, f"{side}.discard")
@@ -395,6 +419,7 @@ class FlowsMixin:
         seq = len(self.runs) + 1
         self.state = replace(self.state, run=RunState(server, seq))
         self.run_events.clear()
+        self.trashed_this_run = set()
         with self.within("run", keys=("run",)):
             self.walk(RUN, "initiation", None, ("run", seq))
         self.settle()
@@ -429,15 +454,44 @@ class FlowsMixin:
         ice = self.approached_ice()
         if ice and self.card(ice).rezzed:
             return ("encounter_ice", "encounter_begins")
-        self.log("unrezzed", f"{ice} is unrezzed: the Runner does not encounter it", step.anchor)
+        if ice:
+            self.log("unrezzed", f"{ice} is unrezzed: the Runner does not encounter it", step.anchor)
         return ("movement", "pass_ice")
+
+    # a forced encounter (rule_forced_encounter) walks the encounter phase on its own
+    def encounter(self, ice: str, why: str) -> None:
+        run = self.state.run
+        if run is None or run.ended:
+            self.log("no_effect", f"{why}: no run in progress, no forced encounter", cite("forced_encounter"))
+            return
+        saved = (run.encounter, run.encounter_seq, run.broken, run.encounter_over, run.bypassed, run.strength)
+        self.forced_ice = ice
+        self.log("forced_encounter", f"{why}: the Runner encounters {ice} without changing position",
+                 cite("forced_encounter"))
+        try:
+            with self.within("forced encounter", keys=("forced_encounter",)):
+                self.walk(FORCED_ENCOUNTER, "encounter_ice", None, ("run", run.seq))
+        finally:
+            self.forced_ice = None
+        if self.state.run and not self.state.run.ended:
+            self.state = with_run(self.state, encounter=saved[0], broken=saved[2], encounter_over=saved[3],
+                                  bypassed=saved[4], strength=saved[5])
 
     def _run_encounter_begins(self, step: TimingStep) -> None:
         run = self.state.run
         ice = self.approached_ice()
         self.state = with_run(self.state, encounter=ice, encounter_seq=run.encounter_seq + 1,
-                              encounter_over=False, bypassed=False, broken=(), strength=())
+                              encounter_over=False, bypassed=False, broken=(), strength=(),
+                              fully_broken=False)
         self.log("encounter", f"the Runner encounters {ice}; its subroutines are unbroken", step.anchor)
+
+    def _run_encounter_paw(self, step: TimingStep) -> None:
+        ice = self.state.run.encounter
+        if not self.cdef(ice).subroutines:
+            self.state = with_run(self.state, fully_broken=True)
+            self.log("fully_broken", f"{ice} has no subroutines: the Runner fully breaks it as the "
+                     "paid ability window begins", cite("fully_break_no_subroutines"))
+            self.emit("fully_broken", ice=ice, server=self.state.run.server, by=None)
 
     def _run_resolve_subroutines(self, step: TimingStep) -> None:
         ice = self.state.run.encounter
@@ -460,11 +514,22 @@ class FlowsMixin:
             self.resolved.append(label)
             self.resolve_effects(sub.effects, Ctx(ice, "corp", label), "subroutine_checkpoint")
 
+    def _forced_encounter_encounter_begins(self, step: TimingStep) -> None:
+        self._run_encounter_begins(step)
+
+    def _forced_encounter_encounter_paw(self, step: TimingStep) -> None:
+        self._run_encounter_paw(step)
+
+    def _forced_encounter_resolve_subroutines(self, step: TimingStep) -> None:
+        self._run_resolve_subroutines(step)
+
+    def _forced_encounter_encounter_complete(self, step: TimingStep) -> None:
+        self._run_encounter_complete(step)
+
     def _run_encounter_complete(self, step: TimingStep) -> None:
         self.log("encounter_complete", f"the encounter with {self.state.run.encounter} is complete", step.anchor)
+        self.encounter_ends()
         self.state = with_run(self.state, encounter_over=True)
-        run = self.state.run
-        self.ended_scopes.add(("encounter", run.seq, run.encounter_seq))
 
     def _run_pass_ice(self, step: TimingStep) -> None:
         run = self.state.run
@@ -491,12 +556,14 @@ class FlowsMixin:
     def _run_move(self, step: TimingStep) -> None:
         run = self.state.run
         ice = self.state.zones.get(f"corp.server.{run.server}.ice", ())
-        self.moved = run.position is not None and run.position + 1 < len(ice)
+        # a vacated position has closed up: the next inward ice now sits at the same index
+        nxt = None if run.position is None else run.position + (0 if run.vacated else 1)
+        self.moved = nxt is not None and nxt < len(ice)
         if self.moved:
-            self.state = with_run(self.state, position=run.position + 1)
-            self.log("move", f"the Runner moves inward to {ice[run.position + 1]}", step.anchor)
+            self.state = with_run(self.state, position=nxt, vacated=False)
+            self.log("move", f"the Runner moves inward to {ice[nxt]}", step.anchor)
         else:
-            self.state = with_run(self.state, position=None)
+            self.state = with_run(self.state, position=None, vacated=False)
 
     moved = False
 
@@ -585,15 +652,21 @@ class FlowsMixin:
         if not cands:
             self.log("no_candidates", "no candidates remain", step.anchor)
             return ("breach", "breach_complete")
-        d = self.take("runner", ("access",), lambda d: True if str(d.value) in cands else
+        zone_of_server = {"HQ": "corp.hand", "R&D": "corp.deck"}
+
+        def pick(d: Decision) -> str | None:
+            if str(d.value) in zone_of_server:
+                return next((c for c in cands if self.zone(c) == zone_of_server[str(d.value)]), None)
+            return str(d.value) if str(d.value) in cands else None
+        d = self.take("runner", ("access",), lambda d: True if pick(d) else
                       (f"{d.value} is not a candidate now (candidates: {', '.join(cands)})", "candidates"))
-        self.chosen = str(d.value) if d else cands[0]
+        self.chosen = pick(d) if d else cands[0]
         if self.zone(self.chosen) in ("corp.hand", "corp.deck"):
             self.zone_chosen += 1
         self.accessed.append(self.chosen)
         random = self.zone(self.chosen) == "corp.hand"
-        assumed = d is None and (len(cands) > 1 or random)
-        why = " (random card from HQ: first in hand order, assumed)" if random else \
+        assumed = (d is None and (len(cands) > 1 or random)) or (d is not None and str(d.value) == "HQ")
+        why = " (a random card from HQ: the first in hand order, assumed)" if random else \
             " (first candidate in board order, assumed)"
         self.log("choose", f"the Runner chooses {self.chosen}" + (why if assumed else ""), step.anchor,
                  assumed=assumed, decision=d, player="runner")
@@ -643,7 +716,7 @@ class FlowsMixin:
 
     def trash_cost(self, cid: str) -> Cost:
         cost = Cost(credits=self.cdef(cid).trash_cost or 0)
-        for extra, _ in self.additional_costs("trash", card=cid):
+        for extra, _ in self.additional_costs("trash", card=cid, server=self.breach_server):
             cost = cost.plus(extra)
         return cost
 
@@ -656,7 +729,7 @@ class FlowsMixin:
             self.log("cannot_steal", f"{blocker}: the Runner cannot steal {cid}", cite("cannot"))
             return
         extra = Cost()
-        for cost, _ in self.additional_costs("steal", card=cid):
+        for cost, _ in self.additional_costs("steal", card=cid, server=self.breach_server):
             extra = extra.plus(cost)
         if extra != Cost() and not self._pay_to_steal(cid, extra):
             return

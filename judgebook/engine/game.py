@@ -52,6 +52,7 @@ class Instance:
     ability: Ability
     controller: str
     event: Event
+    lki: bool = False                    # stays active: its source just left play (last known information)
 
     @property
     def label(self) -> str:
@@ -67,6 +68,8 @@ class Ctx:
     event: Event | None = None
     x: int = 0
     target: str | None = None
+    server: str | None = None
+    rule: str = "checkpoint_after_instruction"   # the resolution step of this kind of ability
 
 
 @dataclass
@@ -76,6 +79,7 @@ class Imminent:
     amount: int = 1
     damage_type: str | None = None
     card: str | None = None
+    by: str | None = None                # who does the damage (the Runner may suffer their own)
     applied: set = field(default_factory=set)
 
 
@@ -91,7 +95,7 @@ def _initial_state(sc: Scenario) -> GameState:
 
     servers = []
     for side, spec in (("corp", sc.corp), ("runner", sc.runner)):
-        for zone in ("hand", "deck", "discard", "score"):
+        for zone in ("hand", "deck", "discard", "score", "current"):
             put(f"{side}.{zone}", getattr(spec, zone), side)
         put(f"{side}.identity", (spec.identity,) if spec.identity else (), side)
     for server in sc.corp.servers:
@@ -99,6 +103,11 @@ def _initial_state(sc: Scenario) -> GameState:
         put(f"corp.server.{server.name}.ice", server.ice, "corp")
         put(f"corp.server.{server.name}.root", server.root, "corp")
     put("runner.installed", sc.runner.installed, "runner")
+    for side, spec in (("corp", sc.corp), ("runner", sc.runner)):
+        hosts = list(spec.installed) + [c for server in spec.servers for c in server.ice + server.root]
+        for host in hosts:
+            if host.hosted:
+                put(f"{side}.hosted.{host.id}", host.hosted, side)
     zones["play"] = ()
     for cid, card in list(cards.items()):
         definition, zone = sc.cards[card.name], zone_of_static(zones, cid) or ""
@@ -114,7 +123,8 @@ def _initial_state(sc: Scenario) -> GameState:
                          bad_publicity=sc.corp.bad_publicity),
         runner=PlayerState("runner", sc.runner.credits, clicks["runner"],
                            sc.runner.hand_size - sc.runner.core_damage, tags=sc.runner.tags,
-                           core_damage=sc.runner.core_damage, link=sc.runner.link),
+                           core_damage=sc.runner.core_damage, link=sc.runner.link,
+                           memory=sc.runner.memory),
         cards=cards, zones=zones, servers=tuple(servers))
 
 
@@ -135,6 +145,8 @@ class GameBase:
         self.events: list[Event] = []
         self.turn_events: Counter = Counter()
         self.run_events: Counter = Counter()
+        self.left_play: set[str] = set()      # active cards that left play since the last checkpoint
+        self.trashed_this_run: set[str] = set()
         self.transient: list[tuple[str, int]] = []   # breaker strength until the next checkpoint
         self.resolved: list[str] = []
         self.runs: list[RunRecord] = []
@@ -142,6 +154,7 @@ class GameBase:
         self.ended_scopes: set = set()
         self.scope_seq = 0
         self.seen: set = set()
+        self.sub_stack: list[str] = []          # subroutines resolving through resolve_subroutine
         self._snap = summary(self.state)
         self._check_decision_cards()
 
@@ -189,13 +202,17 @@ class GameBase:
     def is_active(self, cid: str) -> bool:
         z = self.zone(cid) or ""
         c, d = self.card(cid), self.cdef(cid)
-        if z == "runner.installed" or z.endswith(".identity") or z == "play":
+        if z == "runner.installed" or z.endswith(".identity") or z.endswith(".current") or z == "play":
             return True
         if z.startswith("corp.server."):
-            return c.rezzed
+            return c.rezzed or d.install_faceup
         return z == "corp.score" and d.type == "agenda"
 
     def ability_active(self, cid: str, ability: Ability) -> bool:
+        if ability.persistent and cid in self.trashed_this_run and self.state.run is not None:
+            return True
+        if ability.active_in == "installed":
+            return self.is_installed(cid)
         if ability.active_in:
             z = self.zone(cid) or ""
             return z.endswith("." + ability.active_in) or (
@@ -207,6 +224,7 @@ class GameBase:
         st = self.state
         first = list(st.zones.get("corp.identity", ())) + list(st.zones.get("runner.identity", ()))
         first += installed_ids(st) + list(st.zones.get("play", ()))
+        first += list(st.zones.get("corp.current", ())) + list(st.zones.get("runner.current", ()))
         first += list(st.zones.get("corp.score", ())) + list(st.zones.get("runner.score", ()))
         rest = [c for c in st.cards if c not in first]
         return first + rest
@@ -224,10 +242,20 @@ class GameBase:
         card_kinds = ("use", "rez", "score", "trigger", "decline", "access", "trash", "target")
         for d in self.sc.decisions:
             names = [d.value] if d.kind in card_kinds else []
-            if d.kind == "action" and d.get("card"):
+            if d.kind == "action" and "card" in dict(d.params):
                 names.append(d.get("card"))
-            names += list(d.value) if d.kind in ("discard", "random") and isinstance(d.value, list) else []
+            for key in ("discard", "random", "using"):
+                value = d.value if d.kind == key else d.get(key) if key == "using" else None
+                if value is not None and not isinstance(value, list):
+                    raise ScenarioError(f"{key} is a list of card ids", field=d.field, line=d.line,
+                                        file=self.sc.file)
+                names += list(value or [])
             for name in names:
+                if not isinstance(name, (str, int)) or isinstance(name, bool):
+                    raise ScenarioError(f"expected a card id, found {name!r}", field=d.field, line=d.line,
+                                        file=self.sc.file)
+                if d.kind == "access" and str(name) in ("HQ", "R&D"):
+                    continue  # a random card from that zone
                 if str(name) not in self.state.cards:
                     raise ScenarioError(f"no card with id {name!r} on the board (ids: "
                                         f"{', '.join(sorted(self.state.cards))})",
@@ -266,7 +294,7 @@ class GameBase:
             return None
         at = d.get("at")
         if at and str(at) not in self.phase_keys:
-            self.misfit.setdefault(d.index, (f"waits for `at: {at}`", cite("priority")))
+            self.misfit.setdefault(d.index, (f"waits for `at: {at}`", "priority"))
             return None
         verdict = fit(d)
         if verdict is not True:
@@ -299,7 +327,15 @@ class GameBase:
                 kind = "central" if got in ("HQ", "R&D", "Archives") else "remote"
                 if want not in (got, kind):
                     return False
-            elif key in ("type", "damage_type"):
+            elif key == "by":
+                want = controller if want == "self" else other(controller) if want == "opponent" else want
+                if got != want:
+                    return False
+            elif key == "ice_subtype":
+                ice = event.get("ice") if event else None
+                if ice is None or want not in self.defs[self.state.cards[ice].name].subtypes:
+                    return False
+            elif key in ("type", "damage_type", "trash_cost", "ability", "fully_broken"):
                 if got != want:
                     return False
             elif key == "first_this_turn":
@@ -307,7 +343,8 @@ class GameBase:
                         (k, v) for k, v in event.fields if k in ("player",))))] > 1:
                     return False
             elif key == "first_this_run":
-                if want and self.run_events[event.name] > 1:
+                # outside a run there is no "first time this run" (e.g. after the run ends)
+                if want and (self.state.run is None or self.run_events[event.name] > 1):
                     return False
             elif key == "installed":
                 if got is None or self.is_installed(str(got)) != want:
@@ -328,6 +365,10 @@ class GameBase:
             return st.corp.credits >= int(want)
         if key == "runner_credits_at_least":
             return st.runner.credits >= int(want)
+        if key == "runner_link_at_least":
+            return self.link() >= int(want)
+        if key == "stole_this_run":
+            return (self.run_events["stolen"] > 0) == bool(want)
         return True
 
     def checkpoint(self, rule_name: str = "checkpoint") -> list[Instance]:
@@ -337,6 +378,7 @@ class GameBase:
         for event in events:
             self.count_event(event)
             pending += self.instances_for(event)
+        self.left_play = set()
         self.expire_durations()
         self.check_agenda_points()
         return pending
@@ -347,18 +389,33 @@ class GameBase:
         self.run_events[event.name] += delta
 
     def instances_for(self, event: Event) -> list[Instance]:
-        out = []
+        out = self.delayed_instances(event)
         for cid in self.board_order():
             for ability in self.cdef(cid).abilities:
                 if ability.kind != "conditional" or ability.trigger != event.name or ability.interrupt:
                     continue
-                active = self.ability_active(cid, ability) or (
+                lki = cid in self.left_play and not self.ability_active(cid, ability)
+                active = self.ability_active(cid, ability) or lki or (
                     event.name == "access" and event.get("card") == cid)
                 if not active or not self.matches(cid, ability, event):
                     continue
                 if ability.once_per_turn and (cid, ability.id) in self.state.used:
                     continue
-                out.append(Instance(cid, ability, self.owner(cid), event))
+                out.append(Instance(cid, ability, self.owner(cid), event, lki))
+        return out
+
+    def delayed_instances(self, event: Event) -> list[Instance]:
+        """Delayed conditional abilities kept by lingering effects (rule_delayed_conditional_ability)."""
+        out = []
+        for lasting in self.state.lasting:
+            ability = lasting.ability
+            if ability is None or ability.trigger != event.name:
+                continue
+            cond = dict(ability.condition)
+            if cond.pop("next_ice", False) and event.get("encounter_seq") != (lasting.encounter_seq or 0) + 1:
+                continue
+            if self.matches(lasting.source, replace(ability, condition=tuple(cond.items())), event):
+                out.append(Instance(lasting.source, ability, self.owner(lasting.source), event, lki=True))
         return out
 
     def expire_durations(self) -> None:
@@ -368,8 +425,10 @@ class GameBase:
         def alive(l: Lasting) -> bool:
             if l.duration == "turn":
                 return l.turn == st.turn
-            if l.duration == "run":
-                return run is not None and run.seq == l.run_seq and not run.ended
+            if l.duration == "run":  # lasts through the run ends phase
+                if run is None:
+                    return l.run_seq > len(self.runs) and l.turn == st.turn  # its run has not begun yet
+                return run.seq == l.run_seq
             return (run is not None and run.encounter_seq == l.encounter_seq
                     and run.encounter is not None and not run.encounter_over)
         if self.transient:
@@ -402,7 +461,7 @@ class GameBase:
                 if ability.static and ability.static.kind == kind and (
                         self.ability_active(cid, ability) or self._self_restriction(ability)):
                     out.append((ability.static, cid))
-        out += [(l.modifier, l.source) for l in self.state.lasting if l.modifier.kind == kind]
+        out += [(l.modifier, l.source) for l in self.state.lasting if l.modifier and l.modifier.kind == kind]
         return out
 
     @staticmethod
@@ -411,10 +470,13 @@ class GameBase:
         (rule_active_exception_modify_cost, rule_active_exception_modify_play_install_rez)."""
         return ability.static.kind in ("additional_cost", "cannot") and ability.static.card == "self"
 
-    def cannot(self, what: str, card: str | None = None, server: str | None = None) -> str | None:
+    def cannot(self, what: str, card: str | None = None, server: str | None = None,
+               player: str | None = None) -> str | None:
         """The card whose "cannot" forbids `what`, if any."""
         for mod, source in self.modifiers("cannot"):
             if mod.what != what:
+                continue
+            if mod.target and player and mod.target != player:
                 continue
             if mod.server and mod.server != server:
                 continue
@@ -427,15 +489,35 @@ class GameBase:
                          server: str | None = None) -> list[tuple[Cost, str]]:
         out = []
         for mod, source in self.modifiers("additional_cost"):
-            if mod.what != what or (mod.server and mod.server != server):
+            where = self.server_of(source) if mod.server == "this" else mod.server
+            if mod.what != what or (where and where != server):
                 continue
             if mod.card not in (None, "any") and (source if mod.card == "self" else mod.card) != card:
                 continue
             out.append((mod.cost, source))
         return out
 
-    def credits_available(self, player: str, using: tuple[str, ...] = ()) -> int:
+    def hosted_spendable(self, player: str, source: str | None, using: tuple[str, ...] = ()) -> list[str]:
+        """Cards whose hosted credits the player may spend on this payment without naming them."""
+        out = []
+        for cid in self.board_order():
+            how = self.cdef(cid).spend_hosted
+            if not how or cid in using or self.owner(cid) != player or not self.is_active(cid):
+                continue
+            if how == "run" and self.state.run is None:
+                continue
+            if how == "icebreakers" and (source is None or "icebreaker" not in self.cdef(source).subtypes):
+                continue
+            out.append(cid)
+        return out
+
+    def server_of(self, cid: str) -> str | None:
+        z = self.zone(cid) or ""
+        return z.split(".")[2] if z.startswith("corp.server.") else None
+
+    def credits_available(self, player: str, using: tuple[str, ...] = (), source: str | None = None) -> int:
         total = self.state.player(player).credits + sum(self.card(c).count("credit") for c in using)
+        total += sum(self.card(c).count("credit") for c in self.hosted_spendable(player, source, using))
         if player == "runner" and self.state.run:
             total += self.state.run.bp_fund
         return total
@@ -474,7 +556,7 @@ class GameBase:
         cost = self.effective(cost)
         p = self.state.player(player)
         need = cost.credits + (x if cost.x else 0)
-        have = self.credits_available(player, using)
+        have = self.credits_available(player, using, source)
         if need > have:
             return f"{need}[c] needed, {player} has {have}[c]", "cost"
         if cost.clicks > p.clicks:
@@ -514,6 +596,11 @@ class GameBase:
             self.state = replace(self.state, run=replace(self.state.run, bp_fund=self.state.run.bp_fund - from_fund))
             need -= from_fund
         p = self.state.player(player)
+        from_pool = min(need, p.credits)
+        for cid in self.hosted_spendable(player, source, using) if need > from_pool else ():
+            take = min(need - from_pool, self.card(cid).count("credit"))
+            self.state = with_card(self.state, self.card(cid).with_counter("credit", -take))
+            need -= take
         self.state = with_player(self.state, player, credits=p.credits - need, clicks=p.clicks - cost.clicks)
         if cost.tags:
             self.state = with_player(self.state, "runner", tags=self.state.runner.tags + cost.tags)
@@ -525,10 +612,27 @@ class GameBase:
             self.emit("trashed", card=source, type=self.cdef(source).type, player=self.owner(source), by=player)
         self.log("pay", f"{player} pays {cost.describe(x)}{' ' + what if what else ''}",
                  cite("cost_zero") if cost == Cost() else cite("cost"), player=player)
+        if cost.trash_self and source:
+            self._no_interrupting_costs(source)
         for kind, n in cost.damage:
             self.trash_from_grip(n, kind, f"{kind} damage as a cost")
 
+    def _no_interrupting_costs(self, source: str) -> None:
+        """A scripted interrupt aimed at a cost being paid is refused (rule_cost_no_interrupt)."""
+        d = self.peek()
+        if d is None or d.kind != "use" or str(d.value) not in self.state.cards:
+            return
+        ability = self.defs[self.card(str(d.value)).name].ability(str(d.get("ability", "")))
+        if ability and ability.interrupt and any(i.op == "prevent" and i.modifier.what == "trash"
+                                                  for i in ability.effects):
+            raise self.illegal(d, f"trashing {source} is part of paying a cost, which optional "
+                               "interrupts cannot modify", "cost_no_interrupt")
+
     def move_to_discard(self, cid: str) -> None:
+        if self.is_active(cid):
+            self.left_play.add(cid)
+        if self.state.run is not None:
+            self.trashed_this_run.add(cid)
         owner = self.owner(cid)
         card = self.card(cid)
         self.state = with_card(self.state, replace(card, rezzed=False, counters=(), faceup=True))
@@ -549,6 +653,26 @@ class GameBase:
                      + ("" if d else " (random choice: first cards in grip order)"),
                      cite("multiple_damage"), assumed=d is None, decision=d)
         return chosen
+
+    def amount(self, value: Any, ctx: "Ctx | None" = None) -> int:
+        """A number in a card definition: a whole number, or {per: ...} computed from the state."""
+        if not isinstance(value, dict):
+            return int(value)
+        per, times = value["per"], int(value.get("times", 1))
+        st = self.state
+        if per == "unused_mu":
+            used = sum(self.cdef(c).memory for c in st.zones.get("runner.installed", ())
+                       if self.cdef(c).type == "program")
+            n = st.runner.memory - used
+        elif per == "accesses_this_run":
+            n = self.run_events["access"]
+        elif per == "tags":
+            n = st.runner.tags
+        elif per == "cards_in_grip":
+            n = len(st.zones.get("runner.hand", ()))
+        else:  # subroutines of the encountered ice
+            n = len(self.cdef(st.run.encounter).subroutines) if st.run and st.run.encounter else 0
+        return max(0, n) * times
 
     def fingerprint(self, extra: Any) -> str:
         return json.dumps([summary(self.state), extra, self.path], sort_keys=True, default=str)

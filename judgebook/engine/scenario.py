@@ -20,7 +20,7 @@ DECISION_KINDS: dict[str, tuple[str, ...]] = {
     "use": ("ability", "subroutines", "x", "target", "using"),
     "rez": (), "score": (), "pass": (), "trigger": ("ability",), "decline": ("ability",),
     "pay": ("x", "using"), "jack_out": (), "access": (), "trash": (), "target": (),
-    "trace": (), "discard": (), "random": (), "choose": (),
+    "trace": (), "discard": (), "random": (), "choose": (), "loop": (),
 }
 COMMON_DECISION_KEYS = ("player", "note", "at")
 
@@ -35,6 +35,7 @@ class CardSpec:
     field: str = ""
     line: int | None = None
     chosen: str | None = None            # a choice the card maintains (Femme Fatale's ice)
+    hosted: tuple["CardSpec", ...] = ()  # cards hosted on this one
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ class PlayerSpec:
     deck: tuple[CardSpec, ...] = ()
     discard: tuple[CardSpec, ...] = ()
     score: tuple[CardSpec, ...] = ()
+    current: tuple[CardSpec, ...] = ()   # an operation/event current in the play area
     identity: CardSpec | None = None
     hand_size: int = 5
     bad_publicity: int = 0
@@ -61,6 +63,7 @@ class PlayerSpec:
     tags: int = 0
     core_damage: int = 0
     link: int = 0
+    memory: int = 4
 
 
 @dataclass(frozen=True)
@@ -186,7 +189,7 @@ class _Ids:
 def _card_spec(item: Any, path: str, line: int | None, ids: _Ids) -> CardSpec:
     if isinstance(item, str):
         return CardSpec(item, ids.make(item, None, path, line), field=path, line=line)
-    check_keys(item, ("card", "id", "rezzed", "faceup", "counters", "chosen"), path)
+    check_keys(item, ("card", "id", "rezzed", "faceup", "counters", "chosen", "hosted"), path)
     if "card" not in item:
         raise ScenarioError("a card entry needs `card` (the card's name)", field=path, line=line)
     counters = item.get("counters") or {}
@@ -195,7 +198,8 @@ def _card_spec(item: Any, path: str, line: int | None, ids: _Ids) -> CardSpec:
         raise ScenarioError("counters is a mapping of kind: number", field=f"{path}.counters",
                             line=line_of(item, "counters"))
     name = str(item["card"])
-    return CardSpec(name, ids.make(name, want_str(item, "id", path), path, line),
+    cid = ids.make(name, want_str(item, "id", path), path, line)
+    return CardSpec(name, cid, hosted=_cards(item, "hosted", path, ids),
                     rezzed=want_bool(item, "rezzed", path), faceup=want_bool(item, "faceup", path, True),
                     counters=tuple(sorted(counters.items())), field=path, line=line,
                     chosen=want_str(item, "chosen", path))
@@ -209,9 +213,10 @@ def _cards(node: dict, key: str, path: str, ids: _Ids) -> tuple[CardSpec, ...]:
                  for i, item in enumerate(items))
 
 
-PLAYER_KEYS = ("credits", "clicks", "hand", "deck", "discard", "score", "identity", "hand_size")
+PLAYER_KEYS = ("credits", "clicks", "hand", "deck", "discard", "score", "identity", "hand_size",
+               "current")
 CORP_KEYS = PLAYER_KEYS + ("bad_publicity", "servers")
-RUNNER_KEYS = PLAYER_KEYS + ("installed", "tags", "core_damage", "link")
+RUNNER_KEYS = PLAYER_KEYS + ("installed", "tags", "core_damage", "link", "memory")
 
 
 def _player(node: Any, side: str, ids: _Ids) -> PlayerSpec:
@@ -223,14 +228,16 @@ def _player(node: Any, side: str, ids: _Ids) -> PlayerSpec:
     if node.get("identity"):
         identity = _card_spec(node["identity"], f"{side}.identity", line_of(node, "identity"), ids)
     score = _cards(node, "score", side, ids)
-    return PlayerSpec(
+    current = _cards(node, "current", side, ids)
+    return PlayerSpec(current=current, 
         side=side, credits=want_int(node, "credits", side, 5), clicks=want_int(node, "clicks", side),
         hand=_cards(node, "hand", side, ids), deck=_cards(node, "deck", side, ids),
         discard=_cards(node, "discard", side, ids), score=score,
         identity=identity, hand_size=want_int(node, "hand_size", side, 5),
         bad_publicity=want_int(node, "bad_publicity", side, 0), servers=servers,
         installed=installed, tags=want_int(node, "tags", side, 0),
-        core_damage=want_int(node, "core_damage", side, 0), link=want_int(node, "link", side, 0))
+        core_damage=want_int(node, "core_damage", side, 0), link=want_int(node, "link", side, 0),
+        memory=want_int(node, "memory", side, 4))
 
 
 def _servers(node: Any, ids: _Ids) -> tuple[ServerSpec, ...]:
@@ -249,12 +256,13 @@ def _servers(node: Any, ids: _Ids) -> tuple[ServerSpec, ...]:
 
 
 def _all_specs(player: PlayerSpec) -> list[CardSpec]:
-    specs = list(player.hand + player.deck + player.discard + player.score + player.installed)
+    specs = list(player.hand + player.deck + player.discard + player.score + player.installed
+                 + player.current)
     if player.identity:
         specs.append(player.identity)
     for server in player.servers:
         specs += server.ice + server.root
-    return specs
+    return specs + [h for spec in specs for h in spec.hosted]
 
 
 # --- cards -------------------------------------------------------------------

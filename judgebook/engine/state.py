@@ -36,6 +36,7 @@ class PlayerState:
     bad_publicity: int = 0
     core_damage: int = 0
     link: int = 0
+    memory: int = 4                      # the Runner's memory limit
 
 
 @dataclass(frozen=True)
@@ -58,16 +59,19 @@ class RunState:
     run_strength: tuple[tuple[str, int], ...] = ()  # (card id, delta) for this run
     access_bonus: int = 0
     bp_fund: int = 0
+    vacated: bool = False                # the ice at the Runner's position left it
+    fully_broken: bool = False           # the encountered ice was fully broken this encounter
 
 
 @dataclass(frozen=True)
 class Lasting:
-    modifier: Modifier
+    modifier: Modifier | None
     duration: str                        # run | turn | encounter
     source: str
     turn: int
     run_seq: int | None
     encounter_seq: int | None
+    ability: Any = None                  # a delayed conditional ability (cards.Ability)
 
 
 @dataclass(frozen=True)
@@ -109,11 +113,14 @@ def zone_of(state: GameState, card_id: str) -> str | None:
     return next((z for z, ids in state.zones.items() if card_id in ids), None)
 
 
-def move(state: GameState, card_id: str, zone: str, top: bool = False) -> GameState:
-    """Move a card to the end of `zone` (or its front when `top`)."""
+def move(state: GameState, card_id: str, zone: str, top: bool = False, index: int | None = None) -> GameState:
+    """Move a card to the end of `zone` (its front when `top`, or before position `index`)."""
     zones = {z: tuple(i for i in ids if i != card_id) for z, ids in state.zones.items()}
     current = zones.get(zone, ())
-    zones[zone] = (card_id,) + current if top else current + (card_id,)
+    if index is not None:
+        zones[zone] = current[:index] + (card_id,) + current[index:]
+    else:
+        zones[zone] = (card_id,) + current if top else current + (card_id,)
     return replace(state, zones=zones)
 
 

@@ -173,6 +173,9 @@ ACCESS = Structure("access", "access", (
     )),
 ))
 
+# rule_forced_encounter: an Encounter Ice Phase resolved on its own, without moving the Runner
+FORCED_ENCOUNTER = Structure("forced_encounter", "forced encounter", (RUN.phase("encounter_ice"),))
+
 STRUCTURES = (CORP_TURN, RUNNER_TURN, RUN, BREACH, ACCESS)
 
 

@@ -217,7 +217,9 @@ class WindowsMixin:
         x = int(d.get("x", 0) or 0)
         self.log("use", f"{player} uses {label}" + (f" — {ability.text}" if ability.text else ""),
                  cite("paid_announce"), decision=d, player=player)
-        self.pay(player, ability.cost or Cost(), cid, x, tuple(d.get("using") or ()), f"for {label}")
+        cost = ability.cost or Cost()
+        self.pay(player, cost, cid, x, tuple(d.get("using") or ()), f"for {label}")
+        self.emit("ability_used", card=cid, ability=ability.id, trash_cost=cost.trash_self, player=player)
         self.settle()
         self.state = replace(self.state, used=self.state.used | {(cid, ability.id)})
         self.resolved.append(label)
@@ -234,9 +236,19 @@ class WindowsMixin:
                  cite("break"))
         for n in subs:
             self.emit("subroutine_broken", ice=run.encounter, by=breaker)
+        if not self.unbroken():
+            self.state = with_run(self.state, fully_broken=True)
+            self.log("fully_broken", f"every subroutine on {run.encounter} is broken: the Runner fully "
+                     "breaks it", cite("fully_break"))
+            self.emit("fully_broken", ice=run.encounter, server=run.server, by=breaker)
         self.settle()
 
+    RESOLUTION_STEP = {"paid_checkpoint": "paid_resolve", "conditional_checkpoint": "conditional_resolve",
+                       "subroutine_checkpoint": "subroutine_resolution", "play_checkpoint": "play_resolve"}
+
     def resolve_effects(self, effects: tuple, ctx: Ctx, checkpoint_rule: str) -> None:
+        """Resolve instructions in order, a checkpoint (and any reaction window) after each."""
+        ctx.rule = self.RESOLUTION_STEP.get(checkpoint_rule, ctx.rule)
         for ins in effects:
             self.do(ins, ctx)
             self.settle()
@@ -269,9 +281,13 @@ class WindowsMixin:
         self.emit("scored", card=cid, type="agenda")
         self.settle()
 
+    forced_ice: str | None = None
+
     def approached_ice(self) -> str | None:
         run = self.state.run
-        if run is None or run.position is None:
+        if self.forced_ice:
+            return self.forced_ice
+        if run is None or run.position is None or run.vacated:
             return None
         ice = self.state.zones.get(f"corp.server.{run.server}.ice", ())
         return ice[run.position] if run.position < len(ice) else None
@@ -303,7 +319,7 @@ class WindowsMixin:
     def _drop_inactive(self, pending: list[Instance], player: str) -> None:
         for inst in [i for i in pending if i.controller == player]:
             accessed = inst.event.name == "access" and self.accessing == inst.card
-            if not self.ability_active(inst.card, inst.ability) and not accessed:
+            if not self.ability_active(inst.card, inst.ability) and not accessed and not inst.lki:
                 pending.remove(inst)
                 self.log("lose_pending", f"{inst.label} loses pending status: its source is no longer "
                          "active, so it does not resolve", cite("lose_pending_inactive"))
@@ -366,23 +382,29 @@ class WindowsMixin:
 
     # --- interrupt windows ------------------------------------------------------------------
     def interrupt(self, imm: Imminent) -> None:
-        """Replacement effects, then an interrupt window, for an imminent instruction."""
-        self.imminent.append(imm)
+        self.interrupt_group([imm])
+
+    def interrupt_group(self, group: list[Imminent]) -> None:
+        """Replacement effects, then ONE interrupt window, for an imminent instruction (all its parts)."""
+        self.imminent.extend(group)
         try:
-            self._static_prevention(imm)
-            if imm.amount <= 0:
+            for imm in group:
+                self._static_prevention(imm)
+            pending: list[Instance] = []
+            for imm in group:
+                if imm.amount <= 0:
+                    continue
+                event = self._would_event(imm)
+                self.count_event(event)
+                pending += self._interrupt_instances(event)
+            if not any(i.amount > 0 for i in group) or (not pending and not self._paid_interrupts()):
                 return
-            event = self._would_event(imm)
-            self.count_event(event)
-            pending = [i for i in self._interrupt_instances(event)]
-            if not pending and not self._paid_interrupts():
-                return
-            self.log("interrupt_window", f"interrupt window before {imm.kind}"
-                     + (f" ({imm.amount})" if imm.kind in ("damage", "tags") else ""),
-                     cite("interrupt_window"))
-            self._interrupt_priority(pending)
+            what = " and ".join(f"{i.kind}" + (f" ({i.amount})" if i.kind in ("damage", "tags") else "")
+                                for i in group)
+            self.log("interrupt_window", f"interrupt window before {what}", cite("interrupt_window"))
+            self._interrupt_priority(pending, group)
         finally:
-            self.imminent.pop()
+            del self.imminent[len(self.imminent) - len(group):]
 
     def _would_event(self, imm: Imminent):
         from judgebook.engine.game import Event
@@ -391,6 +413,8 @@ class WindowsMixin:
             fields.append(("damage_type", imm.damage_type))
         if imm.card:
             fields += [("card", imm.card), ("type", self.cdef(imm.card).type)]
+        if imm.by:
+            fields.append(("by", imm.by))
         return Event(WOULD[imm.kind], tuple(fields))
 
     def _static_prevention(self, imm: Imminent) -> None:
@@ -402,7 +426,7 @@ class WindowsMixin:
                 continue
             imm.applied.add(key)
             before = imm.amount
-            imm.amount = 0 if mod.amount is None else max(0, imm.amount - mod.amount)
+            imm.amount = min(0, imm.amount) if mod.amount is None else imm.amount - mod.amount
             self.log("prevent", f"{source} prevents {before - imm.amount} of the {imm.kind}",
                      cite("replacement_on_opening"))
 
@@ -420,15 +444,19 @@ class WindowsMixin:
         return any(a.kind == "paid" and a.interrupt and self.ability_active(cid, a)
                    for cid in self.board_order() for a in self.cdef(cid).abilities)
 
-    def _interrupt_priority(self, pending: list[Instance]) -> None:
+    def _interrupt_priority(self, pending: list[Instance], group: list[Imminent]) -> None:
         player, last_pass = self.state.active, None
-        imm = self.imminent[-1]
         while True:
-            if imm.amount <= 0:
-                self.log("window_closed", f"the imminent {imm.kind} is fully prevented: "
-                         + (f"{', '.join(i.label for i in pending)} no longer relevant; " if pending else "")
-                         + "the interrupt window closes", cite("relevant_interrupts"))
-                return
+            if all(imm.amount <= 0 for imm in group):
+                # only interrupts that could still change a value stay relevant (increase)
+                dropped = [i for i in pending if not any(e.op == "increase" for e in i.ability.effects)]
+                for inst in dropped:
+                    pending.remove(inst)
+                if not pending:
+                    self.log("window_closed", "the imminent effect is fully prevented: "
+                             + (f"{', '.join(i.label for i in dropped)} no longer relevant; " if dropped else "")
+                             + "the interrupt window closes", cite("relevant_interrupts"))
+                    return
             mine = [i for i in pending if i.controller == player]
 
             def fit(d: Decision) -> Any:

@@ -13,7 +13,9 @@ Rules, chosen to keep false hits out:
     longer proper name ("the Golden Rules", "Hoshiko Shiro"), not the card;
   - an identity is also found by its short name, before the colon;
   - names shorter than 3 letters are skipped;
-  - the YAML's `{card:}` marks are resolved elsewhere; its sections are not scanned.
+  - the YAML's `{card:}` marks are resolved elsewhere; its sections are not scanned;
+  - the 1996 documents are not scanned: NetrunnerDB holds the later game's
+    cards, and a 1996 "Fire Wall" or "City Surveillance" is another card.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from judgebook.linking.context import CARDS_DOC, LinkContext, fold
 from judgebook.model import LINK_CARD, Link, Section
 
 _WORDS = re.compile(r"\w+")
+OTHER_GAME_ERAS = ("onr-1996",)
 
 
 @dataclass(frozen=True)
@@ -67,15 +70,15 @@ def card_names(ctx: LinkContext, sections: list[Section], common: frozenset[str]
 def find_cards(text: str, index: dict[str, list[CardName]]) -> list[tuple[CardName, int, int]]:
     toks = [(m.group(0), fold(m.group(0)).replace(" ", ""), m.start(), m.end())
             for m in _WORDS.finditer(text)]
+    folded = tuple(t[1] for t in toks)
     hits, i = [], 0
     while i < len(toks):
         hit = None
-        for name in index.get(toks[i][1], ()):
+        for name in index.get(folded[i], ()):
             n = len(name.words)
-            span = toks[i:i + n]
-            if len(span) < n or tuple(t[1] for t in span) != name.words:
+            if folded[i:i + n] != name.words:
                 continue
-            if name.needs_case and tuple(t[0] for t in span) != name.exact:
+            if name.needs_case and tuple(t[0] for t in toks[i:i + n]) != name.exact:
                 continue
             if n == 1 and _inside_longer_name(text, toks, i):
                 continue
@@ -115,8 +118,9 @@ def link_cards(ctx: LinkContext, sections: list[Section]) -> list[Section]:
         return sections
     index = card_names(ctx, sections, common_words(ctx, sections))
     out = []
+    skip = {d.key for d in ctx.documents.values() if d.era in OTHER_GAME_ERAS}
     for s in sections:
-        if not s.anchor:   # YAML sections mark their cards with {card:}
+        if not s.anchor and s.doc not in skip:   # YAML sections mark their cards with {card:}
             hits = [(n, a, b) for n, a, b in find_cards(s.text, index) if n.id != s.id]
             if hits:
                 s = replace(s, links=s.links + tuple(

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -13,12 +14,41 @@ from judgebook.store.corpus import normalise_number
 CARDS_DOC = "cards"
 
 
+@lru_cache(maxsize=1 << 17)   # called for every word of every section: words repeat
 def fold(text: str) -> str:
     """Case, accents and punctuation folded: "Mirāju" -> "miraju", "Tori Hanzō" -> "tori hanzo"."""
     text = unicodedata.normalize("NFKD", text)
     text = "".join(c for c in text if not unicodedata.combining(c))
     text = text.replace("’", "'").lower()
     return re.sub(r"[^\w]+", " ", text).strip()
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("shes", "ches", "xes", "sses")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def title_key(name: str) -> str:
+    """A title as looked up: folded, every word singular ("Credits - Recurring" = "Credit - Recurring")."""
+    return " ".join(_singular(w) for w in fold(name).split())
+
+
+def title_aliases(s: Section) -> list[str]:
+    """Other names a section answers to: "Headquarters (HQ)" is also "Headquarters" and "HQ";
+    a glossary entry also answers to its subheadings ("Install Cost" inside "Cost")."""
+    if not s.title or s.kind == "example":
+        return []
+    out = []
+    m = re.match(r"^(.*?)\s*\(([^)]+)\)\s*$", s.title)
+    if m:
+        out += [m.group(1), m.group(2)]
+    out += [h.strip() for h in s.meta_get("subheadings").split("|") if h.strip()]
+    return out
 
 
 @dataclass
@@ -48,10 +78,13 @@ class LinkContext:
                 if key and key > last[s.doc]:
                     last[s.doc], ctx.last_number[s.doc] = key, canon
             if s.title and s.kind != "example":
-                ctx.by_title.setdefault((s.doc, fold(s.title)), s.id)
+                ctx.by_title.setdefault((s.doc, title_key(s.title)), s.id)
             if s.doc == CARDS_DOC and s.kind == "card" and s.title:
                 ctx.cards.setdefault(fold(s.title), s.id)
         ctx._add_short_names([s for s in sections if s.doc == CARDS_DOC and s.kind == "card"])
+        for s in sections:     # after every real title, so an alias never shadows one
+            for alias in title_aliases(s):
+                ctx.by_title.setdefault((s.doc, title_key(alias)), s.id)
         return ctx
 
     def _add_short_names(self, cards: list[Section]) -> None:

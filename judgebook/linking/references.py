@@ -2,7 +2,7 @@
 
 Only numbers introduced by a referring word count (see, rule, section, step,
 chapter), plus the numbers chained to them by commas, "and", "or",
-"through"; a bare number elsewhere ("version 1.6", "2 credits") is not a
+"through", "to" or an en dash; a bare number elsewhere ("version 1.6", "2 credits") is not a
 reference. The glossary's parenthesised FFG step numbers ("step (3.1)") are
 found separately and never read as CR rule numbers.
 """
@@ -21,7 +21,7 @@ _NUM_DOTTED = r"\d+(?:\.\d+)+[a-z]?(?![\w])"
 _HEAD = re.compile(
     rf"\b(?:(?:rules?|sections?|steps?|chapters?)\s+(?P<a>{_NUM})"
     rf"|see\s+(?:also\s+)?(?P<b>{_NUM_DOTTED}))", re.I)
-_CHAIN = re.compile(rf"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through|to)\s+)(?P<n>{_NUM})")
+_CHAIN = re.compile(rf"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through|to)\s+|\s*–\s*)(?P<n>{_NUM})")
 _FFG_STEP = re.compile(r"\((\d+(?:\.\d+)+)\)")
 
 

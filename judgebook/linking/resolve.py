@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from judgebook.linking.context import LinkContext, fold
+from judgebook.linking.context import LinkContext, fold, title_key
 from judgebook.linking.references import number_key
 from judgebook.model import (
     LINK_CARD, LINK_INDEX, LINK_MAIN, LINK_REF, LINK_RELATED, LINK_SUBTYPE, LINK_TERM, Link,
@@ -40,9 +40,23 @@ def resolve_number(ctx: LinkContext, doc: str, ref: str) -> tuple[str, str]:
 
 
 def resolve_link(ctx: LinkContext, section: Section, link: Link, number_doc: str) -> Link:
-    """`link` with its target (or reason) filled in; links already settled are kept."""
-    if link.target or link.reason:
+    """`link` with its target (or reason) filled in.
+
+    A target already set is kept, and so is a reference a parser settled on
+    purpose (the rulings' old "Step 2.3"); a title link a parser could not
+    resolve on its own is tried again across documents, keeping its reason if
+    that fails too.
+    """
+    if link.target or (link.reason and link.kind == LINK_REF):
         return link
+    done = _resolve(ctx, section, link, number_doc)
+    if not done.target and link.reason:
+        return replace(done, reason=link.reason)
+    return done
+
+
+def _resolve(ctx: LinkContext, section: Section, link: Link, number_doc: str) -> Link:
+    link = replace(link, reason="")
     kind = link.kind
     if kind == LINK_REF:
         if (section.doc, link.ref) in ctx.by_anchor:
@@ -71,16 +85,9 @@ def _card(ctx: LinkContext, link: Link) -> Link:
 
 
 def _title_candidates(name: str) -> list[str]:
-    """The folded title and its singular/plural twins ("consoles" ~ "console")."""
-    f = fold(name)
-    out = [f]
-    if f.endswith("es"):
-        out.append(f[:-2])
-    if f.endswith("s"):
-        out.append(f[:-1])
-    else:
-        out += [f + "s", f + "es"]
-    return out
+    """Lookup keys for a title; for "Turn - Corporation's Turn", each side as well."""
+    parts = [p for p in name.split(" - ") if p.strip()] if " - " in name else []
+    return [title_key(n) for n in [name] + parts]
 
 
 def _by_title(ctx: LinkContext, section: Section, link: Link) -> Link:
@@ -98,7 +105,7 @@ def _subtype(ctx: LinkContext, section: Section, link: Link) -> Link:
     for cand in _title_candidates(link.ref):
         if (section.doc, cand) in ctx.by_title:
             return replace(link, target=ctx.by_title[(section.doc, cand)])
-    target = ctx.by_title.get((section.doc, "subtypes"))
+    target = ctx.by_title.get((section.doc, title_key("Subtypes")))
     return replace(link, target=target or "", reason="" if target else "no section on subtypes")
 
 

@@ -111,6 +111,7 @@ def _many(values: Iterable[str]) -> str:
 
 # ---- reading -------------------------------------------------------------------
 _local = threading.local()
+MAX_OPEN = 3
 
 
 def open_reader(path: Path) -> "Reader":
@@ -121,6 +122,9 @@ def open_reader(path: Path) -> "Reader":
     key = str(path)
     reader = cache.get(key)
     if reader is None:
+        # After a rebuild `current` names a new folder: keep only the last few open.
+        while len(cache) >= MAX_OPEN:
+            cache.pop(next(iter(cache))).close()
         reader = cache[key] = Reader(path)
     return reader
 
@@ -132,6 +136,12 @@ def stem(word: str) -> str:
     if not w or w in STOP or len(w) < 2:
         return ""
     return _porter(w)
+
+
+@lru_cache(maxsize=200_000)
+def word_key(word: str) -> str:
+    """The stem of one word, stop words included: for comparing whole titles."""
+    return _porter(fold(word).replace(" ", ""))
 
 
 def stem_token(token: str) -> str:
@@ -151,6 +161,9 @@ class Reader:
         self._analyzer = self.index.schema["text"].analyzer
         self._values: dict[str, list[str]] = {}
         self._filters: dict[Filters, set[int]] = {}
+
+    def close(self) -> None:
+        self.searcher.close()
 
     # -- vocabulary ---------------------------------------------------------
     def analyze(self, text: str) -> list[str]:
@@ -326,11 +339,15 @@ def _filter(filters: Filters):
 
 
 def _stored(f: dict, score: float) -> StoredHit:
-    members = tuple(
-        Member(id=m[0], doc=m[1], era=m[2], number=m[3], rank=int(m[4]),
-               breadcrumb=tuple(tuple(c) for c in m[5]))
-        for m in json.loads(f.get("members") or "[]"))
+    members = _members(f.get("members") or "[]")
     return StoredHit(members=members, kind=f.get("kind", ""), title=f.get("title", ""),
                      body=f.get("body", ""), defines=tuple(f.get("defs") or ()),
                      score=float(score), completions=tuple(f.get("completions") or ()),
                      family=f.get("family") or (members[0].id if members else ""))
+
+
+@lru_cache(maxsize=20_000)
+def _members(raw: str) -> tuple[Member, ...]:
+    return tuple(Member(id=m[0], doc=m[1], era=m[2], number=m[3], rank=int(m[4]),
+                        breadcrumb=tuple(tuple(c) for c in m[5]))
+                 for m in json.loads(raw))

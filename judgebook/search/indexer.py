@@ -35,9 +35,10 @@ def records_of(corpus: "Corpus") -> Iterator[IndexRecord]:
     ranks = doc_ranks(corpus.documents.values())
     groups: dict[tuple[str, str], list[Section]] = {}
     for sec in corpus.sections.values():
-        groups.setdefault((family(corpus, sec), _sameness(sec)), []).append(sec)
+        groups.setdefault((family(corpus, _outermost_same(corpus, sec)), _sameness(sec)), []).append(sec)
     for (fam, _), secs in groups.items():
-        secs.sort(key=lambda s: (ranks.get(s.doc, len(ranks)), s.id))
+        # Newest document first; within one, the outermost (a heading before its lone paragraph).
+        secs.sort(key=lambda s: (ranks.get(s.doc, len(ranks)), len(corpus.breadcrumb(s.id)), s.id))
         members = tuple(member(corpus, s, ranks.get(s.doc, len(ranks))) for s in secs)
         yield record(secs[0], members, fam)
 
@@ -46,6 +47,14 @@ def family(corpus: "Corpus", sec: Section) -> str:
     """The id of the newest version of `sec` (itself when it has no other version)."""
     versions = corpus.history(sec.id) if sec.links else ()
     return versions[-1].id if versions else sec.id
+
+
+def _outermost_same(corpus: "Corpus", sec: Section) -> Section:
+    """The outermost ancestor with the very same title and text (a wiki heading and its only paragraph)."""
+    key = _sameness(sec)
+    while sec.parent and (parent := corpus.get(sec.parent)) is not None and _sameness(parent) == key:
+        sec = parent
+    return sec
 
 
 def _sameness(sec: Section) -> str:
@@ -99,5 +108,6 @@ def is_card_name(sec: Section) -> bool:
     """Cards, and the 1996 rulings' card-by-card entries, are titled with a card name."""
     if not sec.title:
         return False
+    # The 1996 rulings' card entries carry the card's side (and category) in meta.
     return sec.kind == "card" or bool(sec.meta_get("card")) or (
-        sec.doc == "onr-rulings" and sec.meta_get("part") == "cards")
+        sec.doc == "onr-rulings" and bool(sec.meta_get("side")))

@@ -23,6 +23,16 @@ MAX_ITEMS = 24             # more words than this only slows the search down
 
 FILTER_KEYS = ("doc", "era", "kind")
 
+# The words of a question ("how many clicks does the Runner get?"): they say
+# nothing about which rule is meant, so a query drops them while it has other
+# words. The index keeps them; only the query side ignores them.
+QUESTION_WORDS = frozenset("""
+    how many much what whats happens happen happened does do did doing done when where why
+    which who whom whose get gets got should would could can is are was were
+    there their they them it its i me my we you your be been being please if then than too
+    so any anything something about ok okay
+""".split())
+
 # Friendlier spellings of kinds (the model's kinds are the canonical values).
 KIND_ALIASES = {
     "rules": "rule", "subrule": "sub-rule", "sub-rules": "sub-rule", "subrules": "sub-rule",
@@ -94,6 +104,13 @@ class ParsedQuery:
     @property
     def negative(self) -> tuple[Clause, ...]:
         return tuple(c for c in self.clauses if c.negated)
+
+    @property
+    def keywords(self) -> tuple[Clause, ...]:
+        """The positive clauses without question words (all of them if nothing else is left)."""
+        kept = tuple(c for c in self.positive
+                     if c.phrase or c.words[0].lower() not in QUESTION_WORDS)
+        return kept or self.positive
 
     @property
     def empty(self) -> bool:

@@ -13,10 +13,6 @@ from dataclasses import dataclass
 
 from judgebook.search.querygrammar import Filters
 
-# Field weights (BM25F): where a word appears matters more than how often.
-TITLE_BOOST = 3.0
-DEFINES_BOOST = 4.0
-TEXT_BOOST = 1.0
 SNIPPET_SOURCE_CHARS = 6000     # stored body kept for snippets
 
 # Symbol tokens are indexed as their words, so "credit" finds "3[c]".

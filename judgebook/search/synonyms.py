@@ -75,12 +75,10 @@ def expand(words: Sequence[str], key: Callable[[str], str],
            protected: Iterable[int] = (), table: Sequence[Synonym] | None = None,
            ) -> list[Expansion]:
     """Spans of `words` an entry applies to, longest first, never over `protected` positions."""
-    table = default_table() if table is None else table
+    table = default_table() if table is None else tuple(table)
     keys = [key(w.lower()) for w in words]
     blocked = set(protected)
-    patterns = sorted(((tuple(key(w) for w in phrase), syn)
-                       for syn in table for phrase in syn.words),
-                      key=lambda p: -len(p[0]))
+    patterns = _patterns(table, key)
     found: dict[tuple[int, int], list[tuple[str, ...]]] = {}
     taken: set[int] = set()
     for pattern, syn in patterns:
@@ -95,3 +93,12 @@ def expand(words: Sequence[str], key: Callable[[str], str],
             alts = found.setdefault((start, start + n), [])
             alts.extend(a for a in syn.also if a not in alts)
     return [Expansion(s, e, tuple(a)) for (s, e), a in sorted(found.items())]
+
+
+@lru_cache(maxsize=8)
+def _patterns(table: tuple[Synonym, ...], key: Callable[[str], str]
+              ) -> tuple[tuple[tuple[str, ...], Synonym], ...]:
+    """Every phrasing of every entry through `key`, longest first (computed once per table)."""
+    return tuple(sorted(((tuple(key(w) for w in phrase), syn)
+                         for syn in table for phrase in syn.words),
+                        key=lambda p: -len(p[0])))

@@ -90,12 +90,7 @@ def _load_user(path: Path, out: Loaded, say: Progress) -> None:
     if not path.exists():
         raise BuildError(f"{path}: no such file or folder (given with --with or remembered in "
                          f"judgebook.local.toml; `judgebook build --forget {path}` drops it)")
-    try:
-        from judgebook.ingestion import user_sources
-    except ModuleNotFoundError as exc:
-        if exc.name != "judgebook.ingestion.user_sources":
-            raise
-        raise BuildError(f"{path}: reading extra sources is not available in this build") from None
+    from judgebook.ingestion import user_sources
     try:
         found = user_sources.detect(path)
     except ValueError as exc:       # user_sources.UserSourceError

@@ -1,0 +1,118 @@
+"""The template helper `h`: section text, labels, icons and diffs as safe HTML.
+
+One per page context: the server's uses absolute URLs, the export makes one
+per written file (`at()`), so links come out relative to that file.
+"""
+from __future__ import annotations
+
+import re
+
+from markupsafe import Markup, escape
+
+from judgebook.model import Section
+from judgebook.symbols import SYMBOLS
+from judgebook.store.corpus import Corpus
+from judgebook.web import render
+from judgebook.web.pages import section_label
+from judgebook.web.searching import safe_snippet
+from judgebook.web.urls import Urls
+
+# "[recurring]" in a snippet, possibly with the word highlighted: "[<mark>recurring</mark>]"
+_SNIPPET_SYMBOL = re.compile(r"\[(<mark>)?(" + "|".join(t[1:-1] for t in SYMBOLS) + r")(</mark>)?\]", re.I)
+
+try:   # the linking engineer's word diff; the History falls back to whole texts without it
+    from judgebook.linking.versions import word_diff
+except ImportError:   # pragma: no cover - only while linking is being written
+    word_diff = None
+
+
+class Html:
+    def __init__(self, corpus: Corpus, urls: Urls):
+        self.corpus = corpus
+        self.urls = urls
+        self.lookup = render.Lookup(title=self._title_of, definition=self._definition_of)
+
+    def at(self, urls: Urls) -> "Html":
+        other = Html.__new__(Html)
+        other.corpus, other.urls, other.lookup = self.corpus, urls, self.lookup
+        return other
+
+    # ---- names -------------------------------------------------------------
+    def label(self, sec: Section | None) -> str:
+        return section_label(sec) if sec else ""
+
+    def doc_title(self, key: str) -> str:
+        d = self.corpus.documents.get(key)
+        if not d:
+            return key
+        return f"{d.title} {d.edition}".strip() if d.is_cr else d.title
+
+    def doc_short(self, key: str) -> str:
+        """Short document name for crumbs and hit lists: "CR 26.03", "Glossary"."""
+        d = self.corpus.documents.get(key)
+        if d and d.is_cr and d.edition:
+            return f"CR {d.edition}"
+        return d.title.split(" (")[0] if d else key
+
+    def _title_of(self, section_id: str) -> str:
+        sec = self.corpus.get(section_id)
+        if not sec:
+            return ""
+        doc = self.corpus.documents.get(sec.doc)
+        prefix = self.doc_short(sec.doc) + " " if doc and doc.is_cr else ""
+        return prefix + section_label(sec)
+
+    def _definition_of(self, section_id: str) -> str:
+        """The first paragraph of a section as plain text (glossary HTML reduced to its words)."""
+        sec = self.corpus.get(section_id)
+        if not sec:
+            return ""
+        first = sec.text.split("\n\n")[0]
+        return render.plain(first) if render.has_html(sec) else first
+
+    # ---- markup ------------------------------------------------------------
+    def text(self, sec: Section) -> Markup:
+        return render.render_text(sec, self.urls, self.lookup)
+
+    def inline(self, text: str) -> Markup:
+        return render.inline(text, self.urls)
+
+    def snippet(self, html: str) -> Markup:
+        """A search snippet (escaped text with <mark>s), its symbol tokens as icons."""
+        safe = safe_snippet(html)
+        return Markup(_SNIPPET_SYMBOL.sub(
+            lambda m: (m.group(1) or "") + render.symbol_html("[" + m.group(2).lower() + "]", self.urls)
+            + (m.group(3) or ""), safe))
+
+    def extra_links(self, sec: Section):
+        return render.unspanned_links(sec)
+
+    def link(self, link) -> Markup:
+        """A link not tied to a span (Related, index entry), as its own anchor."""
+        inner = str(escape(link.text or link.ref))
+        return Markup(render.link_html(link, inner, self.urls, self.lookup))
+
+    def diff(self, a: str, b: str) -> Markup:
+        """Word-level diff of a -> b: deletions in <del>, insertions in <ins>."""
+        if word_diff is None:
+            return Markup(f"<del>{escape(a)}</del> <ins>{escape(b)}</ins>")
+        out = []
+        for op in word_diff(a, b):
+            piece = render.inline(op.text, self.urls)
+            if op.op == "insert":
+                out.append(f"<ins>{piece}</ins>")
+            elif op.op == "delete":
+                out.append(f"<del>{piece}</del>")
+            else:
+                out.append(str(piece))
+        return Markup("".join(out))
+
+    def meta(self, sec: Section) -> list[tuple[str, str]]:
+        return [(k, v) for k, v in sec.meta if k not in ("changelog",)]
+
+    def provenance(self, sec: Section) -> str:
+        p = sec.provenance
+        where = p.file
+        if p.line_start:
+            where += f", line {p.line_start}" + (f"–{p.line_end}" if p.line_end > p.line_start else "")
+        return where

@@ -1,0 +1,101 @@
+// judgebook: keyboard search, completion, copy-link, term definitions, offline.
+// No inline script anywhere (CSP script-src 'self'): everything hooks up here.
+(function () {
+  "use strict";
+  var q = document.getElementById("q");
+
+  // "/" focuses the search box from anywhere but a text field.
+  document.addEventListener("keydown", function (e) {
+    if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey) return;
+    var t = e.target, tag = t && t.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (t && t.isContentEditable)) return;
+    if (q) { e.preventDefault(); q.focus(); q.select(); }
+  });
+
+  // Completion as you type, from /api/complete into the <datalist>.
+  if (q && q.dataset.complete && window.fetch) {
+    var list = document.getElementById("q-suggest"), timer = 0, last = "";
+    q.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        var v = q.value.trim();
+        if (!v || v === last) return;
+        last = v;
+        fetch(q.dataset.complete + "?q=" + encodeURIComponent(v), {headers: {"Accept": "application/json"}})
+          .then(function (r) { return r.ok ? r.json() : []; })
+          .then(function (items) {
+            if (q.value.trim() !== v) return;
+            list.textContent = "";
+            items.forEach(function (c) {
+              var o = document.createElement("option");
+              o.value = c.text; o.label = c.label || c.text;
+              list.appendChild(o);
+            });
+          }).catch(function () {});
+      }, 120);
+    });
+  }
+
+  // Copy-link buttons.
+  document.querySelectorAll("button.copy[data-copy]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var url = new URL(b.dataset.copy, location.href).href;
+      var done = function () { b.classList.add("done"); setTimeout(function () { b.classList.remove("done"); }, 1500); };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(url).then(done, function () { window.prompt("Copy this link:", url); });
+      } else { window.prompt("Copy this link:", url); }
+    });
+  });
+
+  // Term and card definitions: tap or click opens a popover; hover on a mouse too.
+  var pop = document.getElementById("popover");
+  if (pop) {
+    var title = pop.querySelector(".popover-title"), body = pop.querySelector(".popover-body"),
+        open = pop.querySelector(".popover-open"), current = null, pinned = false, hideTimer = 0;
+    var show = function (a) {
+      clearTimeout(hideTimer);
+      current = a;
+      title.textContent = a.dataset.defTitle || a.textContent;
+      body.textContent = a.dataset.def;
+      open.href = a.href;
+      pop.hidden = false;
+      var r = a.getBoundingClientRect(), w = pop.offsetWidth;
+      var left = Math.max(8, Math.min(r.left + window.scrollX, window.scrollX + document.documentElement.clientWidth - w - 8));
+      pop.style.left = left + "px";
+      pop.style.top = (r.bottom + window.scrollY + 6) + "px";
+      a.setAttribute("aria-expanded", "true");
+    };
+    var hide = function () {
+      if (current) current.setAttribute("aria-expanded", "false");
+      pop.hidden = true; current = null; pinned = false;
+    };
+    document.addEventListener("click", function (e) {
+      var a = e.target.closest && e.target.closest("a[data-def]");
+      if (a) {
+        // A click or tap pins the definition open; a second one follows the link.
+        // (A tap also fires mouseover first, so hovering alone never counts.)
+        if (current === a && pinned) return;
+        e.preventDefault(); show(a); pinned = true; return;
+      }
+      if (!pop.contains(e.target)) hide();
+    });
+    pop.querySelector(".popover-close").addEventListener("click", hide);
+    document.addEventListener("keydown", function (e) { if (e.key === "Escape" && current) { var a = current; hide(); a.focus(); } });
+    if (window.matchMedia && window.matchMedia("(hover: hover)").matches) {
+      document.addEventListener("mouseover", function (e) {
+        var a = e.target.closest && e.target.closest("a[data-def]");
+        if (a && a !== current && !pinned) show(a);
+        else if (a || pop.contains(e.target)) clearTimeout(hideTimer);
+      });
+      document.addEventListener("mouseout", function (e) {
+        var a = e.target.closest && e.target.closest("a[data-def]");
+        if ((a || pop.contains(e.target)) && !pinned) hideTimer = setTimeout(hide, 400);
+      });
+    }
+  }
+
+  // Offline: a service worker where one can run (http(s), not file://).
+  if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol) && document.body.dataset.sw) {
+    navigator.serviceWorker.register(document.body.dataset.sw).catch(function () {});
+  }
+})();
