@@ -46,6 +46,8 @@ KNOWN_FAILURES: dict[str, tuple[str, str]] = {
     "cr26-gagarin-declined-access-cost.yaml": (
         "outcome", "REQUESTS R28: the additional cost to access a remote root card is not "
                    "applied, so the Runner accesses and steals instead of declining"),
+    "glossary-project-junebug-unrezzed.yaml": (
+        "no-replay", "REQUESTS R31: damage amount per hosted advancement counter"),
     "glossary-shiro-chrysalis.yaml": (
         "no-replay", "REQUESTS R30: no `breach:` instruction for Shiro's subroutine"),
     "cr16-cyberfeeder-pays-atman.yaml": (

@@ -160,6 +160,15 @@ def test_card_names_in_text():
     ]                     # "hedge fund", "Golden Rules" and one-word common "Access" are not hits
 
 
+def test_a_card_the_source_already_marks_is_not_linked_twice():
+    # YAML examples have no anchor of their own but carry the source's {card:} marks
+    text = "Sneakdoor Beta's ability changes the attacked server."
+    example = sec("cr-new", "", text, sid="cr-new:r/ex1", kind="example", order=0,
+                  links=[Link(kind="card", ref="Sneakdoor Beta", text="Sneakdoor Beta", start=0, end=14)])
+    out = link([CR_NEW, CARDS], [example, _card("Sneakdoor Beta", 1)])
+    assert [(l.start, l.target) for l in links_of(out[0], "card")] == [(0, "cards:sneakdoor_beta")]
+
+
 # ---- versions and diffs ---------------------------------------------------------------
 
 def test_word_diff_round_trips():

@@ -23,6 +23,7 @@ DOCS = [
     Document("onr-rulebook", "Netrunner 1996", era="onr-1996", order=3),
     Document("onr-rulings", "Rulings 1996", era="onr-1996", order=4),
     Document("cards", "Cards", era="nsg", order=5),
+    Document("ffg-core-rulebook", "Core Rule Book", era="ffg", order=6),
 ]
 
 
@@ -84,6 +85,12 @@ SECTIONS = [
             "Ruled by Brian at the 1997 event; the Runner suffers brain damage from this node.", P),
     Section("onr-rulebook:damage-brain", "onr-rulebook", "", "Damage, brain", "glossary-entry",
             "Damage to the Runner's brain. For each point of brain damage, the Runner loses a card.", P),
+    Section("ffg-core-rulebook:runs/stealing-agendas", "ffg-core-rulebook", "", "Stealing Agendas",
+            "page", "If the Runner accesses an agenda, he steals it.", P,
+            children=("ffg-core-rulebook:runs/p14",)),
+    Section("ffg-core-rulebook:runs/p14", "ffg-core-rulebook", "", "Stealing Agendas", "page",
+            "If the Runner accesses an agenda, he steals it.", P,
+            parent="ffg-core-rulebook:runs/stealing-agendas"),
 ] + [Section(f"onr-rulings:brain-{i}", "onr-rulings", "", "", "ruling",
              f"Card {i} does {i} brain damage to the Runner.", P) for i in range(1, 5)]
 
@@ -98,8 +105,9 @@ def ix(tmp_path_factory) -> Path:
     path = root / "gen-test" / "whoosh"
     seen = []
     n = indexer.write_index(Corpus(DOCS, SECTIONS), path, progress=lambda d, t: seen.append((d, t)))
-    # Two pairs of sections are the same text in two CR versions: indexed once each.
-    assert n == len(SECTIONS) - 2
+    # Two pairs of sections are the same text in two CR versions, and a wiki
+    # heading has one paragraph of the same text: each pair is indexed once.
+    assert n == len(SECTIONS) - 3
     assert seen[-1] == (n, n)
     return path
 
@@ -157,6 +165,13 @@ def test_same_text_in_two_versions_is_one_hit_listing_the_other(ix):
     assert "cr-1.6:1.16.10b" not in ids(r)
     older = s(ix, "additional costs simultaneously doc:cr-1.6")
     assert ids(older)[0] == "cr-1.6:1.16.10b" and older.results[0].era == "nisei"
+
+
+def test_a_heading_and_its_lone_paragraph_are_one_hit(ix):
+    r = s(ix, "stealing agendas")
+    assert ids(r)[0] == "ffg-core-rulebook:runs/stealing-agendas"
+    assert r.results[0].versions == ["ffg-core-rulebook:runs/p14"]
+    assert "ffg-core-rulebook:runs/p14" not in ids(r)
 
 
 def test_stemming_and_symbols(ix):

@@ -121,7 +121,10 @@ def link_cards(ctx: LinkContext, sections: list[Section]) -> list[Section]:
     skip = {d.key for d in ctx.documents.values() if d.era in OTHER_GAME_ERAS}
     for s in sections:
         if not s.anchor and s.doc not in skip:   # YAML sections mark their cards with {card:}
-            hits = [(n, a, b) for n, a, b in find_cards(s.text, index) if n.id != s.id]
+            # examples, appendix steps and rulings carry the source's own card marks but no anchor
+            marked = [(l.start, l.end) for l in s.links if l.kind == LINK_CARD and l.start >= 0]
+            hits = [(n, a, b) for n, a, b in find_cards(s.text, index)
+                    if n.id != s.id and not any(x < b and a < y for x, y in marked)]
             if hits:
                 s = replace(s, links=s.links + tuple(
                     Link(kind=LINK_CARD, ref=n.title, text=s.text[a:b], target=n.id, start=a, end=b)

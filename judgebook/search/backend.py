@@ -7,6 +7,7 @@ alone. Readers are opened once per process and thread, per index folder.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -97,12 +98,21 @@ def _document(rec: IndexRecord) -> dict:
         id=rec.id, ids=_many(m.id for m in ms), doc=_many(m.doc for m in ms),
         era=_many(m.era or "none" for m in ms), number=_many(m.number for m in ms if m.number),
         kind=rec.kind, text=f"{heading}\n{rec.text}", pairs=f"{heading}\n{rec.text}",
-        spell=f"{rec.title}\n{rec.text}\n" + "\n".join(rec.defines),
+        spell=" ".join(_vocabulary(rec)),
         card=rec.card_name, keys=",".join(keys), title=rec.title, body=rec.body,
         members=json.dumps([[m.id, m.doc, m.era, m.number, m.rank, m.breadcrumb] for m in ms],
                            ensure_ascii=False),
         defs=list(rec.defines), completions=list(rec.keys), family=rec.family,
     )
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _vocabulary(rec: IndexRecord) -> list[str]:
+    """Each distinct word once: spelling correction needs the vocabulary, not the counts."""
+    text = "\n".join((rec.title, rec.text, *rec.defines))
+    return sorted({w.lower() for w in _LETTERS.findall(text)})
 
 
 def _many(values: Iterable[str]) -> str:
