@@ -94,8 +94,7 @@ def run(root: Path, work: Path, repeat: int) -> None:
     ours = lambda q: api.search(q, limit=10, index_dir=ours_dir)
     plain = plain_whoosh_searcher(plain_dir)
     fts = fts_searcher(fts_file)
-    lat = {name: latencies(fn, repeat) for name, fn in
-           (("judgebook", ours), ("plain whoosh", plain), ("fts5", fts))}
+    lat = latencies({"judgebook": ours, "plain whoosh": plain, "fts5": fts}, repeat)
     print(f"\nwarm latency over {len(MIX)} queries x {repeat} runs (ms)")
     for name, xs in lat.items():
         med, p95 = statistics.median(xs) * 1e3, percentile(xs, 95) * 1e3
@@ -191,15 +190,19 @@ def timed(fn) -> float:
     return time.perf_counter() - t
 
 
-def latencies(fn, repeat: int) -> list[float]:
-    for q in MIX:          # warm-up: open readers, fill caches
-        fn(q)
-    out = []
+def latencies(engines: dict, repeat: int) -> dict[str, list[float]]:
+    """Per-query times of each engine, interleaved query by query so that a
+    busy machine slows all of them alike and the ratios stay fair."""
+    for fn in engines.values():      # warm-up: open readers, fill caches
+        for q in MIX:
+            fn(q)
+    out: dict[str, list[float]] = {name: [] for name in engines}
     for _ in range(repeat):
         for q in MIX:
-            t = time.perf_counter()
-            fn(q)
-            out.append(time.perf_counter() - t)
+            for name, fn in engines.items():
+                t = time.perf_counter()
+                fn(q)
+                out[name].append(time.perf_counter() - t)
     return out
 
 

@@ -116,6 +116,17 @@ def test_completion_and_slash_key(page, server):
     no_errors(page)
 
 
+def test_copy_link_button(browser, server):
+    ctx = browser.new_context()
+    ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    pg = ctx.new_page()
+    pg.goto(server + "/s/cr-1.6:1.16.10b")
+    pg.locator("button.copy").click()
+    pg.locator("button.copy.done").wait_for()
+    assert pg.evaluate("navigator.clipboard.readText()") == server + "/s/cr-1.6:1.16.10b"
+    ctx.close()
+
+
 def test_follow_a_reference_and_see_the_backlink(page, server, corpus):
     source, link = _section_with_link(corpus, "cr-1.6", LINK_REF)
     page.goto(f"{server}/s/{source.id}")
@@ -144,10 +155,14 @@ def test_term_definition_opens_in_place(page, server, corpus):
     term.click()                                 # a second click follows the link
     page.wait_for_url(f"{server}{term.get_attribute('href')}")
     page.go_back()
-    page.locator("article a.ln-term[data-def]").first.click()
+    # from the keyboard: Enter opens it and moves focus in, Escape closes and returns focus
+    page.locator("article a.ln-term[data-def]").first.focus()
+    page.keyboard.press("Enter")
     pop.wait_for(state="visible")
+    assert page.evaluate("document.activeElement.className") == "popover-open"
     page.keyboard.press("Escape")
     pop.wait_for(state="hidden")
+    assert page.evaluate("document.activeElement.classList.contains('ln-term')")
     no_errors(page)
 
 
@@ -187,6 +202,22 @@ def test_phone_viewport_has_no_horizontal_overflow(browser, server, corpus):
     ctx.close()
 
 
+def test_service_worker_keeps_visited_pages_offline(browser, server):
+    ctx = browser.new_context(service_workers="allow")
+    pg = ctx.new_page()
+    url = server + "/s/cr-1.6:1.16.10b"
+    pg.goto(url)
+    pg.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    pg.reload()                                   # now controlled: this load is cached
+    assert pg.evaluate("!!navigator.serviceWorker.controller")
+    ctx.set_offline(True)
+    pg.reload()
+    assert "1.16.10b" in pg.locator("h1").inner_text()
+    assert pg.evaluate("getComputedStyle(document.body).fontFamily").startswith("system-ui")
+    ctx.set_offline(False)
+    ctx.close()
+
+
 @pytest.fixture(scope="module")
 def exported(corpus, tmp_path_factory):
     from judgebook.web.export import export_site
@@ -203,6 +234,10 @@ def test_static_export_from_file_url_with_search(page, exported):
     page.locator("li.hit").first.wait_for()
     assert page.locator("li.hit").count() >= 5
     assert "result" in page.locator("#search-status").inner_text()
+    # one hit per rule, not one per CR version
+    firsts = page.locator("li.hit a.hit-title").all_inner_texts()[:5]
+    numbers = [t.split(maxsplit=2)[-1] for t in firsts]
+    assert len(set(numbers)) == len(numbers), firsts
     shot(page, "static-search")
     page.locator("li.hit a.hit-title").first.click()
     page.wait_for_load_state()
@@ -216,4 +251,6 @@ def test_static_export_from_file_url_with_search(page, exported):
     page.locator("li.hit").first.wait_for()
     assert page.locator("li.hit .num").first.inner_text() == "1.16.10b"
     shot(page, "static-section")
+    page.set_viewport_size({"width": 360, "height": 740})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
     no_errors(page)

@@ -1115,3 +1115,116 @@ def test_remove_tag_action_needs_a_tag():
     with pytest.raises(IllegalDecision) as err:
         replay(scenario("decisions:\n  - {action: remove_tag}\n"))
     assert err.value.rule == "rule_tagged_remove_tag"
+
+
+def test_abilities_pending_when_the_run_ends_resolve_in_the_run_ends_phase():
+    tl = replay(scenario("""
+        corp:
+          servers: {HQ: {ice: [{card: Chum, rezzed: true}, {card: Ice Wall, rezzed: true}]}}
+        runner:
+          hand: [Sure Gamble, Sure Gamble]
+        expect:
+          resolved_in: {"Chum:a1": run ends}
+        decisions:
+          - {action: run, server: HQ}
+    """, CHUM + ICE_WALL))
+    assert index_of(tl, "the run ends phase begins") < index_of(tl, "triggers Chum:a1")
+    assert tl.steps[index_of(tl, "processed now")].rule == "rule_run_ends_process_priority_windows"
+    from judgebook.engine.expect import check_expectations
+    sc = scenario("""
+        corp:
+          servers: {HQ: {ice: [{card: Chum, rezzed: true}, {card: Ice Wall, rezzed: true}]}}
+        runner:
+          hand: [Sure Gamble, Sure Gamble]
+        expect:
+          resolved_in: {"Chum:a1": encounter ice}
+        decisions:
+          - {action: run, server: HQ}
+    """, CHUM + ICE_WALL)
+    assert check_expectations(sc, replay(sc))[0].startswith("resolved_in: Chum:a1 resolved at")
+
+
+def test_additional_cost_to_access_can_be_declined():
+    defs = CLOSET + """
+      - name: Gate Keeper
+        side: corp
+        type: upgrade
+        abilities:
+          - {id: g, static: {additional_cost: {to: access, server: this, cost: {credits: 1}}}}
+    """
+    tl = replay(scenario("""
+        corp:
+          servers: {Remote: {root: [{card: Gate Keeper, rezzed: true}, Closet]}}
+        decisions:
+          - {action: run, server: Remote}
+          - {pay: false}
+    """, textwrap.dedent(CLOSET) + textwrap.dedent(defs[len(CLOSET):])))
+    assert tl.steps[index_of(tl, "does not access Gate Keeper")].rule == "rule_candidates_already_accessed"
+    assert any("accesses Closet" in t for t in texts(tl))      # paid if able, by default
+    assert tl.outcome.final["runner.credits"] == 4
+
+
+def test_x_paid_in_a_nested_cost_carries_into_the_instruction():
+    defs = """
+      - name: Atman
+        side: runner
+        type: program
+        abilities:
+          - id: load
+            cost: {credits: 0}
+            effects: [{pay: {credits: X}, optional: true, then: [{add_counters: {type: power, count: X}}]}]
+    """
+    tl = replay(scenario("""
+        runner:
+          credits: 5
+          installed: [Atman]
+        decisions:
+          - {use: Atman, ability: load}
+          - {pay: true, x: 3}
+    """, defs))
+    assert tl.outcome.final["Atman.power"] == 3 and tl.outcome.final["runner.credits"] == 2
+
+
+def test_a_prevention_interrupt_cannot_be_used_when_nothing_it_prevents_is_imminent():
+    defs = SNARE + """
+      - name: Net Shield
+        side: runner
+        type: program
+        abilities:
+          - {id: shield, cost: {credits: 1}, interrupt: true, effects: [{prevent: {what: damage, amount: 1}}]}
+    """
+    with pytest.raises(IllegalDecision) as err:
+        replay(scenario("""
+            corp:
+              servers: {Remote: {root: [Trap]}}
+            runner:
+              installed: [Decoy, Net Shield]
+              hand: [Sure Gamble, Sure Gamble, Sure Gamble]
+            decisions:
+              - {action: run, server: Remote}
+              - {use: Net Shield, ability: shield}
+              - {use: Net Shield, ability: shield}
+              - {use: Net Shield, ability: shield}
+        """, textwrap.dedent(SNARE) + textwrap.dedent(defs[len(SNARE):])))
+    assert err.value.rule == "sec_relevant_interrupts"
+    assert "decisions[3]" in err.value.field
+
+
+def test_hand_size_modifier_and_flatline_at_the_discard_step():
+    defs = """
+      - {name: Big Brain, side: runner, type: hardware, abilities: [{id: h, static: {hand_size: 2}}]}
+    """
+    tl = replay(scenario("""
+        start: {turn: runner, at: discard_phase}
+        runner:
+          installed: [Big Brain]
+          hand: [Sure Gamble, Sure Gamble, Sure Gamble, Sure Gamble, Sure Gamble, Sure Gamble, Sure Gamble]
+    """, defs))
+    assert any("maximum 7: nothing to discard" in t for t in texts(tl))
+    tl = replay(scenario("""
+        start: {turn: runner, at: discard_phase}
+        runner:
+          core_damage: 6
+    """))
+    assert (tl.outcome.winner, tl.outcome.reason) == ("corp", "flatline")
+    assert tl.steps[-1].rule == "rule_runner_discard_step"

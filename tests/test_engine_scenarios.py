@@ -43,16 +43,10 @@ LINE_REF = re.compile(r"[\w.-]+\.(?:txt|md|yaml):\d+")
 # determinism test cannot run either) and "outcome" when it replays to a
 # different outcome (or stops with a different error) than the document states.
 KNOWN_FAILURES: dict[str, tuple[str, str]] = {
-    "cr26-gagarin-declined-access-cost.yaml": (
-        "outcome", "REQUESTS R28: the additional cost to access a remote root card is not "
-                   "applied, so the Runner accesses and steals instead of declining"),
-    "glossary-project-junebug-unrezzed.yaml": (
-        "no-replay", "REQUESTS R31: damage amount per hosted advancement counter"),
-    "glossary-shiro-chrysalis.yaml": (
-        "no-replay", "REQUESTS R30: no `breach:` instruction for Shiro's subroutine"),
-    "cr16-cyberfeeder-pays-atman.yaml": (
-        "no-replay", "REQUESTS R29: X paid in a nested cost is not carried into "
-                "`add_counters: {count: X}` (the replay crashes)"),
+    "cr26-ash-only-candidate.yaml": (
+        "no-replay", "REQUESTS R33: `cannot: {what: access, except: self}`"),
+    "cr26-rsvp-must-bid-zero.yaml": (
+        "no-replay", "REQUESTS R33: `cannot: {what: spend_credits}`"),
 }
 
 

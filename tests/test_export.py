@@ -34,11 +34,11 @@ def test_every_section_document_and_page_is_written(site):
                  "manifest.webmanifest", "search-index.js", "static/style.css", "static/app.js",
                  "static/search-static.js", "static/icons/click.svg", MARKER):
         assert (out / name).is_file(), name
-    # 18 sections (counted in test_web_corpus.sections: 7 cr-1.6, 4 cr-26.03, 1 glossary,
-    # 4 onr-rulings, 1 card, 1 nrdb ruling) + 6 documents + index, search, 404, rulings,
+    # 19 sections (counted in test_web_corpus.sections: 7 cr-1.6, 4 cr-26.03, 1 glossary,
+    # 5 onr-rulings, 1 card, 1 nrdb ruling) + 6 documents + index, search, 404, rulings,
     # cards + the changes index and its 1 pair of versions
-    assert len(corpus.sections) == 18
-    assert result.pages == 18 + 6 + 5 + 2
+    assert len(corpus.sections) == 19
+    assert result.pages == 19 + 6 + 5 + 2
 
 
 def test_links_are_relative_and_all_resolve(site):
@@ -89,6 +89,10 @@ def test_search_index_is_a_script_assigning_a_global(site):
         ids.append(prev)
     assert sorted(data["items"][i][0] for i in ids) == [
         "s/cr-1.6~3a1.16.10b.html", "s/cr-26.03~3arule_recurring.html"]
+    # both versions of 1.16.10b are one rule (one family), shown once by the page
+    fam = {item[0]: item[6] for item in data["items"]}
+    assert fam["s/cr-1.6~3a1.16.10b.html"] == fam["s/cr-26.03~3arule_recurring.html"]
+    assert fam["s/cr-1.6~3a1.16.10.html"] != fam["s/cr-1.6~3a1.16.10b.html"]
     assert "<script>" not in js   # hostile text is data; the JS side inserts it as text nodes
 
 

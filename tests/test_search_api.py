@@ -69,6 +69,10 @@ SECTIONS = [
             "Gives the Runner credits at the start of each run.", P),
     Section("onr-rulebook:bit-pool", "onr-rulebook", "", "Bit pool", "glossary-entry",
             "The bits we have available to spend. The Runner also has a bit pool.", P),
+    Section("onr-rulebook:bit", "onr-rulebook", "", "Bit", "glossary-entry",
+            "A counter representing a unit of wealth. Bits are spent to pay for cards.", P),
+    Section("onr-rulebook:gain-bits", "onr-rulebook", "", "Gain bits", "glossary-entry",
+            "Take bits from the bank.", P),
     Section("onr-rulings:trace", "onr-rulings", "", "Trace", "ruling",
             "A trace attempt: the Corp pays bits to raise the trace value.", P),
     Section("cards:obokata_protocol", "cards", "", "Obokata Protocol", "card",
@@ -215,7 +219,7 @@ def test_accents_fold_both_ways(ix):
 
 
 @pytest.mark.parametrize("q,expected", [
-    ("bits", "onr-rulebook:bit-pool"), ("credit pool", "onr-rulebook:bit-pool"),
+    ("bit pool", "onr-rulebook:bit-pool"), ("credit pool", "onr-rulebook:bit-pool"),
     ("data fort", "cr-26.03:rule_server"), ("ETR", "cr-26.03:rule_etr"),
     ("PAW", "cr-26.03:rule_paw"), ("BP", "cr-26.03:rule_bad_publicity"),
     ("liberate", "cr-26.03:rule_steal"), ("tokens", "cr-26.03:rule_counters"),
@@ -264,6 +268,8 @@ def test_messages_name_the_problem(ix):
     assert "No doc 'nope'" in s(ix, "doc:nope trace").message
     assert "cut to" in s(ix, "trace " * 3000).message
     assert s(ix, "trace", filters={"colour": "red"}).message.startswith("Unknown filter 'colour'")
+    assert "must be a mapping" in s(ix, "trace", filters=["doc:cr-1.6"]).message
+    assert ids(s(ix, "trace", filters={"kind": 42, "era": None}))[0] == "onr-rulings:trace"
 
 
 def test_bad_limits_and_missing_index(ix, tmp_path):
@@ -343,3 +349,9 @@ def test_cli_text_and_hostile(ix):
     assert "Obokata Protocol  [cards]  cards:obokata_protocol" in res.stdout
     res = _cli(ix, "cr-1.6:1.16.10b")
     assert "1 Game Concepts › 1.16 Costs" in res.stdout
+
+
+def test_an_old_word_finds_its_own_text_and_todays_word_side_by_side(ix):
+    got = ids(s(ix, "bits"))
+    assert got[0] == "onr-rulebook:bit"             # the 1996 definition of the word typed
+    assert got[1] in ("cr-26.03:rule_counters", "cr-26.03:rule_click")   # credits, today

@@ -180,12 +180,22 @@ def test_what_changed_between_versions(client):
     assert "3 added · 6 removed · 1 changed · 0 renumbered" in html
     assert "<del>do not</del><ins>never</ins>" in html
     assert "CR 1.6 → CR 26.03" in html
+    assert html.count('<li class="chg') == 10
+    only = page(client, "/changes?from=cr-1.6&to=cr-26.03&only=added")
+    assert only.count('<li class="chg') == 3 and only.count('class="chg chg-added"') == 3
+    assert page(client, "/changes?from=cr-1.6&to=cr-26.03&only=<x>").count('<li class="chg') == 10
 
 
 def test_legacy_rulings_by_card_and_topic(client):
     html = page(client, "/rulings")
-    assert "BBS Whispering Campaign" in html and "JD Wiker, 1998-02-03" in html
-    assert "General Netrunner Rulings" in html
+    by_card = html[html.index("By card"):html.index("By topic")]
+    assert '<a href="/s/onr-rulings:bbs-whispering-campaign">BBS Whispering Campaign</a>' in by_card
+    assert "corp operation · 1 ruling" in by_card
+    by_topic = html[html.index("By topic"):]
+    assert "General Netrunner Rulings" in by_topic and "BBS" not in by_topic
+    assert 'Tom Wylie, <time datetime="1997-05-01">' in by_topic
+    card = page(client, "/s/onr-rulings:bbs-whispering-campaign")
+    assert "Ruled by <strong>JD Wiker</strong>" in card and "Only one copy can be active." in card
     ruling = page(client, "/s/onr-rulings:trace")
     assert "Ruled by <strong>Tom Wylie</strong>" in ruling and 'datetime="1997-05-01"' in ruling
 
@@ -328,3 +338,20 @@ def test_hostile_text_in_everything_escaped(client):
     for url in ("/d/cr-1.6", "/s/cr-1.6:1.2"):
         html = page(client, url)
         assert "<script>alert" not in html and "&lt;script&gt;" in html
+
+
+def test_a_corpus_without_crs_cards_or_rulings_still_serves_every_page():
+    from judgebook.store.corpus import Corpus
+    from test_web_corpus import documents, sections
+    corpus = Corpus([d for d in documents() if d.key == "glossary"],
+                    [s for s in sections() if s.doc == "glossary"])
+    client = create_app(corpus, searcher=FakeSearcher(corpus)).test_client()
+    for url in ("/", "/changes", "/rulings", "/cards", "/s/glossary:access", "/d/glossary"):
+        assert client.get(url).status_code == 200, url
+    assert "Only 0 Comprehensive Rules version" in client.get("/changes").get_data(as_text=True)
+    assert "not loaded" in client.get("/rulings").get_data(as_text=True)
+    assert "No card data is loaded" in client.get("/cards").get_data(as_text=True)
+    # the Related link points at a CR section that is not loaded: shown as such, not linked
+    html = client.get("/s/glossary:access").get_data(as_text=True)
+    assert '<span class="unresolved" title="not in the loaded documents">Runs' in html
+    assert client.get("/r/1.16.10b").status_code == 404

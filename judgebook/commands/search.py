@@ -50,6 +50,13 @@ def _index_dir(args: argparse.Namespace):
         return args.index
 
 
+def _untitled(hit) -> str:
+    """A ruling or example has no title of its own: name it by what it belongs to."""
+    if hit.breadcrumb:
+        return f"{hit.kind} on {hit.breadcrumb[-1][1]}"
+    return hit.id
+
+
 def render(response) -> str:
     lines = []
     if response.message:
@@ -57,7 +64,7 @@ def render(response) -> str:
     if response.did_you_mean:
         lines.append(f"Did you mean: {response.did_you_mean}")
     for i, h in enumerate(response.results, 1):
-        head = " ".join(p for p in (h.number, h.title) if p) or h.id
+        head = " ".join(p for p in (h.number, h.title) if p) or _untitled(h)
         lines.append(f"{i:2}. {head}  [{h.doc}]  {h.id}")
         crumbs = " › ".join(label for _, label in h.breadcrumb)
         if crumbs:

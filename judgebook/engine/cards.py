@@ -20,7 +20,7 @@ EVENTS = (
     "encounter_ice", "pass_ice", "approach_server", "successful_run", "breach", "access",
     "run_ends", "run_unsuccessful", "installed", "rezzed", "played", "trashed", "scored",
     "stolen", "damage", "tags_taken", "drawn", "subroutine_broken", "trace", "fully_broken",
-    "ability_used", "advanced", "encounter_ends",
+    "ability_used", "advanced", "encounter_ends", "clicks_spent",
     "would_damage", "would_tags", "would_trash", "would_end_run", "would_resolve_subroutine",
 )
 CONDITION_KEYS = (
@@ -39,9 +39,10 @@ INSTRUCTIONS = {
     "install": True, "access": True, "prevent": True, "strength": True, "lasting": True,
     "trace": True, "pay": True, "if": True, "win": True, "choose": True, "run": True,
     "add_to_score": True, "play": True, "increase": True, "all": True, "encounter": True,
-    "add_to_hand": True, "resolve_subroutine": True,
+    "add_to_hand": True, "resolve_subroutine": True, "breach": True,
 }
-PER = ("unused_mu", "accesses_this_run", "tags", "cards_in_grip", "subroutines")
+PER = ("unused_mu", "accesses_this_run", "tags", "cards_in_grip", "subroutines", "x",
+       "advancement", "power", "virus", "agenda", "credit")
 INSTRUCTION_MODIFIERS = ("player", "if_able", "then", "otherwise", "by", "optional",
                          "target_filter", "pay_cost", "note", "server", "position", "rez", "discount")
 MODIFIER_KINDS = ("cannot", "additional_cost", "prevent", "strength", "hand_size", "link")
@@ -121,6 +122,7 @@ class Modifier:
     server: str | None = None
     card: str | None = None
     target: str | None = None
+    first_this_turn: bool = False        # additional_cost: only the first time each turn
     line: int | None = None
 
 
@@ -276,13 +278,13 @@ def parse_modifier(node: Any, path: str) -> Modifier:
                         server=want_str(body, "server", sub), card=want_str(body, "card", sub),
                         target=want_str(body, "player", sub, None, SIDES), line=line)
     if kind == "additional_cost":
-        check_keys(body, ("to", "cost", "card", "server"), sub)
+        check_keys(body, ("to", "cost", "card", "server", "first_this_turn"), sub)
         if "cost" not in body:
             raise _fail("additional_cost needs a `cost`", sub, node, kind)
         return Modifier(kind, what=want_str(body, "to", sub, None, CANNOT_WHAT),
                         cost=parse_cost(body["cost"], f"{sub}.cost"),
                         card=want_str(body, "card", sub, "any"), server=want_str(body, "server", sub),
-                        line=line)
+                        first_this_turn=want_bool(body, "first_this_turn", sub), line=line)
     check_keys(body, ("what", "amount", "damage_type"), sub)
     amount = body.get("amount", "all")
     if amount != "all" and (isinstance(amount, bool) or not isinstance(amount, int)):
@@ -337,11 +339,17 @@ def parse_instr(node: Any, path: str, line: int | None) -> Instr:
                  pay_cost=want_bool(mods, "pay_cost", path),
                  then=parse_effects(mods.get("then"), f"{path}.then"),
                  otherwise=parse_effects(mods.get("otherwise"), f"{path}.otherwise"),
-                 target_filter=tuple((mods.get("target_filter") or {}).items()),
+                 target_filter=_target_filter(mods, path),
                  server=want_str(mods, "server", path),
                  position=want_str(mods, "position", path, None, ("inward_of_self", "outermost")),
                  rez=want_bool(mods, "rez", path), discount=want_int(mods, "discount", path, 0))
     return _specialise(base, node, path)
+
+
+def _target_filter(mods: dict, path: str) -> tuple:
+    value = mods.get("target_filter") or {}
+    check_keys(value, ("type", "side", "subtype", "installed", "zone", "name"), f"{path}.target_filter")
+    return tuple(value.items())
 
 
 def is_amount(value: Any) -> bool:
@@ -402,13 +410,15 @@ def _specialise(ins: Instr, node: Any, path: str) -> Instr:
                        otherwise=parse_effects(arg.get("failure"), f"{sub}.failure"))
     elif ins.op in ("add_counters", "remove_counters"):
         check_keys(arg, ("type", "count", "card"), sub)
+        want_int(arg, "count", sub, 1, allow_x=True)
+        want_str(arg, "card", sub)
     elif ins.op == "if":
         check_keys(arg, CONDITION_KEYS, sub)
     elif ins.op == "win":
         if arg not in SIDES:
             raise ScenarioError("win: corp or runner", field=sub, line=ins.line)
     elif ins.op in ("gain_credits", "lose_credits", "draw", "give_tags"):
-        if not is_amount(arg):
+        if not is_amount(arg) and not (ins.op == "lose_credits" and arg == "all"):
             raise ScenarioError(f"expected a whole number or {{per: {'|'.join(PER)}}}, found {arg!r}",
                                 field=sub, line=ins.line)
     elif ins.op in ("gain_clicks", "lose_clicks", "remove_tags", "bad_publicity", "access", "strength"):

@@ -144,6 +144,9 @@ CITE: dict[str, str] = {
     "not_unsuccessful": "rule_not_unsuccessful_when_reached_success_phase",
     # access and breach
     "candidates": "rule_candidates_presented",
+    "breach_link": "rule_breach_link",
+    "run_ends_windows": "rule_run_ends_process_priority_windows",
+    "access_additional_cost": "rule_candidates_already_accessed",
     "random_access_limit": "rule_default_random_access_limit",
     "candidates_root": "rule_candidates_in_server_root",
     "candidates_hq": "rule_candidates_in_hq",

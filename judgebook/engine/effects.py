@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from judgebook.engine.cards import Cost, Instr
 from judgebook.engine.citations import cite
@@ -32,7 +31,7 @@ class EffectsMixin:
     def _credits(self, ins: Instr, ctx: Ctx, sign: int) -> None:
         side = self.aim(ins, ctx)
         p = self.state.player(side)
-        amount = self.amount(ins.arg, ctx)
+        amount = p.credits if ins.arg == "all" else self.amount(ins.arg, ctx)
         if sign < 0:
             if ins.if_able and p.credits < amount:
                 self.log("if_able", f"{side} cannot lose {amount}[c]: the instruction is ignored",
@@ -54,6 +53,8 @@ class EffectsMixin:
         p = self.state.player(side)
         amount = int(ins.arg) if sign > 0 else min(int(ins.arg), p.clicks)
         self.state = with_player(self.state, side, clicks=p.clicks + sign * amount)
+        if sign < 0 and amount:
+            self.emit("clicks_spent", player=side, amount=amount)
         self.log("clicks", f"{side} {'gains' if sign > 0 else 'loses'} {amount}[click] ({ctx.label})",
                  cite(ctx.rule), player=side)
 
@@ -339,6 +340,16 @@ class EffectsMixin:
             return
         self.run(server)
 
+    def _do_breach(self, ins: Instr, ctx: Ctx) -> None:
+        run = self.state.run
+        if run is None or run.ended:
+            self.log("no_effect", f"{ctx.label}: no run in progress, no breach", cite("breach_link"))
+            return
+        self.log("breach_effect", f"{ctx.label}: the Runner breaches {ins.arg}", cite("breach_link"))
+        saved = (self.breach_server, self.accessed, self.zone_chosen, self.limit, self.in_run_breach)
+        self.breach(str(ins.arg))
+        self.breach_server, self.accessed, self.zone_chosen, self.limit, self.in_run_breach = saved
+
     def _do_encounter(self, ins: Instr, ctx: Ctx) -> None:
         ice = self.target(ins, ctx)
         if ice:
@@ -399,7 +410,10 @@ class EffectsMixin:
         which = arg.get("card", "self")
         cid = ctx.source if which == "self" else (ctx.target or self.last_installed) if which == "target" \
             else str(which)
-        kind, n = str(arg.get("type", "power")), int(arg.get("count", 1))
+        if cid not in self.state.cards:
+            raise ScenarioError(f"no card with id {cid!r}", field=ins.field, line=ins.line, file=self.sc.file)
+        count = arg.get("count", 1)
+        kind, n = str(arg.get("type", "power")), ctx.x if count == "X" else int(count)
         self.state = with_card(self.state, self.card(cid).with_counter(kind, sign * n))
         self.log("counters", f"{'places' if sign > 0 else 'removes'} {n} {kind} counter(s) "
                  f"{'on' if sign > 0 else 'from'} {cid} ({ctx.label})", cite("counters"))
@@ -519,7 +533,8 @@ class EffectsMixin:
                 return
         self.sub_stack.append(label)
         try:
-            self.log("subroutine", f"{ctx.label} resolves subroutine {n + 1} of {ice}", cite("subroutine_resolution"))
+            self.log("subroutine", f"{ctx.label} resolves subroutine {n + 1} of {ice}", cite("subroutine_resolution"),
+                     ability=label)
             self.resolved.append(label)
             self.resolve_effects(self.cdef(ice).subroutines[n].effects, Ctx(ice, "corp", label), "subroutine_checkpoint")
         finally:
@@ -605,8 +620,8 @@ class EffectsMixin:
                 return True
             d = self.take(payer, ("pay",), fit)
             if d and d.value:
-                self.pay(payer, cost, ctx.source, int(d.get("x", 0) or 0), tuple(d.get("using") or ()),
-                         f"({ctx.label})")
+                ctx.x = int(d.get("x", 0) or 0)     # "that many": X carries into the instructions
+                self.pay(payer, cost, ctx.source, ctx.x, tuple(d.get("using") or ()), f"({ctx.label})")
                 paid = True
             else:
                 self.log("decline_pay", f"{payer} does not pay {cost.describe()} ({ctx.label})"

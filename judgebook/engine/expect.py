@@ -33,6 +33,7 @@ def check_expectations(scenario: Scenario, timeline: Timeline | None,
     out = t_outcome(exp, timeline)
     out += t_run(exp, timeline)
     out += t_resolved(exp, timeline)
+    out += t_resolved_in(exp, timeline)
     for side, fields in exp.state:
         if side == "cards":
             out += t_cards(timeline, fields)
@@ -95,6 +96,23 @@ def t_resolved(exp, timeline: Timeline) -> list[str]:
             continue
         last = later[0]
     out += [f"not_resolved: {label} resolved" for label in exp.not_resolved if _hits(label, resolved)]
+    return out
+
+
+def t_resolved_in(exp, timeline: Timeline) -> list[str]:
+    """Where an ability began resolving: a phase or step label on the step's path, or its anchor."""
+    out = []
+    for label, where in exp.resolved_in:
+        steps = [s for s in timeline.steps if s.ability and (s.ability == label or s.ability.split(":")[0] == label)]
+        if not steps:
+            out.append(f"resolved_in: {label} never resolved")
+            continue
+        step = steps[0]
+        near = [x for x in timeline.steps if x.n <= step.n]
+        anchors = {x.rule for x in near[-3:]}
+        if where not in step.path and where != step.phase and where not in anchors:
+            out.append(f"resolved_in: {label} resolved at {' > '.join(step.path)} (step {step.n}), "
+                       f"not {where!r}")
     return out
 
 

@@ -15,13 +15,14 @@ from typing import Any, Callable, Iterator
 from judgebook.engine.cards import Ability, CardDef, Cost, Modifier
 from judgebook.engine.citations import cite
 from judgebook.engine.errors import IllegalDecision, ScenarioError
-from judgebook.engine.scenario import CardSpec, Decision, PlayerSpec, Scenario
+from judgebook.engine.scenario import CardSpec, Decision, Scenario
 from judgebook.engine.state import (CardState, GameState, Lasting, PlayerState, diff, installed_ids,
                                     move, other, score_points, summary, with_card, with_player,
                                     zone_of)
 from judgebook.engine.timeline import RunRecord, Step
 
 ALLOTTED = {"corp": 3, "runner": 4}
+COUNTER_KINDS = ("advancement", "power", "virus", "agenda", "credit")
 
 
 class GameOver(Exception):
@@ -145,6 +146,7 @@ class GameBase:
         self.events: list[Event] = []
         self.turn_events: Counter = Counter()
         self.run_events: Counter = Counter()
+        self.turn_counts: Counter = Counter()   # runs initiated this turn (for "the first time each turn")
         self.left_play: set[str] = set()      # active cards that left play since the last checkpoint
         self.trashed_this_run: set[str] = set()
         self.transient: list[tuple[str, int]] = []   # breaker strength until the next checkpoint
@@ -155,12 +157,17 @@ class GameBase:
         self.scope_seq = 0
         self.seen: set = set()
         self.sub_stack: list[str] = []          # subroutines resolving through resolve_subroutine
+        self.deferred: list[Instance] = []      # pending when the run ended: for the run ends phase
+        self.encounters = 0                     # encounters so far (each gets its own number)
+        self.breach_server: str | None = None   # the breach in progress: server, accessed cards, limits
+        self.accessed: list[str] = []
+        self.zone_chosen, self.limit = 0, 1
         self._snap = summary(self.state)
         self._check_decision_cards()
 
     # --- the log ---------------------------------------------------------------
     def log(self, event: str, text: str, rule: str | None, assumed: bool = False,
-            decision: Decision | None = None, player: str | None = None) -> None:
+            decision: Decision | None = None, player: str | None = None, ability: str | None = None) -> None:
         now = summary(self.state)
         phase = self.path[-1] if self.path else "setup"
         if len(self.path) >= 2:
@@ -169,7 +176,7 @@ class GameBase:
             text = f"{text} — {decision.note}"
         self.steps.append(Step(len(self.steps) + 1, phase, tuple(self.path), event, text, rule,
                                diff(self._snap, now), assumed,
-                               decision.index if decision else None, player))
+                               decision.index if decision else None, player, ability))
         self._snap = now
         if len(self.steps) > self.sc.max_steps:
             raise LoopDetected(f"more than {self.sc.max_steps} steps (options.max_steps)")
@@ -490,7 +497,10 @@ class GameBase:
         out = []
         for mod, source in self.modifiers("additional_cost"):
             where = self.server_of(source) if mod.server == "this" else mod.server
-            if mod.what != what or (where and where != server):
+            kind = "central" if server in ("HQ", "R&D", "Archives") else "remote"
+            if mod.what != what or (where and where not in (server, kind)):
+                continue
+            if mod.first_this_turn and self.turn_counts[what] > 0:
                 continue
             if mod.card not in (None, "any") and (source if mod.card == "self" else mod.card) != card:
                 continue
@@ -602,6 +612,8 @@ class GameBase:
             self.state = with_card(self.state, self.card(cid).with_counter("credit", -take))
             need -= take
         self.state = with_player(self.state, player, credits=p.credits - need, clicks=p.clicks - cost.clicks)
+        if cost.clicks:
+            self.emit("clicks_spent", player=player, amount=cost.clicks)
         if cost.tags:
             self.state = with_player(self.state, "runner", tags=self.state.runner.tags + cost.tags)
             self.emit("tags_taken", amount=cost.tags)
@@ -666,6 +678,10 @@ class GameBase:
             n = st.runner.memory - used
         elif per == "accesses_this_run":
             n = self.run_events["access"]
+        elif per in COUNTER_KINDS:
+            n = self.card(ctx.source).count(per) if ctx else 0
+        elif per == "x":
+            n = ctx.x if ctx else 0
         elif per == "tags":
             n = st.runner.tags
         elif per == "cards_in_grip":

@@ -4,7 +4,10 @@ from __future__ import annotations
 from judgebook.engine.citations import cite
 from judgebook.engine.effects import EffectsMixin
 from judgebook.engine.errors import IllegalDecision
+from judgebook.engine.access import AccessMixin
 from judgebook.engine.flows import FlowsMixin
+from judgebook.engine.runs import RunMixin
+from judgebook.engine.turns import TurnsMixin
 from judgebook.engine.game import GameBase, GameOver, LoopDetected, ScriptComplete
 from judgebook.engine.scenario import Scenario
 from judgebook.engine.state import summary
@@ -12,7 +15,7 @@ from judgebook.engine.timeline import Outcome, Step, Timeline
 from judgebook.engine.windows import WindowsMixin
 
 
-class Game(FlowsMixin, EffectsMixin, WindowsMixin, GameBase):
+class Game(FlowsMixin, TurnsMixin, RunMixin, AccessMixin, EffectsMixin, WindowsMixin, GameBase):
     """The cursor of one replay (see game.py)."""
 
 

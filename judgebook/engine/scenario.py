@@ -97,6 +97,7 @@ class Expect:
     not_resolved: tuple[str, ...] = ()
     state: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
     error_rule: str | None = None
+    resolved_in: tuple[tuple[str, str], ...] = ()   # ability label -> phase / step label / anchor
     line: int | None = None
 
 
@@ -267,6 +268,17 @@ def _all_specs(player: PlayerSpec) -> list[CardSpec]:
 
 # --- cards -------------------------------------------------------------------
 
+_RAW: dict[tuple[str, float], Any] = {}   # (file, mtime) -> parsed YAML: re-read only when it changes
+
+
+def _library_items(file: Path) -> Any:
+    key = (str(file), file.stat().st_mtime)
+    if key not in _RAW:
+        node = load_text(file.read_text(encoding="utf-8"), str(file))
+        _RAW[key] = node.get("cards") if isinstance(node, dict) and "cards" in node else [node]
+    return _RAW[key]
+
+
 def load_library(directory: str | Path, names: set[str] | None = None) -> dict[str, CardDef]:
     """Card definitions under a library folder, by name.
 
@@ -275,8 +287,7 @@ def load_library(directory: str | Path, names: set[str] | None = None) -> dict[s
     """
     out: dict[str, CardDef] = {}
     for file in sorted(Path(directory).glob("*.yaml")):
-        node = load_text(file.read_text(encoding="utf-8"), str(file))
-        items = node.get("cards") if isinstance(node, dict) and "cards" in node else [node]
+        items = _library_items(file)
         if not isinstance(items, list):
             raise ScenarioError("`cards` is a list", field="cards", file=str(file))
         for i, item in enumerate(items):
@@ -295,7 +306,10 @@ def _card_defs(node: dict, library: Any, corp: PlayerSpec, runner: PlayerSpec) -
     wanted = node.get("cards") or []
     if not isinstance(wanted, list):
         raise ScenarioError("cards is a list of card names", field="cards", line=line_of(node, "cards"))
-    inline_names = {str(c.get("name")) for c in (node.get("card_defs") or []) if isinstance(c, dict)}
+    inline = node.get("card_defs") or []
+    if not isinstance(inline, list):
+        raise ScenarioError("card_defs is a list", field="card_defs", line=line_of(node, "card_defs"))
+    inline_names = {str(c.get("name")) for c in inline if isinstance(c, dict)}
     needed = {str(n) for n in wanted} | {s.name for s in _all_specs(corp) + _all_specs(runner)}
     lib = load_library(library, needed - inline_names) if library else {}
     defs: dict[str, CardDef] = {}
@@ -355,6 +369,13 @@ def _decisions(node: Any) -> tuple[Decision, ...]:
         if kind in ("pay", "jack_out") and not isinstance(value, bool):
             raise ScenarioError("expected true or false", field=f"{path}.{kind}", line=line)
         params = tuple((k, v) for k, v in item.items() if k not in (kind, "player", "note"))
+        if "x" in item and (want_int(item, "x", path) or 0) < 0:
+            raise ScenarioError("x is 0 or more", field=f"{path}.x", line=line_of(item, "x"))
+        subs = item.get("subroutines")
+        if subs is not None and (not isinstance(subs, list) or not all(
+                isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in subs)):
+            raise ScenarioError("subroutines is a list of numbers (1 = first)", field=f"{path}.subroutines",
+                                line=line_of(item, "subroutines"))
         if "at" in item and item["at"] not in AT_KEYS:
             raise ScenarioError(f"at: expected one of {', '.join(AT_KEYS)}", field=f"{path}.at",
                                 line=line_of(item, "at"))
@@ -374,14 +395,19 @@ STATE_KEYS = ("credits", "clicks", "tags", "bad_publicity", "core_damage", "hand
 def _expect(node: Any) -> Expect | None:
     if node is None:
         return None
-    check_keys(node, ("winner", "win_reason", "run", "resolved", "not_resolved", "state", "error"),
-               "expect")
+    check_keys(node, ("winner", "win_reason", "run", "resolved", "not_resolved", "state", "error",
+                      "resolved_in"), "expect")
+    resolved_in = node.get("resolved_in") or {}
+    if not isinstance(resolved_in, dict):
+        raise ScenarioError("resolved_in maps an ability (Card:ability) to a phase, step or anchor",
+                            field="expect.resolved_in", line=line_of(node, "resolved_in"))
     run = node.get("run") or {}
     check_keys(run, ("successful", "ended_by", "server"), "expect.run")
     state = node.get("state") or {}
     check_keys(state, SIDES + ("cards",), "expect.state")
     for side, fields in state.items():
         if side == "cards":
+            check_keys(fields, tuple(map(str, fields)) if isinstance(fields, dict) else (), "expect.state.cards")
             for cid, body in fields.items():
                 check_keys(body, ("counters", "strength", "zone", "rezzed"), f"expect.state.cards.{cid}")
                 want_str(body, "zone", f"expect.state.cards.{cid}", None, CARD_ZONES)
@@ -399,4 +425,5 @@ def _expect(node: Any) -> Expect | None:
         run=tuple(run.items()), resolved=tuple(map(str, node.get("resolved", []))),
         not_resolved=tuple(map(str, node.get("not_resolved", []))),
         state=tuple((side, tuple(fields.items())) for side, fields in state.items()),
-        error_rule=error.get("rule"), line=getattr(node, "line", None))
+        error_rule=error.get("rule"), resolved_in=tuple((str(k), str(v)) for k, v in resolved_in.items()),
+        line=getattr(node, "line", None))

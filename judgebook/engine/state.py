@@ -1,7 +1,7 @@
 """The game state as a value: frozen dataclasses, replaced (never mutated) on change."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from judgebook.engine.cards import Modifier

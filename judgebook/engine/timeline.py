@@ -17,6 +17,7 @@ class Step:
     assumed: bool = False                # a default was taken, not a scripted decision
     decision: int | None = None          # 1-based index of the scripted decision used
     player: str | None = None
+    ability: str | None = None           # "Card:ability" that begins resolving at this step
 
 
 @dataclass(frozen=True)

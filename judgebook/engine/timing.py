@@ -181,3 +181,13 @@ STRUCTURES = (CORP_TURN, RUNNER_TURN, RUN, BREACH, ACCESS)
 
 def all_anchors() -> set[str]:
     return {a for st in STRUCTURES for p in st.phases for a in [p.anchor] + [s.anchor for s in p.steps]}
+
+
+def outline() -> list[dict]:
+    """The timing structures as plain data, for a page that draws where a step is."""
+    return [{"key": st.key, "label": st.label,
+             "phases": [{"key": p.key, "label": p.label, "anchor": p.anchor,
+                         "steps": [{"key": s.key, "label": s.label, "anchor": s.anchor,
+                                    "window": sorted(s.window), "event": s.event} for s in p.steps]}
+                        for p in st.phases]}
+            for st in STRUCTURES]

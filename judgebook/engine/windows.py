@@ -19,8 +19,14 @@ class WindowsMixin:
     # --- checkpoints followed by reaction windows -------------------------------------
     def settle(self, closes_with: Any = None) -> None:
         pending = self.checkpoint()
-        if pending:
-            self.react(pending, closes_with)
+        if not pending:
+            return
+        run = self.state.run
+        if run and run.ended and "run_ends" not in self.phase_keys:
+            # the game has moved on to the run ends phase, which processes these windows
+            self.deferred.extend(pending)
+            return
+        self.react(pending, closes_with)
 
     # --- paid ability windows -----------------------------------------------------------
     def paw(self, kinds: frozenset) -> None:
@@ -32,6 +38,10 @@ class WindowsMixin:
             if run_seq is not None and (run is None or run.seq != run_seq or run.ended):
                 self.log("window_closed", "the run ended: the paid ability window closes",
                          cite("run_ends_close_paws"))
+                late = self.peek()
+                if late and late.kind in ("use", "rez", "score"):
+                    self.misfit[late.index] = ("the run ended and closed the paid ability window it "
+                                               "was meant for", "run_ends_close_paws")
                 return
             self.settle()
             d = self.take(player, ("use", "rez", "score", "pass"),
@@ -155,11 +165,22 @@ class WindowsMixin:
             raise self.illegal(d, f"{cid}:{ability.id} was already used this turn", "once_per_turn")
         if ability.brk:
             self.check_break(d, cid, ability)
+        if window == "interrupt" and not self._could_change(ability):
+            raise self.illegal(d, f"{cid}:{ability.id} could not change the imminent effects (nothing "
+                               "it prevents is imminent)", "relevant_interrupts")
         problem = self.cost_problem(player, ability.cost or Cost(), cid, int(d.get("x", 0) or 0),
                                     tuple(d.get("using") or ()))
         if problem:
             raise self.illegal(d, f"cannot pay {cid}'s cost: {problem[0]}", problem[1])
         return True
+
+    def _could_change(self, ability: Ability) -> bool:
+        """A prevention-only interrupt is only usable while something it prevents is imminent."""
+        prevents = [i.modifier for i in ability.effects if i.op == "prevent"]
+        if not prevents or len(prevents) != len(ability.effects):
+            return True
+        return any(self.imminent_part(m.what, m.damage_type) and self.imminent_part(m.what, m.damage_type).amount > 0
+                   for m in prevents)
 
     def in_encounter_window(self) -> bool:
         run = self.state.run
@@ -216,7 +237,7 @@ class WindowsMixin:
         label = f"{cid}:{ability.id}"
         x = int(d.get("x", 0) or 0)
         self.log("use", f"{player} uses {label}" + (f" — {ability.text}" if ability.text else ""),
-                 cite("paid_announce"), decision=d, player=player)
+                 cite("paid_announce"), decision=d, player=player, ability=label)
         cost = ability.cost or Cost()
         self.pay(player, cost, cid, x, tuple(d.get("using") or ()), f"for {label}")
         self.emit("ability_used", card=cid, ability=ability.id, trash_cost=cost.trash_self, player=player)
@@ -374,7 +395,8 @@ class WindowsMixin:
     def resolve_instance(self, inst: Instance, d: Decision | None, why: str = "") -> None:
         text = f" — {inst.ability.text}" if inst.ability.text else ""
         self.log("trigger", f"{inst.controller} triggers {inst.label}{why}{text}",
-                 cite("conditional_announce"), assumed=d is None, decision=d, player=inst.controller)
+                 cite("conditional_announce"), assumed=d is None, decision=d, player=inst.controller,
+                 ability=inst.label)
         self.state = replace(self.state, used=self.state.used | {(inst.card, inst.ability.id)})
         self.resolved.append(inst.label)
         ctx = Ctx(inst.card, inst.controller, inst.label, event=inst.event)

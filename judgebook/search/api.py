@@ -115,12 +115,14 @@ def coerce_filters(filters) -> tuple[Filters, list[str]]:
         return Filters(), []
     if isinstance(filters, Filters):
         return filters, []
+    if not isinstance(filters, Mapping):
+        return Filters(), [f"Filters must be a mapping like {{'doc': 'cr-26.03'}}; got {type(filters).__name__}."]
     out, notes = {}, []
-    for key, value in dict(filters).items():
+    for key, value in filters.items():
         if key not in qg.FILTER_KEYS:
             notes.append(f"Unknown filter '{key}' ignored (use doc, era or kind).")
             continue
-        values = [value] if isinstance(value, str) else list(value or ())
+        values = [value] if isinstance(value, str) else list(value) if isinstance(value, (list, tuple, set)) else []
         parsed = qg.parse(" ".join(f"{key}:{v}" for v in values if isinstance(v, str) and v))
         out[key] = getattr(parsed.filters, key)
     return Filters(**out), notes

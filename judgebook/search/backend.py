@@ -34,10 +34,19 @@ def text_analyzer():
             | analysis.StemFilter(cachesize=-1))
 
 
-def pairs_analyzer():
-    # Neighbouring words as one term ("end run" from "end the run"): a phrase
-    # becomes one or a few term look-ups instead of position matching.
-    return text_analyzer() | analysis.ShingleFilter(size=2, sep=" ")
+# Documents are analysed once, here, and handed to Whoosh as ready terms: the
+# `text` field gets the terms, the `pairs` field each pair of neighbours
+# ("end run" from "end the run"), so a phrase is a few term look-ups instead
+# of position matching, and indexing does not stem every text twice.
+ANALYZER = text_analyzer()
+
+
+def _ready_terms():
+    return analysis.RegexTokenizer(r"\S+")
+
+
+def _ready_lines():
+    return analysis.RegexTokenizer(r"[^\n]+")
 
 
 def spell_analyzer():
@@ -58,8 +67,8 @@ def schema() -> fields.Schema:
         # One scored field keeps each word one posting list (Whoosh's cost is
         # per posting); title and defined terms weigh more by repetition, and
         # the ranker's bonuses do the rest.
-        text=fields.TEXT(analyzer=text_analyzer(), phrase=False),
-        pairs=fields.TEXT(analyzer=pairs_analyzer(), phrase=False),
+        text=fields.TEXT(analyzer=_ready_terms(), phrase=False),
+        pairs=fields.TEXT(analyzer=_ready_lines(), phrase=False),
         spell=fields.TEXT(analyzer=spell_analyzer(), phrase=False),
         card=fields.ID(),
         keys=fields.KEYWORD(**many),
@@ -94,10 +103,13 @@ def _document(rec: IndexRecord) -> dict:
     keys = [fold(k) for k in rec.keys if fold(k)]
     ms = rec.members
     heading = "\n".join([rec.title] * TITLE_REPEAT + list(rec.defines) * DEFINES_REPEAT)
+    terms = [t.text for t in ANALYZER(index_text(f"{heading}\n{rec.text}"))]
     return dict(
         id=rec.id, ids=_many(m.id for m in ms), doc=_many(m.doc for m in ms),
         era=_many(m.era or "none" for m in ms), number=_many(m.number for m in ms if m.number),
-        kind=rec.kind, text=f"{heading}\n{rec.text}", pairs=f"{heading}\n{rec.text}",
+        kind=rec.kind, text=" ".join(terms),
+        # The heading repeated weighs pairs in titles and defined terms, as in `text`.
+        pairs="\n".join(f"{a} {b}" for a, b in zip(terms, terms[1:])),
         spell=" ".join(_vocabulary(rec)),
         card=rec.card_name, keys=",".join(keys), title=rec.title, body=rec.body,
         members=json.dumps([[m.id, m.doc, m.era, m.number, m.rank, m.breadcrumb] for m in ms],
@@ -168,7 +180,7 @@ class Reader:
         self.index = index.open_dir(str(path))
         self.searcher = self.index.searcher()
         self.reader = self.searcher.reader()
-        self._analyzer = self.index.schema["text"].analyzer
+        self._analyzer = ANALYZER
         self._values: dict[str, list[str]] = {}
         self._filters: dict[Filters, set[int]] = {}
 

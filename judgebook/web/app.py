@@ -114,14 +114,17 @@ def _security_headers(response):
 
 
 def _error_pages(app: Flask) -> None:
-    def not_found(_exc=None):
-        return render_template("404.html", missing=request.path[:200]), 404
+    """Every error is a page offering a search (JSON under /api/), never a traceback."""
+    def page(status: int, error: bool = False):
+        if request.path.startswith("/api/"):
+            from flask import jsonify
+            return jsonify({"error": "not found" if status == 404 else f"error {status}"}), status
+        return render_template("404.html", missing=request.path[:200], error=error), status
 
-    def server_error(exc):
+    for status in (400, 404, 405, 413, 414):
+        app.register_error_handler(status, lambda _exc, status=status: page(status))
+
+    def server_error(_exc):
         app.logger.exception("error serving %s", request.path[:200])
-        return render_template("404.html", missing=request.path[:200], error=True), 500
-
-    app.register_error_handler(404, not_found)
-    app.register_error_handler(405, not_found)
-    app.register_error_handler(400, not_found)
+        return page(500, error=True)
     app.register_error_handler(500, server_error)

@@ -49,7 +49,7 @@ def export_site(corpus: Corpus, out_dir: str | Path,
         site.write(f"d/{file_slug(doc.key)}.html", "document.html", doc=doc,
                    toc=pages.toc(corpus, doc.key), count=len(corpus.in_doc(doc.key)))
     _write_changes(site, corpus)
-    site.write("rulings.html", "rulings.html", toc=pages.toc(corpus, "onr-rulings"),
+    site.write("rulings.html", "rulings.html", topics=pages.ruling_topics(corpus),
                cards=pages.ruling_cards(corpus), doc=corpus.documents.get("onr-rulings"))
     site.write("cards.html", "cards.html", cards=pages.card_list(corpus),
                doc=corpus.documents.get("cards"))
@@ -120,7 +120,7 @@ def _write_changes(site: _Site, corpus: Corpus) -> None:
     jobs += [(f"changes/{file_slug(x.key)}--{file_slug(y.key)}.html", x.key, y.key) for x, y in pairs]
     for rel, a, b in jobs:
         site.write(rel, "changes.html", versions=versions, pairs=pairs, a=a, b=b,
-                   result=pages.compare(corpus, a, b) if a else None, logs=logs)
+                   result=pages.compare(corpus, a, b) if a else None, logs=logs, only="")
 
 
 def _write_assets(out: Path, corpus: Corpus, html: Html) -> search_index.IndexStats:
@@ -130,6 +130,9 @@ def _write_assets(out: Path, corpus: Corpus, html: Html) -> search_index.IndexSt
     shutil.copy(STATIC / "manifest.webmanifest", out / "manifest.webmanifest")
     rank = {d.key: i for i, d in enumerate(reversed(corpus.cr_versions()))}
     ordered = sorted(corpus.sections.values(), key=lambda s: (rank.get(s.doc, 99), s.doc, s.order))
-    js, stats = search_index.build(ordered, lambda s: section_path(s.id), html.doc_short, rank)
+    def family(sec):
+        history = corpus.history(sec.id)
+        return history[-1].id if history else sec.id
+    js, stats = search_index.build(ordered, lambda s: section_path(s.id), html.doc_short, rank, family)
     (out / "search-index.js").write_text(js, "utf-8")
     return stats

@@ -6,6 +6,7 @@ per written file (`at()`), so links come out relative to that file.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from markupsafe import Markup, escape
 
@@ -24,6 +25,12 @@ try:   # the linking engineer's word diff; the History falls back to whole texts
     from judgebook.linking.versions import word_diff
 except ImportError:   # pragma: no cover - only while linking is being written
     word_diff = None
+
+
+@lru_cache(maxsize=2048)
+def _diff_ops(a: str, b: str) -> tuple:
+    """Cached: the export shows each pair of versions on every version's page."""
+    return tuple(word_diff(a, b))
 
 
 class Html:
@@ -52,7 +59,10 @@ class Html:
         d = self.corpus.documents.get(key)
         if d and d.is_cr and d.edition:
             return f"CR {d.edition}"
-        return d.title.split(" (")[0] if d else key
+        if not d:
+            return key
+        short = d.title.split(" (")[0]
+        return short if len(short) >= 12 else d.title   # not "Netrunner" for the 1996 rulebook
 
     def _title_of(self, section_id: str) -> str:
         sec = self.corpus.get(section_id)
@@ -97,7 +107,7 @@ class Html:
         if word_diff is None:
             return Markup(f"<del>{escape(a)}</del> <ins>{escape(b)}</ins>")
         out = []
-        for op in word_diff(a, b):
+        for op in _diff_ops(a, b):
             piece = render.inline(op.text, self.urls)
             if op.op == "insert":
                 out.append(f"<ins>{piece}</ins>")
@@ -108,7 +118,10 @@ class Html:
         return Markup("".join(out))
 
     def meta(self, sec: Section) -> list[tuple[str, str]]:
-        return [(k, v) for k, v in sec.meta if k not in ("changelog",)]
+        """Facts worth showing: "faction_name: Criminal" rather than both it and "faction: criminal"."""
+        keys = {k for k, _ in sec.meta}
+        return [(k.removesuffix("_name").replace("_", " "), v) for k, v in sec.meta
+                if k not in ("changelog", "duplicate_lines") and f"{k}_name" not in keys and v]
 
     def provenance(self, sec: Section) -> str:
         p = sec.provenance

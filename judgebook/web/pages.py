@@ -108,6 +108,9 @@ def toc(corpus: Corpus, doc: str, kinds_hidden: frozenset = frozenset({"example"
 
 
 # ---- what changed between two CR versions -----------------------------------
+CHANGE_KINDS = ("added", "removed", "changed", "renumbered")
+
+
 @dataclass(frozen=True)
 class Change:
     status: str                  # added | removed | changed | renumbered | renumbered, changed
@@ -123,7 +126,10 @@ class Changes:
     changelogs: list[Section]
 
     def count(self, status: str) -> int:
-        return sum(1 for e in self.entries if status in e.status.split(", "))
+        return len(self.only(status))
+
+    def only(self, status: str) -> list[Change]:
+        return [e for e in self.entries if not status or status in e.status.split(", ")]
 
 
 def version_pairs(corpus: Corpus) -> list[tuple[Document, Document]]:
@@ -209,16 +215,27 @@ def changelogs(corpus: Corpus, docs: set[str] | None = None) -> list[Section]:
 # ---- legacy rulings ---------------------------------------------------------
 @dataclass(frozen=True)
 class CardEntry:
-    title: str
     section: Section
+    category: str
+    side: str
+    rulings: int
 
 
 def ruling_cards(corpus: Corpus, doc: str = "onr-rulings") -> list[CardEntry]:
-    """The card-by-card rulings entries, alphabetically (entries titled by a card name)."""
-    out = [CardEntry(s.title, s) for s in corpus.in_doc(doc)
-           if s.title and not corpus.children(s.id) and s.meta_get("topic") != "true"
-           and s.kind in ("ruling", "card")]
-    return sorted(out, key=lambda c: c.title.casefold())
+    """The card-by-card entries of the 1996 rulings (sections the parser gave a card category)."""
+    out = [CardEntry(s, s.meta_get("category"), s.meta_get("side"), len(s.children))
+           for s in corpus.in_doc(doc) if s.meta_get("category")]
+    return sorted(out, key=lambda c: c.section.title.casefold())
+
+
+def ruling_topics(corpus: Corpus, doc: str = "onr-rulings") -> list[TocNode]:
+    """The rest of the 1996 rulings: general topics and charts (card entries left out)."""
+    def prune(nodes: list[TocNode]) -> list[TocNode]:
+        kept = [n for n in nodes if not n.section.meta_get("category")]
+        for n in kept:
+            n.children = prune(n.children)
+        return [n for n in kept if n.children or n.section.kind == "ruling" or n.section.text]
+    return prune(toc(corpus, doc))
 
 
 def card_list(corpus: Corpus, doc: str = "cards") -> list[Section]:

@@ -17,7 +17,9 @@ from typing import Callable
 import nh3
 from markupsafe import Markup, escape
 
-from judgebook.model import LINK_CARD, LINK_SUBTYPE, LINK_TERM, LINK_VERSION, Link, Section
+from judgebook.model import (
+    LINK_CARD, LINK_RULING, LINK_SUBTYPE, LINK_TERM, LINK_VERSION, Link, Section,
+)
 from judgebook.symbols import SYMBOLS, label
 from judgebook.web.urls import Urls
 
@@ -74,7 +76,8 @@ def span_links(section: Section) -> list[Link]:
 def link_html(link: Link, inner: str, urls: Urls, lookup: Lookup) -> str:
     """One link's markup around already-escaped `inner`."""
     kind = escape(link.kind)
-    if link.target:
+    # a target that is not loaded (a build without that document) is no link at all
+    if link.target and lookup.title(link.target):
         attrs = f'class="ln ln-{kind}" href="{escape(urls.section(link.target))}"'
         if link.kind in (LINK_TERM, LINK_SUBTYPE, LINK_CARD):
             definition = lookup.definition(link.target)
@@ -82,7 +85,7 @@ def link_html(link: Link, inner: str, urls: Urls, lookup: Lookup) -> str:
                 attrs += (f' data-def="{escape(_clip(definition))}"'
                           f' data-def-title="{escape(lookup.title(link.target))}"')
         return f"<a {attrs}>{inner}</a>"
-    reason = link.reason or "unresolved reference"
+    reason = link.reason or ("not in the loaded documents" if link.target else "unresolved reference")
     alt = ""
     for other in link.alternatives[:2]:
         alt += (f' <a class="ln ln-alt" href="{escape(urls.section(other))}">'
@@ -135,5 +138,7 @@ def plain(html: str) -> str:
 
 def unspanned_links(section: Section) -> list[Link]:
     """Links not tied to a span (Related lists, index entries): shown as a list below the text."""
+    # a card's rulings are its children, shown in full below it: no need to list them again
     return [l for l in section.links
-            if l.kind != LINK_VERSION and not (0 <= l.start < l.end <= len(section.text))]
+            if l.kind not in (LINK_VERSION, LINK_RULING)
+            and not (0 <= l.start < l.end <= len(section.text))]

@@ -98,14 +98,16 @@ def changes():
         a = a if a in keys else keys[-2]
         b = b if b in keys else keys[-1]
     result = pages.compare(corpus, a, b) if a != b else None
-    return render_template("changes.html", versions=versions, pairs=pages.version_pairs(corpus), a=a, b=b, result=result,
-                           logs=pages.changelogs(corpus))
+    only = text_arg("only", 20)
+    return render_template("changes.html", versions=versions, pairs=pages.version_pairs(corpus),
+                           a=a, b=b, result=result, logs=pages.changelogs(corpus),
+                           only=only if only in pages.CHANGE_KINDS else "")
 
 
 @bp.get("/rulings")
 def rulings():
     corpus = state().corpus
-    return render_template("rulings.html", toc=pages.toc(corpus, "onr-rulings"),
+    return render_template("rulings.html", topics=pages.ruling_topics(corpus),
                            cards=pages.ruling_cards(corpus),
                            doc=corpus.documents.get("onr-rulings"))
 

@@ -40,8 +40,14 @@ class IndexStats:
 
 
 def build(sections: Iterable[Section], href: Callable[[Section], str],
-          doc_label: Callable[[str], str], doc_rank: dict[str, int]) -> tuple[str, IndexStats]:
-    """(JavaScript source, stats) of the index over `sections`."""
+          doc_label: Callable[[str], str], doc_rank: dict[str, int],
+          family: Callable[[Section], str] = lambda s: s.id) -> tuple[str, IndexStats]:
+    """(JavaScript source, stats) of the index over `sections`.
+
+    `family` names the rule a section is a version of (its newest version's id),
+    so the page can show one hit per rule, not one per CR version.
+    """
+    families: dict[str, int] = {}
     docs: list[str] = []
     doc_pos: dict[str, int] = {}
     items, postings = [], defaultdict(list)
@@ -49,8 +55,10 @@ def build(sections: Iterable[Section], href: Callable[[Section], str],
         if sec.doc not in doc_pos:
             doc_pos[sec.doc] = len(docs)
             docs.append(doc_label(sec.doc))
-        items.append([href(sec), doc_pos[sec.doc], sec.number, sec.title or "",
-                      _snippet(sec.text), doc_rank.get(sec.doc, 99)])
+        fam = families.setdefault(family(sec), len(families))
+        title = sec.title or ("Example" if sec.kind == "example" else "")
+        items.append([href(sec), doc_pos[sec.doc], sec.number, title,
+                      _snippet(sec.text), doc_rank.get(sec.doc, 99), fam])
         for tok in set(tokens(f"{sec.number} {sec.title} {sec.text}")):
             postings[tok].append(i)
     limit = max(50, int(len(items) * COMMON_SHARE))

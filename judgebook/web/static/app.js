@@ -75,7 +75,9 @@
         // A click or tap pins the definition open; a second one follows the link.
         // (A tap also fires mouseover first, so hovering alone never counts.)
         if (current === a && pinned) return;
-        e.preventDefault(); show(a); pinned = true; return;
+        e.preventDefault(); show(a); pinned = true;
+        if (e.detail === 0) open.focus();   // opened from the keyboard: move focus into it
+        return;
       }
       if (!pop.contains(e.target)) hide();
     });

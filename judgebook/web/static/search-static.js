@@ -55,7 +55,12 @@
       s += Math.max(0, 4 - it[5]) * 0.5;
       scores[i] = Math.max(scores[i] || 0, s);
     });
-    var order = Object.keys(scores).sort(function (a, b) { return scores[b] - scores[a] || a - b; });
+    var order = Object.keys(scores).sort(function (a, b) {
+      return scores[b] - scores[a] || ix.items[a][5] - ix.items[b][5] || a - b;
+    });
+    // one hit per rule: the best-placed of its CR versions (the newest on a tie)
+    var seen = {};
+    order = order.filter(function (i) { var f = ix.items[i][6]; if (seen[f]) return false; seen[f] = 1; return true; });
     return {hits: order.slice(0, MAX).map(function (i) { return ix.items[i]; }), total: order.length, words: toks};
   }
 

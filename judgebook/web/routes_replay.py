@@ -1,0 +1,276 @@
+"""The replay page (issue 5, Interfaces): pick or upload a judge scenario and step through it.
+
+`/replay` lists the scenarios of `rules_source/scenarios/` and offers an
+upload form; `/replay/<name>` shows one scenario's timeline. Every step is
+rendered server-side (the page works without JavaScript); `replay.js` turns
+the list into a stepper (Prev/Next, arrow keys, `#step-N` kept in sync).
+
+Citations are resolved with the CLI's own `rule_ref` (newest loaded CR version
+that has the anchor, else "not in the loaded documents"), so the page and
+`judgebook replay` always agree. An uploaded scenario is replayed and shown,
+never stored.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+from flask import Blueprint, abort, current_app, render_template, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from judgebook.commands.replay import NOT_LOADED, timeline_data
+from judgebook.engine import (IllegalDecision, ScenarioError, check_expectations, parse_scenario,
+                              replay)
+from judgebook.engine.timing import FORCED_ENCOUNTER, STRUCTURES
+from judgebook.store import paths
+from judgebook.web.app import state
+
+bp = Blueprint("replay", __name__)
+
+MAX_UPLOAD = 32 * 1024          # bytes of scenario text (the app refuses bodies over 64 KiB)
+MAX_ALIASES = 64                # YAML aliases in an upload (no "billion laughs")
+MAX_UPLOAD_STEPS = 2000         # an upload cannot raise options.max_steps above the default
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$")
+
+
+# ---- where scenarios live ---------------------------------------------------------
+def scenarios_dir() -> Path:
+    return Path(current_app.config.get("JUDGEBOOK_SCENARIOS")
+                or paths.project_root() / "rules_source" / "scenarios")
+
+
+def cards_dir() -> Path | None:
+    d = Path(current_app.config.get("JUDGEBOOK_CARDS")
+             or paths.project_root() / "rules_source" / "cards")
+    return d if d.is_dir() else None
+
+
+def scenario_files() -> dict[str, Path]:
+    """name (file stem) -> path; names are looked up here, never joined onto a path."""
+    d = scenarios_dir()
+    if not d.is_dir():
+        return {}
+    return {p.stem: p for p in sorted(d.glob("*.yaml")) if p.is_file() and _NAME.match(p.stem)}
+
+
+def _headline(path: Path) -> dict[str, str]:
+    """Title and source of a scenario file, read cheaply (no replay); a broken file still lists."""
+    try:
+        node = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        node = None
+    node = node if isinstance(node, dict) else {}
+    title = node.get("title") if isinstance(node.get("title"), str) else ""
+    source = node.get("source") if isinstance(node.get("source"), str) else ""
+    return {"name": path.stem, "title": title or path.stem, "source": " ".join(source.split())}
+
+
+# ---- routes ------------------------------------------------------------------------
+@bp.get("/replay")
+def index():
+    return _index_page()
+
+
+def _index_page(error: dict | None = None, text: str = "", status: int = 200):
+    items = [_headline(p) for p in scenario_files().values()]
+    return render_template("replay.html", items=items, error=error, text=text,
+                           max_upload=MAX_UPLOAD), status
+
+
+@bp.get("/replay/<name>")
+def scenario(name: str):
+    path = scenario_files().get(name) if _NAME.match(name) else None
+    if path is None:
+        abort(404)
+    text = path.read_text(encoding="utf-8", errors="replace")
+    view = build_view(text, file=f"rules_source/scenarios/{path.name}", trusted=True)
+    view["name"] = name
+    view["start"] = _step_arg(len(view["steps"]))
+    return render_template("replay_timeline.html", v=view), 200
+
+
+@bp.post("/replay")
+def upload():
+    try:
+        text = _uploaded_text()
+    except RequestEntityTooLarge:
+        return _index_page({"message": f"the upload is too large: a scenario can be at most "
+                                       f"{MAX_UPLOAD // 1024} KiB"}, status=413)
+    if text is None:
+        return _index_page({"message": "choose a scenario file (.yaml) or paste its text"}, status=400)
+    if len(text.encode("utf-8")) > MAX_UPLOAD:
+        return _index_page({"message": f"the upload is too large: a scenario can be at most "
+                                       f"{MAX_UPLOAD // 1024} KiB"}, status=413)
+    view = build_view(text, file="upload", trusted=False)
+    if view["error"] and not view["steps"]:
+        # malformed: nothing to replay; show the message and give the text back to fix
+        return _index_page(view["error"], text=text, status=400)
+    view["name"] = None
+    view["start"] = 1
+    return render_template("replay_timeline.html", v=view), 400 if view["error"] else 200
+
+
+def _uploaded_text() -> str | None:
+    """The scenario text of a POST: a file field `scenario` or a text field `text`."""
+    f = request.files.get("scenario")
+    if f is not None and f.filename:
+        raw = f.stream.read(MAX_UPLOAD + 1)
+        if len(raw) > MAX_UPLOAD:
+            raise RequestEntityTooLarge()
+        return raw.decode("utf-8", errors="replace")
+    text = request.form.get("text", "")
+    return text if text.strip() else None
+
+
+def _step_arg(count: int) -> int:
+    try:
+        n = int(request.args.get("step", 1))
+    except (TypeError, ValueError):
+        n = 1
+    return max(1, min(count, n)) if count else 1
+
+
+# ---- the page's data ---------------------------------------------------------------
+def build_view(text: str, file: str, trusted: bool) -> dict[str, Any]:
+    """Parse and replay `text`; everything the template shows, errors included (never raises)."""
+    corpus = state().corpus
+    view: dict[str, Any] = {"title": "", "source": "", "notes": "", "steps": [], "outcome": None,
+                            "error": None, "expect": None, "uploaded": not trusted}
+    try:
+        if not trusted:
+            _check_aliases(text)
+        sc = parse_scenario(text, file=file, library=cards_dir())
+        if not trusted and sc.max_steps > MAX_UPLOAD_STEPS:
+            sc = dataclasses.replace(sc, max_steps=MAX_UPLOAD_STEPS)
+    except ScenarioError as exc:
+        view["error"] = error_view(exc, corpus)
+        return view
+    except Exception as exc:  # a parser bug must not become a 500 (RecursionError on deep nesting, ...)
+        current_app.logger.exception("scenario %s could not be read", file)
+        view["error"] = {"message": f"the scenario could not be read ({type(exc).__name__})"}
+        return view
+    view.update(title=sc.title, source=" ".join(str(sc.source or "").split()), notes=sc.notes or "")
+    timeline, illegal = None, None
+    try:
+        timeline = replay(sc)
+    except IllegalDecision as exc:
+        illegal = exc
+        timeline = getattr(exc, "timeline", None)
+        view["error"] = error_view(exc, corpus)
+    except ScenarioError as exc:
+        view["error"] = error_view(exc, corpus)
+    except Exception as exc:  # an engine bug: say so plainly
+        current_app.logger.exception("replay of %s failed", file)
+        view["error"] = {"message": f"internal engine error while replaying this scenario: "
+                                    f"{type(exc).__name__}: {exc} (please report it)"}
+    if timeline is not None:
+        data = timeline_data(timeline, corpus)
+        view["steps"] = data["steps"]
+        view["outcome"] = data["outcome"] if illegal is None else None
+        for step, picture in zip(view["steps"], pictures([s["path"] for s in view["steps"]])):
+            step["picture"] = picture
+            step["changes"] = [(k, short(a), short(b)) for k, (a, b) in step["state"].items()]
+    if sc.expect is not None and (timeline is not None or illegal is not None):
+        try:
+            misses = check_expectations(sc, None if illegal else timeline, illegal)
+        except Exception:  # pragma: no cover - a checker bug only hides the verdict
+            current_app.logger.exception("expectations of %s could not be checked", file)
+        else:
+            view["expect"] = {"matches": not misses, "misses": misses,
+                              "error_rule": sc.expect.error_rule}
+    return view
+
+
+def error_view(exc: ScenarioError, corpus) -> dict[str, Any]:
+    from judgebook.commands.replay import rule_ref
+    out = {"message": exc.message, "field": exc.field, "line": exc.line,
+           "file": exc.file if exc.file and not str(exc.file).startswith("/") else _rel(exc.file)}
+    rule = getattr(exc, "rule", None)
+    if rule:
+        out["rule"] = rule_ref(corpus, rule)
+    return out
+
+
+def _rel(file: str | None) -> str | None:
+    """A library card file is named relative to the project, never by its absolute path."""
+    if not file:
+        return file
+    try:
+        return str(Path(file).resolve().relative_to(paths.project_root()))
+    except ValueError:
+        return Path(file).name
+
+
+def _check_aliases(text: str) -> None:
+    count = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.AliasEvent):
+                count += 1
+                if count > MAX_ALIASES:
+                    raise ScenarioError(f"too many YAML aliases (more than {MAX_ALIASES})",
+                                        line=event.start_mark.line + 1, file="upload")
+    except yaml.YAMLError:
+        return   # parse_scenario reports it with its line
+
+
+def short(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(map(str, value)) + "]" if len(value) <= 6 else f"{len(value)} cards"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {short(v)}" for k, v in value.items()) or "–"
+    return "–" if value is None else str(value)
+
+
+# ---- "where in the timing structure": a picture per step -----------------------------
+_BY_LABEL = {s.label: s for s in (*STRUCTURES, FORCED_ENCOUNTER)}
+
+
+def pictures(step_paths: list[list[str]]) -> list[list[dict]]:
+    """For each step, the levels of the timing structures it is in, outermost first.
+
+    A level is {"structure", "phases": [(label, current)], "steps": [(label, current)]}.
+    A phase can hold two steps of the same label (the Runner's two "paid ability
+    window"s); the one at or after the previous step's position in that phase is
+    taken, else the last one (the loop back to the action window).
+    """
+    last: dict[tuple, int] = {}
+    out = []
+    for path in step_paths:
+        levels, i, prefix = [], 0, ()
+        while i < len(path):
+            struct = _BY_LABEL.get(path[i])
+            if struct is None:
+                levels.append({"structure": path[i], "phases": [], "steps": []})
+                prefix += (path[i],)
+                i += 1
+                continue
+            i += 1
+            phase = next((p for p in struct.phases if i < len(path) and p.label == path[i]), None)
+            level = {"structure": struct.label,
+                     "phases": [(p.label, p is phase) for p in struct.phases] if len(struct.phases) > 1 else [],
+                     "steps": []}
+            if phase is not None:
+                i += 1
+                key = prefix + (struct.label, phase.label)
+                hits = [k for k, s in enumerate(phase.steps) if i < len(path) and s.label == path[i]]
+                current = None
+                if hits:
+                    i += 1
+                    after = [k for k in hits if key in last and k >= last[key]]
+                    current = after[0] if after else hits[-1]
+                    last[key] = current
+                level["phase"] = phase.label
+                level["steps"] = [(s.label, k == current) for k, s in enumerate(phase.steps)]
+                prefix = key + ((phase.steps[current].label,) if current is not None else ())
+            else:
+                prefix += (struct.label,)
+            levels.append(level)
+        out.append(levels)
+    return out
+
+
+__all__ = ["bp", "build_view", "pictures", "NOT_LOADED"]

@@ -1,0 +1,69 @@
+// judgebook replay page: turns the server-rendered list of steps into a stepper.
+// Prev/Next buttons and the arrow keys move one step; the URL fragment #step-N
+// follows the shown step, and opening a #step-N link shows that step.
+// No inline script (CSP script-src 'self'): the page works without this file.
+(function () {
+  "use strict";
+  var list = document.querySelector("ol.rp-steps");
+  var bar = document.querySelector(".rp-stepper");
+  if (!list || !bar) return;
+  var steps = Array.prototype.slice.call(list.querySelectorAll("li.rp-step"));
+  if (!steps.length) return;
+  var prev = bar.querySelector(".rp-prev"), next = bar.querySelector(".rp-next"),
+      all = bar.querySelector(".rp-all"), cur = bar.querySelector(".rp-cur");
+  var count = steps.length, shown = 0, showAll = false;
+
+  var fromHash = function () {
+    var m = /^#step-(\d+)$/.exec(location.hash || "");
+    return m ? parseInt(m[1], 10) : 0;
+  };
+
+  var show = function (n, updateUrl) {
+    n = Math.max(1, Math.min(count, n));
+    shown = n;
+    steps.forEach(function (li, i) {
+      var on = i === n - 1;
+      li.hidden = !showAll && !on;
+      if (on) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+    });
+    cur.textContent = String(n);
+    prev.disabled = n <= 1;
+    next.disabled = n >= count;
+    if (updateUrl && location.hash !== "#step-" + n) {
+      history.replaceState(null, "", "#step-" + n);
+    }
+    if (showAll) steps[n - 1].scrollIntoView({block: "nearest"});
+  };
+
+  var move = function (d) { show(shown + d, true); };
+
+  document.body.classList.add("rp-js");
+  list.classList.add("rp-stepping");
+  bar.hidden = false;
+  list.querySelectorAll("details.rp-where").forEach(function (d) { d.open = true; });
+
+  prev.addEventListener("click", function () { move(-1); });
+  next.addEventListener("click", function () { move(1); });
+  all.addEventListener("click", function () {
+    showAll = !showAll;
+    all.setAttribute("aria-pressed", showAll ? "true" : "false");
+    all.textContent = showAll ? "One at a time" : "Show all";
+    list.classList.toggle("rp-stepping", !showAll);
+    show(shown, false);
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+    var t = e.target, tag = t && t.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (t && t.isContentEditable)) return;
+    if (e.key === "ArrowRight") { e.preventDefault(); move(1); }
+    else if (e.key === "ArrowLeft") { e.preventDefault(); move(-1); }
+    else if (e.key === "Home") { e.preventDefault(); show(1, true); }
+    else if (e.key === "End") { e.preventDefault(); show(count, true); }
+  });
+  window.addEventListener("hashchange", function () {
+    var n = fromHash();
+    if (n) show(n, false);
+  });
+
+  show(fromHash() || parseInt(list.dataset.start, 10) || 1, false);
+})();
