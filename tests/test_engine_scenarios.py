@@ -21,6 +21,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from judgebook import engine
 from judgebook.engine.errors import IllegalDecision
@@ -28,6 +29,7 @@ from judgebook.engine.errors import IllegalDecision
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO_DIR = ROOT / "rules_source" / "scenarios"
 SCENARIOS = sorted(SCENARIO_DIR.glob("*.yaml"))
+CARD_LIBRARY = ROOT / "rules_source" / "cards"
 
 # Document keys a worked example can come from (see rules_source/manifest.toml
 # and the issue's list of keys; cr-26.03 is the current CR, read from the corpora).
@@ -43,10 +45,9 @@ LINE_REF = re.compile(r"[\w.-]+\.(?:txt|md|yaml):\d+")
 # determinism test cannot run either) and "outcome" when it replays to a
 # different outcome (or stops with a different error) than the document states.
 KNOWN_FAILURES: dict[str, tuple[str, str]] = {
-    "cr26-ash-only-candidate.yaml": (
-        "no-replay", "REQUESTS R33: `cannot: {what: access, except: self}`"),
-    "cr26-rsvp-must-bid-zero.yaml": (
-        "no-replay", "REQUESTS R33: `cannot: {what: spend_credits}`"),
+    # Empty: every worked example replays to its documented outcome today.
+    # Example entry:
+    # "file.yaml": ("no-replay", "REQUESTS R30: no `breach:` instruction"),
 }
 
 
@@ -83,12 +84,19 @@ def test_known_failures_name_existing_scenarios():
     assert all(stage in ("no-replay", "outcome") for stage, _ in KNOWN_FAILURES.values())
 
 
+def test_card_library_loads_and_every_card_is_used():
+    """The shared card definitions parse, and none is dead weight."""
+    library = engine.load_library(CARD_LIBRARY)
+    assert library, "empty card library"
+    texts = " ".join(p.read_text(encoding="utf-8") for p in SCENARIOS)
+    unused = sorted(name for name in library if name not in texts)
+    assert not unused, f"library cards no scenario uses: {unused}"
+
+
 @pytest.mark.parametrize("path", [pytest.param(p, id=p.stem) for p in SCENARIOS
                                   if not _is_engine_model(p)])
 def test_scenario_names_its_source(path):
     """Checked on the raw YAML, so it holds even where the engine cannot load the file yet."""
-    import yaml
-
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     source = data.get("source")
     assert isinstance(source, str) and source.strip(), "no `source`"

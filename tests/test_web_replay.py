@@ -281,7 +281,7 @@ def test_assumed_decisions_are_marked(client):
 def test_outcome_and_expectation_verdict(client):
     html = get(client, "/replay/tax")
     out = html[html.index('id="outcome"'):]
-    assert "No winner" in out and "Run on HQ: unsuccessful, ended by end the run" in out
+    assert "No winner" in out and "Run on HQ: unsuccessful, ended by “end the run”" in out
     assert "<code>Toll Gate:tax</code>, <code>Toll Gate:sub1</code>" in out
     assert 'class="rp-expect ok"' in html
 

@@ -36,6 +36,10 @@ class AccessMixin:
             self.log("limit", f"random access limit: {self.limit}", step.anchor)
 
     def candidates(self) -> list[str]:
+        """The cards the Runner may choose now; a prohibited access removes a candidate."""
+        return [c for c in self._raw_candidates() if not self.cannot("access", card=c)]
+
+    def _raw_candidates(self) -> list[str]:
         server = self.breach_server
         out = [c for c in self.state.zones.get(f"corp.server.{server}.root", ()) if c not in self.accessed]
         zone = {"HQ": "corp.hand", "R&D": "corp.deck", "Archives": "corp.discard"}.get(server)
@@ -49,6 +53,12 @@ class AccessMixin:
 
     def _breach_choose_candidate(self, step: TimingStep) -> Any:
         cands = self.candidates()
+        barred = [c for c in self._raw_candidates() if c not in cands and (self.breach_server, c) not in self.barred]
+        if barred:
+            self.barred |= {(self.breach_server, c) for c in barred}
+            self.log("prohibited", f"{', '.join(barred)}: the Runner cannot access "
+                     f"{'it' if len(barred) == 1 else 'them'} ({self.cannot('access', card=barred[0])}), "
+                     "so not a candidate", cite("prohibiting_access"))
         if not cands:
             self.log("no_candidates", "no candidates remain", step.anchor)
             return ("breach", "breach_complete")

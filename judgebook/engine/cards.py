@@ -47,7 +47,7 @@ INSTRUCTION_MODIFIERS = ("player", "if_able", "then", "otherwise", "by", "option
                          "target_filter", "pay_cost", "note", "server", "position", "rez", "discount")
 MODIFIER_KINDS = ("cannot", "additional_cost", "prevent", "strength", "hand_size", "link")
 CANNOT_WHAT = ("take_tags", "steal", "jack_out", "run", "rez", "score", "trash", "install",
-               "play", "access", "draw")
+               "play", "access", "draw", "spend_credits")
 PREVENT_WHAT = ("damage", "tags", "trash", "end_run")
 DURATIONS = ("run", "turn", "encounter")
 
@@ -123,6 +123,7 @@ class Modifier:
     card: str | None = None
     target: str | None = None
     first_this_turn: bool = False        # additional_cost: only the first time each turn
+    exempt: str | None = None            # cannot: every card but this one (`self`: the source)
     line: int | None = None
 
 
@@ -273,10 +274,11 @@ def parse_modifier(node: Any, path: str) -> Modifier:
             raise _fail("expected a whole number", sub, node, kind)
         return Modifier(kind, amount=body, target=want_str(node, "target", path, "self"), line=line)
     if kind == "cannot":
-        check_keys(body, ("what", "server", "card", "player"), sub)
+        check_keys(body, ("what", "server", "card", "player", "except"), sub)
         return Modifier(kind, what=want_str(body, "what", sub, None, CANNOT_WHAT),
                         server=want_str(body, "server", sub), card=want_str(body, "card", sub),
-                        target=want_str(body, "player", sub, None, SIDES), line=line)
+                        target=want_str(body, "player", sub, None, SIDES),
+                        exempt=want_str(body, "except", sub), line=line)
     if kind == "additional_cost":
         check_keys(body, ("to", "cost", "card", "server", "first_this_turn"), sub)
         if "cost" not in body:

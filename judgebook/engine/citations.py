@@ -144,6 +144,8 @@ CITE: dict[str, str] = {
     "not_unsuccessful": "rule_not_unsuccessful_when_reached_success_phase",
     # access and breach
     "candidates": "rule_candidates_presented",
+    "prohibiting_access": "rule_prohibiting_access",
+    "bid_possible": "rule_bid_possible",
     "breach_link": "rule_breach_link",
     "run_ends_windows": "rule_run_ends_process_priority_windows",
     "access_additional_cost": "rule_candidates_already_accessed",

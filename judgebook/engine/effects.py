@@ -583,7 +583,10 @@ class EffectsMixin:
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 raise self.illegal(d, "trace spending is a whole number", rule_name)
             if n > self.state.player(side).credits:
-                raise self.illegal(d, f"{side} has only {self.state.player(side).credits}[c]", "cost")
+                raise self.illegal(d, f"{side} has only {self.state.player(side).credits}[c]", "bid_possible")
+            if n > 0 and self.cannot("spend_credits", player=side):
+                raise self.illegal(d, f"{self.cannot('spend_credits', player=side)}: the {side} cannot "
+                                   "spend credits, so can only spend 0", "bid_possible")
             return True
         d = self.take(side, ("trace",), fit) if self._trace_player_ok(side) else None
         n = int(d.value) if d else 0

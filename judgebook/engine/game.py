@@ -162,6 +162,7 @@ class GameBase:
         self.breach_server: str | None = None   # the breach in progress: server, accessed cards, limits
         self.accessed: list[str] = []
         self.zone_chosen, self.limit = 0, 1
+        self.barred: set[tuple[str, str]] = set()   # (server, card) already reported as not accessible
         self._snap = summary(self.state)
         self._check_decision_cards()
 
@@ -489,6 +490,8 @@ class GameBase:
                 continue
             if mod.card and (mod.card if mod.card != "self" else source) != card:
                 continue
+            if mod.exempt and (source if mod.exempt == "self" else mod.exempt) == card:
+                continue
             return source
         return None
 
@@ -567,6 +570,9 @@ class GameBase:
         p = self.state.player(player)
         need = cost.credits + (x if cost.x else 0)
         have = self.credits_available(player, using, source)
+        if need > 0 and self.cannot("spend_credits", player=player):
+            return (f"{self.cannot('spend_credits', player=player)}: the {player} cannot spend credits",
+                    "cannot")
         if need > have:
             return f"{need}[c] needed, {player} has {have}[c]", "cost"
         if cost.clicks > p.clicks:

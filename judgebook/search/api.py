@@ -431,10 +431,13 @@ def _query_text(parsed: ParsedQuery, replace: dict[str, str] | None = None) -> s
 # ---- completion ---------------------------------------------------------------------
 def _complete_numbers(reader, text: str, limit: int) -> list[Completion]:
     prefix = re.sub(r"^(?:r|rule)\s*", "", text.lower()).replace(" ", "")
-    found = reader.numbers_with_prefix(prefix, 200)
-    found.sort(key=lambda p: _number_order(p[0]))
+    numbers = sorted(reader.numbers_with_prefix(prefix), key=_number_order)[:limit]
     out = []
-    for number, h in found[:limit]:
+    for number in numbers:
+        hits = reader.by_number(number, Filters())
+        if not hits:
+            continue
+        h = min(hits, key=lambda x: x.member(number=number).rank)
         m = h.member(number=number)
         out.append(Completion(text=number, kind="number", id=m.id, doc=m.doc,
                               label=" ".join(p for p in (number, h.title) if p) + f" \u2014 {m.doc}"))

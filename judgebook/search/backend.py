@@ -271,7 +271,7 @@ class Reader:
     def _adjacent(self, plan: Plan):
         """The plain words of the query side by side, as typed, with the other units."""
         simple = [u for u in plan.units if len(u.alternatives) == 1 and len(u.alternatives[0].words) == 1]
-        if len(simple) < 2:
+        if not 2 <= len(simple) <= 3:
             return None
         words = tuple(u.alternatives[0].words[0] for u in simple)
         together = self._words(words)
@@ -320,14 +320,12 @@ class Reader:
         return pairs[0].with_boost(weight) if len(pairs) == 1 else Q.And(pairs, boost=weight)
 
     # -- completion ---------------------------------------------------------------
-    def numbers_with_prefix(self, prefix: str, limit: int) -> list[tuple[str, StoredHit]]:
+    def numbers_with_prefix(self, prefix: str, cap: int = 5000) -> list[str]:
+        """Rule numbers starting with `prefix` (strings only: cheap; look up the few shown)."""
         out = []
         for term in self.reader.expand_prefix("number", prefix):
-            number = _text(term)
-            hits = self.by_number(number, Filters())
-            if hits:
-                out.append((number, min(hits, key=lambda h: h.member(number=number).rank)))
-            if len(out) >= limit:
+            out.append(_text(term))
+            if len(out) >= cap:
                 break
         return out
 
@@ -335,9 +333,9 @@ class Reader:
         out = []
         for term in self.reader.expand_prefix("keys", prefix):
             key = _text(term)
-            docnums = list(self.searcher.docs_for_query(Q.Term("keys", key)))[:20]
+            docnums = list(self.searcher.docs_for_query(Q.Term("keys", key)))[:5]
             out.append((key, [self._by_docnum(d) for d in docnums]))
-            if len(out) >= limit * 3:
+            if len(out) >= limit * 2:
                 break
         return out
 

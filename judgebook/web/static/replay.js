@@ -18,7 +18,7 @@
     return m ? parseInt(m[1], 10) : 0;
   };
 
-  var show = function (n, updateUrl) {
+  var show = function (n, updateUrl, reveal) {
     n = Math.max(1, Math.min(count, n));
     shown = n;
     steps.forEach(function (li, i) {
@@ -32,10 +32,16 @@
     if (updateUrl && location.hash !== "#step-" + n) {
       history.replaceState(null, "", "#step-" + n);
     }
-    if (showAll) steps[n - 1].scrollIntoView({block: "nearest"});
+    if (reveal) into(steps[n - 1]);
   };
 
-  var move = function (d) { show(shown + d, true); };
+  // Keep the shown step in sight, below the sticky bar.
+  var into = function (li) {
+    var r = li.getBoundingClientRect(), below = bar.getBoundingClientRect().bottom;
+    if (r.top < below || r.top > window.innerHeight - 40) li.scrollIntoView({block: "start"});
+  };
+
+  var move = function (d) { show(shown + d, true, true); };
 
   document.body.classList.add("rp-js");
   list.classList.add("rp-stepping");
@@ -49,7 +55,7 @@
     all.setAttribute("aria-pressed", showAll ? "true" : "false");
     all.textContent = showAll ? "One at a time" : "Show all";
     list.classList.toggle("rp-stepping", !showAll);
-    show(shown, false);
+    show(shown, false, true);
   });
   document.addEventListener("keydown", function (e) {
     if (e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
@@ -57,13 +63,14 @@
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (t && t.isContentEditable)) return;
     if (e.key === "ArrowRight") { e.preventDefault(); move(1); }
     else if (e.key === "ArrowLeft") { e.preventDefault(); move(-1); }
-    else if (e.key === "Home") { e.preventDefault(); show(1, true); }
-    else if (e.key === "End") { e.preventDefault(); show(count, true); }
+    else if (e.key === "Home") { e.preventDefault(); show(1, true, true); }
+    else if (e.key === "End") { e.preventDefault(); show(count, true, true); }
   });
   window.addEventListener("hashchange", function () {
     var n = fromHash();
-    if (n) show(n, false);
+    if (n) show(n, false, true);
   });
 
-  show(fromHash() || parseInt(list.dataset.start, 10) || 1, false);
+  var first = fromHash();
+  show(first || parseInt(list.dataset.start, 10) || 1, false, !!first);
 })();
