@@ -271,7 +271,7 @@ class Reader:
     def _adjacent(self, plan: Plan):
         """The plain words of the query side by side, as typed, with the other units."""
         simple = [u for u in plan.units if len(u.alternatives) == 1 and len(u.alternatives[0].words) == 1]
-        if not 2 <= len(simple) <= 3:
+        if len(simple) < 2:
             return None
         words = tuple(u.alternatives[0].words[0] for u in simple)
         together = self._words(words)
