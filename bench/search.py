@@ -191,15 +191,16 @@ def timed(fn) -> float:
 
 
 def latencies(engines: dict, repeat: int) -> dict[str, list[float]]:
-    """Per-query times of each engine, interleaved query by query so that a
-    busy machine slows all of them alike and the ratios stay fair."""
+    """Per-query times of each engine. Each round runs the whole mix on one engine,
+    then the next (warm caches, as a server would have), and rounds alternate,
+    so a machine that gets busier or quieter affects every engine alike."""
     for fn in engines.values():      # warm-up: open readers, fill caches
         for q in MIX:
             fn(q)
     out: dict[str, list[float]] = {name: [] for name in engines}
     for _ in range(repeat):
-        for q in MIX:
-            for name, fn in engines.items():
+        for name, fn in engines.items():
+            for q in MIX:
                 t = time.perf_counter()
                 fn(q)
                 out[name].append(time.perf_counter() - t)

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from test_browser_web import ARGS, CHROMIUM, browser, corpus, no_errors, page, server, shot  # noqa: F401
+from test_browser_web import ARGS, ARTIFACTS, CHROMIUM, browser, corpus, no_errors, page, server, shot  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.corpora]
 
@@ -20,8 +20,18 @@ pytestmark = [pytest.mark.browser, pytest.mark.corpora]
 NAME = "glossary-femme-fatale-tollbooth"
 
 
-def test_fixtures_are_the_real_browser():
-    # the launch options asked for by the project (no sandbox, no background network)
+def test_a_missing_chromium_fails_under_ci_and_skips_elsewhere(monkeypatch, tmp_path):
+    """The browser fixture these tests use: under CI a missing browser is a failure, not a skip."""
+    import test_browser_web
+    monkeypatch.setattr(test_browser_web, "CHROMIUM", tmp_path / "no-chromium")
+    launch = browser.__wrapped__
+    monkeypatch.setenv("CI", "1")
+    with pytest.raises(pytest.fail.Exception):
+        next(launch())
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception):
+        next(launch())
+    # and the real one is launched with the project's flags
     for flag in ("--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"):
         assert flag in ARGS
@@ -157,7 +167,7 @@ def test_phone_width_has_no_horizontal_overflow(browser, server, where):
             # the buttons are a thumb's size
             box = pg.locator(".rp-next").bounding_box()
             assert box["height"] >= 40 and box["width"] >= 60
-        pg.screenshot(path=f"tests/artifacts/replay-phone-{where.strip('/').replace('/', '-') or 'list'}.png",
+        pg.screenshot(path=str(ARTIFACTS / f"replay-phone-{where.strip('/').replace('/', '-') or 'list'}.png"),
                       full_page=False)
         assert errors == [], errors
     finally:
@@ -185,3 +195,37 @@ def test_upload_in_the_browser_then_step(page, server, tmp_path):
     err = page.locator(".rp-error")
     assert err.is_visible() and "Line 3" in err.inner_text() and "creds" in err.inner_text()
     shot(page, "replay-upload-error")
+
+
+def test_an_illegal_decision_links_to_its_line(page, server):
+    from test_web_replay import ILLEGAL
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{server}/replay")
+    page.fill("#rp-text", ILLEGAL)
+    page.click(".rp-form button[type=submit]")
+    page.wait_for_load_state()
+    err = page.locator(".rp-error")
+    assert "Illegal decision" in err.inner_text()
+    assert visible_steps(page)                          # the partial timeline still steps
+    link = err.locator("a[href^='#L']")
+    line = link.get_attribute("href")
+    link.click()
+    target = page.locator(line)
+    assert target.is_visible() and target.inner_text().strip() == "- {jack_out: true}"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(page, "replay-phone-illegal-line")
+
+
+def test_without_javascript_every_step_is_listed(browser, server):
+    ctx = browser.new_context(viewport={"width": 1100, "height": 900}, java_script_enabled=False)
+    pg = ctx.new_page()
+    try:
+        pg.goto(f"{server}/replay/{NAME}?step=3")
+        count = int(pg.locator("ol.rp-steps").get_attribute("data-count"))
+        assert len(visible_steps(pg)) == count
+        assert not pg.locator(".rp-stepper").is_visible()
+        assert pg.locator("li.rp-step[aria-current]").get_attribute("id") == "step-3"
+        pg.locator("#step-3").scroll_into_view_if_needed()
+        pg.screenshot(path=str(ARTIFACTS / "replay-no-js.png"))
+    finally:
+        ctx.close()

@@ -1228,3 +1228,40 @@ def test_hand_size_modifier_and_flatline_at_the_discard_step():
     """))
     assert (tl.outcome.winner, tl.outcome.reason) == ("corp", "flatline")
     assert tl.steps[-1].rule == "rule_runner_discard_step"
+
+
+def test_delayed_ability_remembers_the_target_and_this_server_condition():
+    defs = """
+      - name: Trial
+        side: runner
+        type: event
+        abilities:
+          - id: t
+            kind: play
+            effects:
+              - {install: target, target_filter: {zone: discard, type: program}}
+              - lasting: {duration: turn, ability: {trigger: turn_ends, condition: {player: runner},
+                                                    effects: [{add_to_deck: {card: target, position: top}}]}}
+      - {name: Tool, side: runner, type: program}
+      - name: Watcher
+        side: corp
+        type: upgrade
+        abilities:
+          - {id: w, trigger: run_begins, condition: {server: this}, effects: [{gain_credits: 1}]}
+    """
+    tl = replay(scenario("""
+        corp:
+          servers: {Remote: {root: [{card: Watcher, rezzed: true}]}}
+        runner:
+          credits: 0
+          clicks: 3
+          hand: [Trial]
+          discard: [Tool]
+        decisions:
+          - {action: play, card: Trial}
+          - {action: run, server: HQ}
+          - {action: run, server: Remote}
+    """, defs))
+    assert tl.outcome.final["runner.deck"] == ["Tool"]
+    assert list(tl.outcome.resolved).count("Watcher:w") == 1
+    assert tl.steps[index_of(tl, "Tool is added to the top")].path[-1] == "turn formally ends"

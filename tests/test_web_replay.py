@@ -336,7 +336,13 @@ def test_illegal_decision_shows_the_partial_timeline_and_the_rule(client):
     html = get(client, "/replay/illegal")
     clean(html)
     assert 'class="rp-error"' in html and "Illegal decision" in html
-    assert re.search(r"Line \d+, field <code>decisions\[\d\]\.jack_out</code>", html)
+    m = re.search(r'<a href="#L(\d+)">Line \1</a>, field <code>decisions\[(\d)\]\.jack_out</code>', html)
+    assert m, html[html.index('class="rp-error"'):][:600]
+    line, index = int(m.group(1)), int(m.group(2))
+    assert ILLEGAL.splitlines()[line - 1].strip() == "- {jack_out: true}"
+    assert line == ILLEGAL.splitlines().index("decisions:") + 1 + index + 1   # decisions[index]'s line
+    # the link lands on that line of the scenario file, shown below the timeline
+    assert f'<li id="L{line}" class="rp-bad"><code>  - {{jack_out: true}}</code></li>' in html
     assert "Breaks " in html and steps_of(html)
 
 

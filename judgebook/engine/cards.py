@@ -39,7 +39,7 @@ INSTRUCTIONS = {
     "install": True, "access": True, "prevent": True, "strength": True, "lasting": True,
     "trace": True, "pay": True, "if": True, "win": True, "choose": True, "run": True,
     "add_to_score": True, "play": True, "increase": True, "all": True, "encounter": True,
-    "add_to_hand": True, "resolve_subroutine": True, "breach": True,
+    "add_to_hand": True, "resolve_subroutine": True, "breach": True, "add_to_deck": True,
 }
 PER = ("unused_mu", "accesses_this_run", "tags", "cards_in_grip", "subroutines", "x",
        "advancement", "power", "virus", "agenda", "credit")
@@ -426,6 +426,10 @@ def _specialise(ins: Instr, node: Any, path: str) -> Instr:
     elif ins.op in ("gain_clicks", "lose_clicks", "remove_tags", "bad_publicity", "access", "strength"):
         if isinstance(arg, bool) or not isinstance(arg, int):
             raise ScenarioError(f"expected a whole number, found {arg!r}", field=sub, line=ins.line)
+    elif ins.op == "add_to_deck":
+        check_keys(arg, ("card", "position"), sub)
+        want_str(arg, "position", sub, "top", ("top", "bottom"))
+        want_str(arg, "card", sub)
     elif ins.op == "add_to_score" and arg not in SIDES:
         raise ScenarioError("add_to_score: corp or runner", field=sub, line=ins.line)
     elif ins.op == "trash" and isinstance(arg, dict):

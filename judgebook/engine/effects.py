@@ -237,11 +237,13 @@ class EffectsMixin:
             d = self.take(None, ("target",), lambda d: self._fit_target(d, ins))
             if d:
                 self.log("target", f"target chosen: {d.value}", cite("instruction_target"), decision=d)
+                ctx.chosen = str(d.value)
                 return str(d.value)
             legal = [c for c in self.board_order() if self._target_ok(c, ins)]
             if legal:
                 self.log("target", f"target: {legal[0]} (first legal card, assumed)",
                          cite("instruction_target"), assumed=True)
+                ctx.chosen = legal[0]
             return legal[0] if legal else None
         if arg == "self":
             return ctx.source
@@ -373,6 +375,18 @@ class EffectsMixin:
         if self.state.run and self.state.run.vacated:
             text += "; the approach or encounter ends and the Runner passes its position"
         self.log("add_to_hand", text, cite("uninstall_ice_during_run"))
+
+    def _do_add_to_deck(self, ins: Instr, ctx: Ctx) -> None:
+        which = ins.arg.get("card", "self")
+        cid = ctx.source if which == "self" else ctx.target if which == "target" else str(which)
+        if cid is None or cid not in self.state.cards:
+            self.log("no_effect", f"{ctx.label}: no card to add to the deck", cite("as_much_as_possible"))
+            return
+        top = ins.arg.get("position", "top") == "top"
+        self.state = with_card(self.state, replace(self.card(cid), rezzed=False, counters=()))
+        self.state = move(self.state, cid, f"{self.owner(cid)}.deck", top=top)
+        self.log("add_to_deck", f"{cid} is added to the {'top' if top else 'bottom'} of its owner's deck "
+                 f"({ctx.label})", cite(ctx.rule))
 
     def _do_add_to_score(self, ins: Instr, ctx: Ctx) -> None:
         cid = ctx.source
@@ -509,7 +523,7 @@ class EffectsMixin:
         # "during that run" created before the run starts belongs to the next run (The Noble Path)
         lasting = Lasting(ins.modifier, ins.duration or "turn", ctx.source, self.state.turn,
                           run.seq if run else len(self.runs) + 1, run.encounter_seq if run else None,
-                          ins.ability)
+                          ins.ability, ctx.chosen or ctx.target)
         self.state = replace(self.state, lasting=self.state.lasting + (lasting,))
         what = f"a delayed conditional ability ({ins.ability.trigger})" if ins.ability else \
             f"a lingering effect ({ins.modifier.kind})"

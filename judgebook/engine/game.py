@@ -54,6 +54,7 @@ class Instance:
     controller: str
     event: Event
     lki: bool = False                    # stays active: its source just left play (last known information)
+    target: str | None = None            # delayed abilities: the card their creator chose
 
     @property
     def label(self) -> str:
@@ -71,6 +72,7 @@ class Ctx:
     target: str | None = None
     server: str | None = None
     rule: str = "checkpoint_after_instruction"   # the resolution step of this kind of ability
+    chosen: str | None = None            # the last target this ability chose
 
 
 @dataclass
@@ -333,6 +335,7 @@ class GameBase:
                     return False
             elif key == "server":
                 kind = "central" if got in ("HQ", "R&D", "Archives") else "remote"
+                want = self.server_of(cid) if want == "this" else want
                 if want not in (got, kind):
                     return False
             elif key == "by":
@@ -357,7 +360,7 @@ class GameBase:
             elif key == "installed":
                 if got is None or self.is_installed(str(got)) != want:
                     return False
-            elif not self.static_condition(key, want):
+            elif not self.static_condition(key, self.server_of(cid) if want == "this" else want):
                 return False
         return True
 
@@ -423,7 +426,8 @@ class GameBase:
             if cond.pop("next_ice", False) and event.get("encounter_seq") != (lasting.encounter_seq or 0) + 1:
                 continue
             if self.matches(lasting.source, replace(ability, condition=tuple(cond.items())), event):
-                out.append(Instance(lasting.source, ability, self.owner(lasting.source), event, lki=True))
+                out.append(Instance(lasting.source, ability, self.owner(lasting.source), event, lki=True,
+                                    target=lasting.target))
         return out
 
     def expire_durations(self) -> None:

@@ -72,6 +72,7 @@ class Lasting:
     run_seq: int | None
     encounter_seq: int | None
     ability: Any = None                  # a delayed conditional ability (cards.Ability)
+    target: str | None = None            # the card the creating ability chose ("that program")
 
 
 @dataclass(frozen=True)

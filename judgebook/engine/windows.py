@@ -399,7 +399,7 @@ class WindowsMixin:
                  ability=inst.label)
         self.state = replace(self.state, used=self.state.used | {(inst.card, inst.ability.id)})
         self.resolved.append(inst.label)
-        ctx = Ctx(inst.card, inst.controller, inst.label, event=inst.event)
+        ctx = Ctx(inst.card, inst.controller, inst.label, event=inst.event, target=inst.target)
         self.resolve_effects(inst.ability.effects, ctx, "conditional_checkpoint")
 
     # --- interrupt windows ------------------------------------------------------------------

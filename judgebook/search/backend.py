@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from whoosh import analysis, fields, index, query as Q
+from whoosh import analysis, fields, index, query as Q, scoring
 from whoosh.lang.porter import stem as _porter
 from whoosh.support.charset import accent_map
 
@@ -173,12 +173,34 @@ def stem_token(token: str) -> str:
     return stem(token)
 
 
+class _Weighting(scoring.BM25F):
+    """Whoosh's BM25F, reading each document's field length from a list made once
+    per reader, not from disk at every scored posting (its largest single cost)."""
+
+    def __init__(self):
+        super().__init__()
+        self._lengths: dict[tuple[int, str], Callable[[int], int]] = {}
+
+    def scorer(self, searcher, fieldname, text, qf=1):
+        s = super().scorer(searcher, fieldname, text, qf=qf)
+        if isinstance(s, scoring.BM25FScorer):
+            s.dfl = self._lengths_of(searcher.reader(), fieldname)
+        return s
+
+    def _lengths_of(self, reader, fieldname: str) -> Callable[[int], int]:
+        key = (id(reader), fieldname)
+        if key not in self._lengths:
+            lengths = [reader.doc_field_length(d, fieldname, 1) for d in range(reader.doc_count_all())]
+            self._lengths[key] = lengths.__getitem__
+        return self._lengths[key]
+
+
 class Reader:
     def __init__(self, path: Path):
         if not index.exists_in(str(path)):
             raise FileNotFoundError(f"no search index in {path}: run `judgebook build`")
         self.index = index.open_dir(str(path))
-        self.searcher = self.index.searcher()
+        self.searcher = self.index.searcher(weighting=_Weighting())
         self.reader = self.searcher.reader()
         self._analyzer = ANALYZER
         self._values: dict[str, list[str]] = {}
@@ -201,10 +223,13 @@ class Reader:
     def spelling_candidates(self, word: str, maxdist: int) -> list[tuple[str, int]]:
         from judgebook.search.fuzzy import transpositions
         w = fold(word).replace(" ", "")
-        # One edit first (cheap); two only when one finds nothing, and then
-        # sharing the first two letters, since scanning the lexicon is the cost.
-        found = set(self.reader.terms_within("spell", w, 1, prefix=1))
-        found.update(t for t in transpositions(w) if ("spell", t) in self.reader)
+        # Scanning the lexicon is the cost, so the cheapest scans come first:
+        # swapped letters by look-up, one edit keeping the first two letters
+        # (long words) or the first, and two edits only when all that fails.
+        found = {t for t in transpositions(w) if ("spell", t) in self.reader}
+        found.update(self.reader.terms_within("spell", w, 1, prefix=2 if len(w) >= 6 else 1))
+        if not found and len(w) >= 6:
+            found.update(self.reader.terms_within("spell", w, 1, prefix=1))
         if not found and maxdist > 1:
             found = set(self.reader.terms_within("spell", w, maxdist, prefix=2))
         return [(t, self.reader.doc_frequency("spell", t)) for t in found]

@@ -21,7 +21,7 @@ import yaml
 from flask import Blueprint, abort, current_app, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from judgebook.commands.replay import NOT_LOADED, timeline_data
+from judgebook.commands.replay import rule_ref, timeline_data
 from judgebook.engine import (IllegalDecision, ScenarioError, check_expectations, parse_scenario,
                               replay)
 from judgebook.engine.timing import FORCED_ENCOUNTER, STRUCTURES
@@ -56,8 +56,24 @@ def scenario_files() -> dict[str, Path]:
     return {p.stem: p for p in sorted(d.glob("*.yaml")) if p.is_file() and _NAME.match(p.stem)}
 
 
+_HEADLINES: dict[tuple, dict[str, str]] = {}
+
+
 def _headline(path: Path) -> dict[str, str]:
     """Title and source of a scenario file, read cheaply (no replay); a broken file still lists."""
+    try:
+        st = path.stat()
+    except OSError:
+        return {"name": path.stem, "title": path.stem, "source": ""}
+    key = (str(path), st.st_mtime_ns, st.st_size)
+    if key not in _HEADLINES:
+        if len(_HEADLINES) > 4096:
+            _HEADLINES.clear()
+        _HEADLINES[key] = _read_headline(path)
+    return _HEADLINES[key]
+
+
+def _read_headline(path: Path) -> dict[str, str]:
     try:
         node = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
@@ -138,7 +154,8 @@ def build_view(text: str, file: str, trusted: bool) -> dict[str, Any]:
     """Parse and replay `text`; everything the template shows, errors included (never raises)."""
     corpus = state().corpus
     view: dict[str, Any] = {"title": "", "source": "", "notes": "", "steps": [], "outcome": None,
-                            "error": None, "expect": None, "uploaded": not trusted}
+                            "error": None, "expect": None, "uploaded": not trusted,
+                            "file": file, "lines": text.splitlines()[:2000]}
     try:
         if not trusted:
             _check_aliases(text)
@@ -185,7 +202,6 @@ def build_view(text: str, file: str, trusted: bool) -> dict[str, Any]:
 
 
 def error_view(exc: ScenarioError, corpus) -> dict[str, Any]:
-    from judgebook.commands.replay import rule_ref
     out = {"message": exc.message, "field": exc.field, "line": exc.line,
            "file": exc.file if exc.file and not str(exc.file).startswith("/") else _rel(exc.file)}
     rule = getattr(exc, "rule", None)
@@ -273,4 +289,4 @@ def pictures(step_paths: list[list[str]]) -> list[list[dict]]:
     return out
 
 
-__all__ = ["bp", "build_view", "pictures", "NOT_LOADED"]
+__all__ = ["bp", "build_view", "pictures"]
