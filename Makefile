@@ -40,7 +40,7 @@ run: build
 test: $(TESTSTAMP)
 	$(BIN)/python -m pytest -q
 
-bench: build
+bench: $(STAMP)
 	$(BIN)/python bench/search.py
 
 clean:

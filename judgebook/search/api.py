@@ -2,25 +2,22 @@
 
 A query goes: our grammar (querygrammar) -> an exact lookup when it names a
 rule number or section id (never fuzzed) -> question words dropped -> card
-names spotted -> spelling correction (words the index lacks, and rare words
-a neighbour disowns: "brian damage") -> synonyms, never inside a card name ->
-the backend's cascade (words side by side, all words, any word) -> re-ranking
-(exact titles, a term's own definition, today's rules before history) -> one
-hit per rule across CR versions -> snippets. Never raises on any query.
+names spotted, spelling corrected (words the index lacks, and rare words a
+neighbour disowns: "brian damage"), synonyms applied but never inside a card
+name (planning) -> the backend's cascade: words side by side, all words, any
+word (backend) -> titles, definitions, today's rules before history, one hit
+per rule across CR versions (ranking) -> snippets. Never raises on any query.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
 
-from judgebook.search import querygrammar as qg
+from judgebook.search import completion, planning, querygrammar as qg, ranking
 from judgebook.search.querygrammar import Filters, ParsedQuery
-from judgebook.search.schema import (
-    Alternative, Completion, Member, Plan, StoredHit, Unit, fold,
-)
+from judgebook.search.schema import Completion, Member, Plan, StoredHit, fold
 
 MAX_LIMIT = 100
 _NUMBERISH = re.compile(r"^(?:r|rule\s*)?\d[\d.]*(?:\s?[a-z])?$", re.I)

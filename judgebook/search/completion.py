@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from judgebook.search.querygrammar import Filters
-from judgebook.search.schema import Completion
+from judgebook.search.schema import Completion, fold
 
 
 def complete_numbers(reader, text: str, limit: int) -> list[Completion]:

@@ -31,7 +31,7 @@ from judgebook.store import paths
 Progress = Callable[[str], None]
 BUILDING = ".building"          # marker inside a generation still being written
 FORMAT = 1                      # bump when the generation layout changes
-_CODE_DIRS = ("ingestion", "linking", "store")
+_CODE_DIRS = ("ingestion", "linking", "store", "search")
 _CODE_FILES = ("model.py", "symbols.py")
 
 
