@@ -355,3 +355,37 @@ def test_an_old_word_finds_its_own_text_and_todays_word_side_by_side(ix):
     got = ids(s(ix, "bits"))
     assert got[0] == "onr-rulebook:bit"             # the 1996 definition of the word typed
     assert got[1] in ("cr-26.03:rule_counters", "cr-26.03:rule_click")   # credits, today
+
+
+def test_our_collector_gives_whooshs_ranking(ix):
+    # backend.Reader._top replaces Whoosh's collector for speed: same hits, same order, same scores.
+    from whoosh import query as Q
+    from judgebook.search import backend
+    reader = backend.open_reader((ix).resolve())
+    queries = [Q.Term("text", "credit"), Q.Or([Q.Term("text", "run"), Q.Term("text", "ice")]),
+               Q.And([Q.Term("text", "paid"), Q.Term("text", "abil")]),
+               Q.AndMaybe(Q.Term("pairs", "end run"), Q.Term("text", "run"))]
+    for q in queries:
+        for limit in (1, 3, 50):
+            theirs = reader.searcher.search(q, limit=limit)
+            ours, count = reader._top(q, limit, None)
+            assert [d for _, d in ours] == [h.docnum for h in theirs], q
+            assert [round(s, 9) for s, _ in ours] == [round(h.score, 9) for h in theirs], q
+            assert count == len(theirs), q
+
+
+def test_a_question_is_not_searched_side_by_side():
+    from judgebook.search import planning, querygrammar as qg
+    from judgebook.search.querygrammar import Filters
+
+    class Vocabulary:   # every word common, no card names: planning only
+        def frequency(self, word): return 100
+        def is_card_name(self, folded): return False
+
+    plan, _, _ = planning.make_plan(Vocabulary(), qg.parse("how many clicks does the Runner get"), Filters())
+    words = [w for u in plan.units for w in u.alternatives[0].words]
+    assert plan.question and plan.apart and words == ["clicks", "the", "Runner"]   # "the": analysis drops it
+    plan, _, _ = planning.make_plan(Vocabulary(), qg.parse("what is a paid ability window"), Filters())
+    assert plan.question and not plan.apart   # still typed side by side
+    plan, _, _ = planning.make_plan(Vocabulary(), qg.parse("jack out"), Filters())
+    assert not plan.question and not plan.apart

@@ -19,14 +19,20 @@ from judgebook.search import api
 CASES_FILE = Path(__file__).with_name("search_relevance.toml")
 
 # Floors, set from measurement on the full build (all of rules_source + all
-# corpora, 22 Nov 2026): the 90 queries gave recall@1 0.889, recall@3 0.978,
-# MRR 0.930. The misses at rank 2 are mostly by design: a 1996 word ("bits",
-# "node") finds its own 1996 glossary entry first and today's term second.
-# The floors sit a little below, so a parser or linker change that moves one
-# or two answers is reported, not fatal; raise them as search improves.
+# corpora, 22 Nov 2026): the first 90 queries gave recall@1 0.889, recall@3
+# 0.978, MRR 0.930. Eleven more questions (checked against CR 26.03) made the
+# set harder: the 101 gave recall@1 0.851, recall@3 0.950, MRR 0.898 with the
+# search as it was, and recall@1 0.871, recall@3 0.960, MRR 0.916 once a
+# question is searched as one (no "side by side" step across dropped question
+# words, any-word hits filling a short list) and a glossary entry for one word
+# of a longer query lost its bonus. The misses at rank 2 are mostly
+# by design: a 1996 word ("bits", "node") finds its own 1996 glossary entry
+# first and today's term second. The floors sit a little below, so a parser or
+# linker change that moves one answer is reported, not fatal; raise them as
+# search improves, never lower them.
 FLOOR_RECALL_1 = 0.86
 FLOOR_RECALL_3 = 0.95
-FLOOR_MRR = 0.90
+FLOOR_MRR = 0.905
 MIN_CASES = 60
 
 

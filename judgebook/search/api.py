@@ -5,8 +5,10 @@ rule number or section id (never fuzzed) -> question words dropped -> card
 names spotted, spelling corrected (words the index lacks, and rare words a
 neighbour disowns: "brian damage"), synonyms applied but never inside a card
 name (planning) -> the backend's cascade: words side by side, all words, any
-word (backend) -> titles, definitions, today's rules before history, one hit
-per rule across CR versions (ranking) -> snippets. Never raises on any query.
+word (backend; for a question, no "side by side" across its dropped words, and
+any-word hits fill a short list) -> titles, definitions, today's rules before
+history, one hit per rule across CR versions (ranking) -> snippets, for the
+hits returned only. Never raises on any query.
 """
 from __future__ import annotations
 

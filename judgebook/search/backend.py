@@ -6,6 +6,8 @@ alone. Readers are opened once per process and thread, per index folder.
 """
 from __future__ import annotations
 
+import dataclasses
+import heapq
 import json
 import re
 import threading
@@ -134,6 +136,7 @@ def _many(values: Iterable[str]) -> str:
 # ---- reading -------------------------------------------------------------------
 _local = threading.local()
 MAX_OPEN = 3
+MEMO_SIZE = 50_000   # remembered vocabulary look-ups per reader
 
 
 def open_reader(path: Path) -> "Reader":
@@ -205,15 +208,31 @@ class Reader:
         self._analyzer = ANALYZER
         self._values: dict[str, list[str]] = {}
         self._filters: dict[Filters, set[int]] = {}
+        # Look-ups that depend on the index alone (this reader's vocabulary),
+        # remembered per reader: a judge retypes the same words all day.
+        self._memo: dict[tuple, object] = {}
 
     def close(self) -> None:
         self.searcher.close()
 
     # -- vocabulary ---------------------------------------------------------
+    def _remember(self, key: tuple, compute: Callable[[], object]):
+        memo = self._memo
+        if key in memo:
+            return memo[key]
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        value = memo[key] = compute()
+        return value
+
     def analyze(self, text: str) -> list[str]:
-        return [t.text for t in self._analyzer(index_text(text))]
+        return list(self._remember(("analyze", text), lambda: tuple(
+            t.text for t in self._analyzer(index_text(text)))))
 
     def frequency(self, word: str) -> int:
+        return self._remember(("frequency", word), lambda: self._frequency(word))
+
+    def _frequency(self, word: str) -> int:
         """Documents containing `word` (after analysis); -1 for a word analysis drops."""
         terms = self.analyze(word)
         if not terms:
@@ -221,6 +240,10 @@ class Reader:
         return min(self.reader.doc_frequency("text", t) for t in terms)
 
     def spelling_candidates(self, word: str, maxdist: int) -> list[tuple[str, int]]:
+        return list(self._remember(("spelling", word, maxdist),
+                                   lambda: tuple(self._spelling_candidates(word, maxdist))))
+
+    def _spelling_candidates(self, word: str, maxdist: int) -> list[tuple[str, int]]:
         from judgebook.search.fuzzy import transpositions
         w = fold(word).replace(" ", "")
         # Scanning the lexicon is the cost, so the cheapest scans come first:
@@ -235,13 +258,17 @@ class Reader:
         return [(t, self.reader.doc_frequency("spell", t)) for t in found]
 
     def phrase_exists(self, words: Sequence[str]) -> bool:
+        return self._remember(("phrase", tuple(words)), lambda: self._phrase_exists(words))
+
+    def _phrase_exists(self, words: Sequence[str]) -> bool:
         terms = self.analyze(" ".join(words))
         if len(terms) < 2:
             return bool(terms) and self.reader.doc_frequency("text", terms[0]) > 0
         return all(self.reader.doc_frequency("pairs", f"{a} {b}") > 0 for a, b in zip(terms, terms[1:]))
 
     def is_card_name(self, folded: str) -> bool:
-        return bool(folded) and self.reader.doc_frequency("card", folded) > 0
+        return bool(folded) and self._remember(
+            ("card", folded), lambda: self.reader.doc_frequency("card", folded) > 0)
 
     def values(self, fieldname: str) -> list[str]:
         if fieldname not in self._values:
@@ -273,7 +300,12 @@ class Reader:
         # of them anywhere, then (when almost nothing had them all) any of them.
         steps = [(units[0], enough)] if len(units) == 1 else [(Q.And(units), enough),
                                                               (Q.Or(units), min(3, enough))]
-        adjacent = self._adjacent(plan)
+        if plan.question and len(units) > 1:
+            # A question's words are not all in the rule that answers it: when
+            # fewer than wanted have them all, any of them fill the list, scored
+            # by how many they have and how rare those are (BM25's sum).
+            steps[1] = (Q.Or(units), enough)
+        adjacent = None if plan.apart else self._adjacent(plan)
         if adjacent is not None:
             steps.insert(0, (adjacent, enough))
         hits: list[StoredHit] = []
@@ -284,14 +316,40 @@ class Reader:
                 break
             if excluded is not None:
                 q = Q.AndNot(q, excluded)
-            results = self.searcher.search(q, limit=limit, filter=allowed)
-            found = results.scored_length()
-            total = max(total, found if found < limit else q.estimate_size(self.reader))
-            for hit in results:
-                if hit.docnum not in seen:
-                    seen.add(hit.docnum)
-                    hits.append(_stored(hit.fields(), hit.score))
+            top, found = self._top(q, limit, allowed)
+            total = max(total, found)
+            for score, docnum in top:
+                if docnum not in seen:
+                    seen.add(docnum)
+                    hits.append(self._document(docnum, score))
         return hits[:limit], total
+
+    def _top(self, q, limit: int, allowed: set[int] | None) -> tuple[list[tuple[float, int]], int]:
+        """The `limit` best (score, docnum) for `q`, best first (ties: lower docnum), and the count.
+
+        The same matchers and scores as `Searcher.search`, without its
+        collector: Whoosh's block-quality skipping seldom skips on texts this
+        short, while its bookkeeping (replacing matchers at each new minimum
+        score) costs about a third of a query.
+        """
+        heap: list[tuple[float, int]] = []
+        push, replace = heapq.heappush, heapq.heapreplace
+        count = 0
+        context = self.searcher.context()
+        for sub, offset in self.searcher.leaf_searchers():
+            m = q.matcher(sub, context)
+            is_active, next_, score, doc_id = m.is_active, m.next, m.score, m.id
+            while is_active():
+                docnum = offset + doc_id()
+                if allowed is None or docnum in allowed:
+                    count += 1
+                    item = (score(), -docnum)
+                    if len(heap) < limit:
+                        push(heap, item)
+                    elif item > heap[0]:
+                        replace(heap, item)
+                next_()
+        return [(sc, -neg) for sc, neg in sorted(heap, reverse=True)], count
 
     def _adjacent(self, plan: Plan):
         """The plain words of the query side by side, as typed, with the other units."""
@@ -300,13 +358,19 @@ class Reader:
             return None
         words = tuple(u.alternatives[0].words[0] for u in simple)
         together = self._words(words)
-        # The words themselves score too: their weight in titles and definitions counts.
-        others = [Q.Term("text", t) for t in self.analyze(" ".join(words))]
-        others += [q for q in (self._unit(u) for u in plan.units if u not in simple) if q is not None]
-        others += [Q.Or([Q.Term("number", n, boost=8.0), Q.Term("text", n)]) for n in plan.numbers]
         if together is None:
             return None
-        return Q.And([together, *others]) if others else together
+        required = [q for q in (self._unit(u) for u in plan.units if u not in simple) if q is not None]
+        required += [Q.Or([Q.Term("number", n, boost=8.0), Q.Term("text", n)]) for n in plan.numbers]
+        base = Q.And([together, *required]) if required else together
+        # The words themselves score too: their weight in titles and definitions counts.
+        # A document with the words side by side has each word, so they only add
+        # to the score: AndMaybe walks the few pair postings instead of
+        # intersecting every word's long list (same hits, same scores).
+        terms = [Q.Term("text", t) for t in self.analyze(" ".join(words))]
+        if not terms:
+            return base
+        return Q.AndMaybe(base, terms[0] if len(terms) == 1 else Q.Or(terms))
 
     def _allowed(self, filters: Filters):
         """The documents a filter lets through, computed once per reader and filter."""
@@ -365,7 +429,15 @@ class Reader:
         return out
 
     def _by_docnum(self, docnum: int) -> StoredHit:
-        return _stored(self.searcher.stored_fields(docnum), 0.0)
+        return self._document(docnum, 0.0)
+
+    def _document(self, docnum: int, score: float) -> StoredHit:
+        """A document's stored fields, unpickled once per reader (they never change)."""
+        key = ("stored", docnum)
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._remember(key, lambda: _stored(self.searcher.stored_fields(docnum), 0.0))
+        return dataclasses.replace(hit, score=float(score)) if score else hit
 
 
 def _text(term) -> str:

@@ -41,8 +41,13 @@ def make_plan(reader, parsed: ParsedQuery, filters: Filters) -> tuple[Plan, str,
         expansions = synonyms.expand(fixed, backend.stem, protected=cards)
     units = _word_units(fixed, expansions) + units
     variants = _variants(fixed, expansions, parsed)
+    question = len(parsed.keywords) < len(parsed.positive)
+    # Words with a question word between them were not typed side by side.
+    kept = [i for i, c in enumerate(parsed.positive) if c in parsed.keywords]
+    apart = question and bool(kept) and kept[-1] - kept[0] + 1 > len(kept)
     plan = Plan(units=tuple(units), exclude=tuple(c.words for c in parsed.negative),
-                numbers=tuple(numbers), filters=filters)
+                numbers=tuple(numbers), filters=filters, question=question,
+                apart=apart)
     corrected = query_text(parsed, dict(zip(words, fixed)))
     return plan, corrected, variants
 

@@ -36,7 +36,11 @@ def rerank(hits: list[StoredHit], variants: set[str], plan: Plan) -> list[tuple[
             reasons.append(TITLE_WORDS_BONUS)
         if any(d in variants for d in defined):
             reasons.append(DEFINES_BONUS)
-        elif any(d and set(d.split()) <= wanted for d in defined):
+        elif any(d and set(d.split()) <= wanted and len(d.split()) * 2 >= len(wanted)
+                 for d in defined):
+            # Only when the term is a good part of the query: in a question
+            # ("hosted cards when the host is trashed") the glossary entry of one
+            # word is not the answer, the rule that has them all is.
             reasons.append(DEFINES_PART_BONUS)
         return max(reasons)
 
@@ -69,7 +73,8 @@ def with_todays_word(reader, plan: Plan, variants: set[str],
     outscore the common word of today; the judge wants both side by side.
     """
     units = tuple(Unit(u.alternatives[1:]) if len(u.alternatives) > 1 else u for u in plan.units)
-    alt_plan = Plan(units=units, exclude=plan.exclude, numbers=plan.numbers, filters=plan.filters)
+    alt_plan = Plan(units=units, exclude=plan.exclude, numbers=plan.numbers, filters=plan.filters,
+                    question=plan.question, apart=plan.apart)
     raw, _ = reader.search(alt_plan, 5, enough=1)
     best = rerank(raw, variants, alt_plan)[:1]
     if not best or any(h.id == best[0][1].id for _, h in hits[:2]):

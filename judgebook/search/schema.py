@@ -105,6 +105,12 @@ class Plan:
     exclude: tuple[tuple[str, ...], ...] = ()
     numbers: tuple[str, ...] = ()    # dotted numbers named inside a longer query
     filters: Filters = Filters()
+    # Question words were dropped ("how many clicks does the Runner get"):
+    # any-word hits fill a short list of all-word hits.
+    question: bool = False
+    # ... and some stood between the words left ("clicks does the Runner"):
+    # those were not typed side by side, so no "side by side" step.
+    apart: bool = False
 
 
 @dataclass(frozen=True)

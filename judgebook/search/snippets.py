@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+from functools import lru_cache
 from typing import Callable, Iterable
 
 WIDTH = 240          # characters of excerpt
@@ -16,6 +17,7 @@ LEAD = 60            # context kept before the first match
 _TOKEN = re.compile(r"\w+(?:[.']\w+)*")
 
 
+@lru_cache(maxsize=4096)
 def flatten(body: str) -> str:
     """One line: snippets run across paragraph breaks."""
     return " ".join(body.split())
