@@ -9,7 +9,7 @@ use `dataclasses.replace` to derive a new record.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 # Section kinds. Kept as plain strings so JSON output stays readable.

@@ -37,6 +37,25 @@ class Block:
     meta: tuple[tuple[str, str], ...] = ()
 
 
+# Shared by both CR formats: the front matter's headings and the lines that open
+# a sub-rule ("b. ...") or an example ("Example 2: ...") read the same in each.
+SUMMARY = "Summary of Changes"
+TOC = "Table of Contents"
+SUB_RULE_LINE = re.compile(r"^([a-z])\. (\S.*)$")
+EXAMPLE_LINE = re.compile(r"^(Example(?: \d+)?):\s*(.*)$")
+
+
+def intro_block(paragraphs: list[str], first: int, last: int) -> Block:
+    return Block(FRONT, "", "Introduction", tuple(paragraphs), first, last, slug="introduction")
+
+
+def summary_block(changes: list[str], intro: str, first: int, last: int) -> Block:
+    """The summary of changes: one change per paragraph, its opening sentence as meta."""
+    meta = (("intro", intro),) if intro else ()
+    return Block(FRONT, "", SUMMARY, tuple(changes), first, last,
+                 heading=SUMMARY, slug="summary-of-changes", meta=meta)
+
+
 @dataclass
 class Lines:
     """A block being read: its opening line and the source lines that follow it.

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 
 from judgebook.ingestion.cr_common import (
-    CHAPTER, EXAMPLE, FRONT, RULE, SECTION, SUB_RULE, Block, Lines, build_sections, clean,
+    EXAMPLE_LINE, SUB_RULE_LINE, SUMMARY, TOC, intro_block, summary_block,
+    CHAPTER, EXAMPLE, RULE, SECTION, SUB_RULE, Block, Lines, build_sections, clean,
     is_title)
 from judgebook.ingestion.errors import ParseError
 from judgebook.model import Section
@@ -23,11 +24,7 @@ _CHAPTER = re.compile(r"^(\d+) (\S.*)$")
 _SECTION = re.compile(r"^(\d+\.\d+) (\S.*)$")
 _RULE = re.compile(r"^(\d+\.\d+\.\d+) (\S.*)$")
 _TITLED = re.compile(r"^\*\*(.+)\*\*$")
-_SUB_RULE = re.compile(r"^([a-z])\. (\S.*)$")
-_EXAMPLE = re.compile(r"^(Example(?: \d+)?):\s*(.*)$")
 
-SUMMARY = "Summary of Changes"
-TOC = "Table of Contents"
 
 
 def parse(text: str, file: str, doc: str) -> list[Section]:
@@ -71,18 +68,16 @@ def _front_blocks(front: list[str]) -> list[Block]:
     blocks = []
     intro = [(i + 1, l) for i, l in enumerate(stripped[:summary_at]) if i > 0 and l]
     if intro:    # line 1 is the document's title, which the manifest already holds
-        blocks.append(Block(FRONT, "", "Introduction", tuple(clean(l) for _, l in intro),
-                            intro[0][0], intro[-1][0], slug="introduction"))
+        blocks.append(intro_block([clean(l) for _, l in intro], intro[0][0], intro[-1][0]))
     if summary_at < len(front):
         items = [(i + 1, l) for i, l in enumerate(stripped) if i > summary_at and l]
         # Changes are bullets; a paragraph before them introduces the list.
         intro_lines = [l for i, l in items if not _BULLET.match(front[i - 1])]
         changes = [clean(_BULLET.sub("", front[i - 1])) for i, _ in items
                    if _BULLET.match(front[i - 1])]
-        meta = (("intro", " ".join(clean(l) for l in intro_lines)),) if intro_lines else ()
         end = items[-1][0] if items else summary_at + 1
-        blocks.append(Block(FRONT, "", SUMMARY, tuple(changes), summary_at + 1, end,
-                            heading=SUMMARY, slug="summary-of-changes", meta=meta))
+        blocks.append(summary_block(changes, " ".join(clean(l) for l in intro_lines),
+                                    summary_at + 1, end))
     return blocks
 
 
@@ -125,9 +120,9 @@ def _heading(line: str) -> tuple[str, str, str, str] | None:
         if t := _TITLED.match(m.group(2)):
             return RULE, m.group(1), t.group(1).strip(), ""
         return RULE, m.group(1), "", m.group(2)
-    if m := _SUB_RULE.match(text):
+    if m := SUB_RULE_LINE.match(text):
         return SUB_RULE, m.group(1), "", m.group(2)
-    if m := _EXAMPLE.match(text):
+    if m := EXAMPLE_LINE.match(text):
         return EXAMPLE, "", m.group(1), m.group(2)
     if bulleted:
         return None

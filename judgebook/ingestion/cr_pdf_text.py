@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 
 from judgebook.ingestion.cr_common import (
-    CHAPTER, EXAMPLE, FRONT, RULE, SECTION, SUB_RULE, TERMINAL, Block, Lines, build_sections,
+    EXAMPLE_LINE, SUB_RULE_LINE, SUMMARY, TOC, intro_block, summary_block,
+    CHAPTER, EXAMPLE, RULE, SECTION, SUB_RULE, TERMINAL, Block, Lines, build_sections,
     clean, is_title)
 from judgebook.ingestion.errors import ParseError
 from judgebook.model import Section
@@ -21,11 +22,7 @@ PAGE_MARKER = re.compile(r"^- \d+ -$")
 _CHAPTER = re.compile(r"^(\d+)\. (\S.*)$")
 _SECTION = re.compile(r"^(\d+\.\d+)\. (\S.*)$")
 _RULE = re.compile(r"^(\d+\.\d+\.\d+)\. (\S.*)$")
-_SUB_RULE = re.compile(r"^([a-z])\. (\S.*)$")
-_EXAMPLE = re.compile(r"^(Example(?: \d+)?):\s*(.*)$")
 
-SUMMARY = "Summary of Changes"
-TOC = "Table of Contents"
 TAIL = "Acknowledgements"
 
 # A wrapped line is only short when the next word would not have fitted; the
@@ -77,20 +74,18 @@ def _front_blocks(front: list[str]) -> list[Block]:
     blocks = []
     intro = [(i + 1, l) for i, l in enumerate(stripped[:summary_at]) if i > 0 and l]
     if intro:    # line 1 is the document's title, which the manifest already holds
-        blocks.append(Block(FRONT, "", "Introduction", tuple(unwrap(intro, short=None)),
-                            intro[0][0], intro[-1][0], slug="introduction"))
+        blocks.append(intro_block(unwrap(intro, short=None), intro[0][0], intro[-1][0]))
     if summary_at < len(front):
         items = [(i + 1, l) for i, l in enumerate(stripped) if i > summary_at
                  and l and not PAGE_MARKER.match(l)]
         paragraphs = unwrap(items, short=None)
-        meta: tuple[tuple[str, str], ...] = ()
+        intro_text = ""
         # The first paragraph introduces the list ("The biggest changes from
         # version 1.5 are detailed below."); the rest are one change each.
         if len(paragraphs) > 1 and "version" in paragraphs[0]:
-            meta, paragraphs = (("intro", paragraphs[0]),), paragraphs[1:]
+            intro_text, paragraphs = paragraphs[0], paragraphs[1:]
         end = items[-1][0] if items else summary_at + 1
-        blocks.append(Block(FRONT, "", SUMMARY, tuple(paragraphs), summary_at + 1, end,
-                            heading=SUMMARY, slug="summary-of-changes", meta=meta))
+        blocks.append(summary_block(paragraphs, intro_text, summary_at + 1, end))
     return blocks
 
 
@@ -147,16 +142,16 @@ def _heading(line: str, following: str = "") -> tuple[str, str, str, str] | None
     if m := _RULE.match(line):
         rest = m.group(2)
         # "1.10.5. Recurring Credits": a titled rule, its body in sub-rules.
-        if is_title(rest) and _SUB_RULE.match(following):
+        if is_title(rest) and SUB_RULE_LINE.match(following):
             return RULE, m.group(1), rest, ""
         return RULE, m.group(1), "", rest
     if m := _SECTION.match(line):
         return SECTION, m.group(1), m.group(2), ""
     if m := _CHAPTER.match(line):
         return CHAPTER, m.group(1), m.group(2), ""
-    if m := _SUB_RULE.match(line):
+    if m := SUB_RULE_LINE.match(line):
         return SUB_RULE, m.group(1), "", m.group(2)
-    if m := _EXAMPLE.match(line):
+    if m := EXAMPLE_LINE.match(line):
         return EXAMPLE, "", m.group(1), m.group(2)
     return None
 

@@ -91,7 +91,6 @@ def _pairs(words: list[str], i: int, replacement: str) -> list[tuple[str, str]]:
 
 
 def _word_units(words: list[str], expansions) -> list[Unit]:
-    from judgebook.search import backend
     units, i = [], 0
     starts = {e.start: e for e in expansions}
     while i < len(words):
@@ -111,7 +110,6 @@ def _word_units(words: list[str], expansions) -> list[Unit]:
 
 def _variants(words: list[str], expansions, parsed: ParsedQuery) -> set[str]:
     """Stem keys of the whole query and of it with each synonym in place: for exact-title bonuses."""
-    from judgebook.search import backend
     phrases = [w for c in parsed.positive if c.phrase for w in c.words]
     base = list(words) + phrases
     keys = {phrase_key(base)}
@@ -143,7 +141,6 @@ ARTICLES = frozenset({"a", "an", "the"})
 
 def phrase_key(words) -> str:
     """A whole title or query, compared: folded, stemmed, without articles ("In a server" != "server")."""
-    from judgebook.search import backend
     return " ".join(backend.word_key(w) for w in fold(" ".join(words)).split() if w not in ARTICLES)
 
 

@@ -51,7 +51,6 @@ def rerank(hits: list[StoredHit], variants: set[str], plan: Plan) -> list[tuple[
 
 @lru_cache(maxsize=50_000)
 def _text_key(text: str) -> str:
-    from judgebook.search import backend
     return phrase_key([text]) if text else ""
 
 
