@@ -141,6 +141,7 @@ ARTICLES = frozenset({"a", "an", "the"})
 
 def phrase_key(words) -> str:
     """A whole title or query, compared: folded, stemmed, without articles ("In a server" != "server")."""
+    from judgebook.search import backend
     return " ".join(backend.word_key(w) for w in fold(" ".join(words)).split() if w not in ARTICLES)
 
 
