@@ -5,7 +5,7 @@ field and line rather than an ability that silently does nothing.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from judgebook.engine.errors import ScenarioError

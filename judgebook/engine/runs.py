@@ -81,7 +81,6 @@ class RunMixin:
                                   fully_broken=saved[6])
 
     def _run_encounter_begins(self, step: TimingStep) -> None:
-        run = self.state.run
         ice = self.approached_ice()
         self.encounters += 1
         self.state = with_run(self.state, encounter=ice, encounter_seq=self.encounters,

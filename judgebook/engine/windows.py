@@ -99,7 +99,7 @@ class WindowsMixin:
         if cdef.type == "ice":
             run = self.state.run
             if "rez_ice" not in kinds or run is None or self.approached_ice() != cid:
-                return (f"ice can only be rezzed in the approach window of that ice", "rez_ice_restriction")
+                return ("ice can only be rezzed in the approach window of that ice", "rez_ice_restriction")
         elif "rez" not in kinds:
             return ("this paid ability window does not allow rezzing", "paw_rez")
         blocker = self.cannot("rez", card=cid)
