@@ -110,38 +110,9 @@ def sample_corpus() -> Corpus:
 
 
 # ---- a stand-in for the Whoosh search, answering from the sample corpus ----
-from dataclasses import dataclass, field  # noqa: E402
-
-
-@dataclass
-class FakeHit:
-    id: str
-    doc: str
-    number: str
-    title: str
-    kind: str
-    score: float
-    snippet_html: str
-    snippet_text: str
-    breadcrumb: list = field(default_factory=list)
-    era: str = ""
-
-
-@dataclass
-class FakeResponse:
-    results: list
-    message: str = ""
-    did_you_mean: str = ""
-    total: int = 0
-
-
-@dataclass
-class FakeCompletion:
-    text: str
-    kind: str
-    id: str = ""
-    doc: str = ""
-    label: str = ""
+# It returns the search API's own records, so the pages are tested against the real shapes.
+from judgebook.search.api import SearchHit, SearchResponse  # noqa: E402
+from judgebook.search.schema import Completion  # noqa: E402
 
 
 class FakeSearcher:
@@ -154,18 +125,18 @@ class FakeSearcher:
     def search(self, query, limit, filters):
         self.calls.append((query, limit, dict(filters)))
         if query == "recurring credts":
-            return FakeResponse([], "No matches.", did_you_mean="recurring credits")
+            return SearchResponse([], "No matches.", did_you_mean="recurring credits")
         hits = [s for s in self.corpus.sections.values()
                 if query.lower() in s.text.lower() and all(getattr(s, k, None) == v or
                                                             (k == "era") for k, v in filters.items())]
-        results = [FakeHit(s.id, s.doc, s.number, s.title, s.kind, 1.0,
+        results = [SearchHit(s.id, s.doc, s.number, s.title, s.kind, 1.0,
                            "<mark>" + query.replace("<", "&lt;") + "</mark> in context <b>bold</b>",
                            query, [(p.id, p.number or p.title) for p in self.corpus.breadcrumb(s.id)])
                    for s in hits[:limit]]
-        return FakeResponse(results, "", "", len(hits))
+        return SearchResponse(results, "", "", len(hits))
 
     def complete(self, prefix, limit):
-        return [FakeCompletion("1.16.10b", "number", "cr-26.03:rule_recurring", "cr-26.03",
+        return [Completion("1.16.10b", "number", "cr-26.03:rule_recurring", "cr-26.03",
                                "1.16.10b — cr-26.03")][:limit] if prefix.startswith("1.") else []
 
 
