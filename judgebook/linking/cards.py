@@ -24,6 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from judgebook.linking.context import CARDS_DOC, LinkContext, fold
+from judgebook.linking.scan import longest_matches
 from judgebook.model import LINK_CARD, Link, Section
 
 _WORDS = re.compile(r"\w+")
@@ -71,26 +72,17 @@ def find_cards(text: str, index: dict[str, list[CardName]]) -> list[tuple[CardNa
     toks = [(m.group(0), fold(m.group(0)).replace(" ", ""), m.start(), m.end())
             for m in _WORDS.finditer(text)]
     folded = tuple(t[1] for t in toks)
-    hits, i = [], 0
-    while i < len(toks):
-        hit = None
-        for name in index.get(folded[i], ()):
-            n = len(name.words)
-            if folded[i:i + n] != name.words:
-                continue
-            if name.needs_case and tuple(t[0] for t in toks[i:i + n]) != name.exact:
-                continue
-            if n == 1 and _inside_longer_name(text, toks, i):
-                continue
-            hit = name
-            break
-        if hit:
-            n = len(hit.words)
-            hits.append((hit, toks[i][2], toks[i + n - 1][3]))
-            i += n
-        else:
-            i += 1
-    return hits
+
+    def fits(i: int, name: CardName) -> bool:
+        n = len(name.words)
+        if folded[i:i + n] != name.words:
+            return False
+        if name.needs_case and tuple(t[0] for t in toks[i:i + n]) != name.exact:
+            return False
+        return not (n == 1 and _inside_longer_name(text, toks, i))
+    hits = longest_matches(len(toks), lambda i: index.get(folded[i], ()),
+                           lambda name: len(name.words), fits)
+    return [(name, toks[a][2], toks[b][3]) for name, a, b in hits]
 
 
 def _adjacent(text: str, a: tuple, b: tuple) -> bool:

@@ -23,6 +23,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 
 from judgebook.linking.context import LinkContext, fold
+from judgebook.linking.scan import longest_matches
 from judgebook.model import LINK_TERM, Link, Section
 
 CAP_WORD = 0.03     # one-word terms: above this share of sections they are the common vocabulary
@@ -115,23 +116,13 @@ def _definitions(ctx: LinkContext, s: Section, docs_with_meta: set, caps: Counte
 
 def _find(words: list[tuple[str, int, int]], index: dict[str, list[Term]]) -> list[tuple[Term, int, int]]:
     """(term, start, end) for each term use, longest first, non-overlapping."""
-    hits, i = [], 0
-    while i < len(words):
-        best = None
-        for term in index.get(words[i][0], ()):
-            n = len(term.words)
-            if i + n > len(words) or (best and n <= len(best.words)):
-                continue
-            if all(words[i + k][0] == term.words[k] for k in range(n - 1)) and \
-                    _matches(words[i + n - 1][0], term.words[-1]):
-                best = term
-        if best:
-            n = len(best.words)
-            hits.append((best, words[i][1], words[i + n - 1][2]))
-            i += n
-        else:
-            i += 1
-    return hits
+    def fits(i: int, term: Term) -> bool:
+        n = len(term.words)
+        return (all(words[i + k][0] == term.words[k] for k in range(n - 1))
+                and _matches(words[i + n - 1][0], term.words[-1]))
+    hits = longest_matches(len(words), lambda i: index.get(words[i][0], ()),
+                           lambda t: len(t.words), fits)
+    return [(t, words[a][1], words[b][2]) for t, a, b in hits]
 
 
 def _index(terms: dict[tuple, Term]) -> dict[str, list[Term]]:
