@@ -136,7 +136,8 @@ def build_plain_whoosh(sections, path: Path) -> None:
 
 def plain_whoosh_searcher(path: Path):
     """The query's words as Whoosh term queries (AND), no parsing, synonyms or spelling."""
-    from whoosh import index, query as Q
+    from whoosh import index
+    from whoosh import query as Q
     ix = index.open_dir(str(path))
     searcher = ix.searcher()
     analyzer = ix.schema["text"].analyzer

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from test_browser_web import ARGS, ARTIFACTS, CHROMIUM, browser, corpus, no_errors, page, server, shot  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.corpora]

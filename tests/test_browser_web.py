@@ -12,9 +12,9 @@ import threading
 from pathlib import Path
 
 import pytest
+from test_web_corpus import real_index
 
 from judgebook.model import LINK_REF, LINK_TERM
-from test_web_corpus import real_index
 
 pytestmark = pytest.mark.browser
 
@@ -48,6 +48,7 @@ def corpus(tmp_path_factory, corpora_root):
 def server(corpus):
     """The app on waitress, 127.0.0.1, a free port."""
     import waitress
+
     from judgebook.web.app import create_app
     srv = waitress.create_server(create_app(corpus), host="127.0.0.1", port=0, threads=4)
     thread = threading.Thread(target=srv.run, daemon=True)

@@ -3,14 +3,13 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from test_web_corpus import sample_corpus
 
 from judgebook.web.export import MARKER, ExportError, export_site
 from judgebook.web.urls import file_slug, section_path
-from test_web_corpus import sample_corpus
 
 LINK = re.compile(r'(?:href|src)="([^"]*)"')
 

@@ -5,7 +5,6 @@ import collections
 import json
 import re
 import time
-from pathlib import Path
 
 import pytest
 

@@ -360,6 +360,7 @@ def test_an_old_word_finds_its_own_text_and_todays_word_side_by_side(ix):
 def test_our_collector_gives_whooshs_ranking(ix):
     # backend.Reader._top replaces Whoosh's collector for speed: same hits, same order, same scores.
     from whoosh import query as Q
+
     from judgebook.search import backend
     reader = backend.open_reader((ix).resolve())
     queries = [Q.Term("text", "credit"), Q.Or([Q.Term("text", "run"), Q.Term("text", "ice")]),
@@ -375,7 +376,8 @@ def test_our_collector_gives_whooshs_ranking(ix):
 
 
 def test_a_question_is_not_searched_side_by_side():
-    from judgebook.search import planning, querygrammar as qg
+    from judgebook.search import planning
+    from judgebook.search import querygrammar as qg
     from judgebook.search.querygrammar import Filters
 
     class Vocabulary:   # every word common, no card names: planning only

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from judgebook.search import fuzzy, querygrammar as qg, snippets, synonyms
+from judgebook.search import fuzzy, snippets, synonyms
+from judgebook.search import querygrammar as qg
 from judgebook.search.schema import fold, index_text
 
 

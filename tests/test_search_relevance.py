@@ -58,7 +58,7 @@ def rank_of(case: Case, response: api.SearchResponse) -> int:
 
 @pytest.fixture(scope="session")
 def full_index(tmp_path_factory, corpora_root, rules_source) -> Path:
-    from judgebook.store import build, paths   # a missing build module fails here, loudly
+    from judgebook.store import build, paths  # a missing build module fails here, loudly
     root = tmp_path_factory.mktemp("relevance-index")
     with_paths = [str(corpora_root / "nsg-cr"), str(corpora_root / "netrunner-cards-json")]
     try:

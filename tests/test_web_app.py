@@ -5,9 +5,9 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from test_web_corpus import FakeSearcher, sample_corpus
 
 from judgebook.web.app import create_app
-from test_web_corpus import HOSTILE, FakeSearcher, sample_corpus
 
 PAGES = ["/", "/search", "/search?q=recurring", "/s/cr-1.6:1.16.10", "/s/cr-1.6:1.16.10b",
          "/s/cr-1.6:1.16.10b/ex1", "/s/cr-1.6:1.2", "/s/glossary:access", "/s/cr-1.6:hostile",
@@ -341,8 +341,9 @@ def test_hostile_text_in_everything_escaped(client):
 
 
 def test_a_corpus_without_crs_cards_or_rulings_still_serves_every_page():
-    from judgebook.store.corpus import Corpus
     from test_web_corpus import documents, sections
+
+    from judgebook.store.corpus import Corpus
     corpus = Corpus([d for d in documents() if d.key == "glossary"],
                     [s for s in sections() if s.doc == "glossary"])
     client = create_app(corpus, searcher=FakeSearcher(corpus)).test_client()

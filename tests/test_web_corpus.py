@@ -8,8 +8,16 @@ glossary HTML, and a section whose text is an XSS attempt.
 from __future__ import annotations
 
 from judgebook.model import (
-    LINK_CARD, LINK_REF, LINK_RELATED, LINK_RULING, LINK_TERM, LINK_VERSION, Document, Link,
-    Provenance, Section,
+    LINK_CARD,
+    LINK_REF,
+    LINK_RELATED,
+    LINK_RULING,
+    LINK_TERM,
+    LINK_VERSION,
+    Document,
+    Link,
+    Provenance,
+    Section,
 )
 from judgebook.store.corpus import Corpus
 

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import pytest
-
-from judgebook.web.app import create_app
 from test_web_app import Inspector
 from test_web_corpus import real_index
+
+from judgebook.web.app import create_app
 
 pytestmark = pytest.mark.corpora
 

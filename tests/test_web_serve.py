@@ -10,13 +10,12 @@ import time
 import urllib.request
 from pathlib import Path
 
-import pytest
 from flask import Blueprint
+from test_web_corpus import FakeSearcher, sample_corpus
 
 from judgebook.model import to_dict
 from judgebook.store import paths
 from judgebook.web.app import create_app
-from test_web_corpus import FakeSearcher, sample_corpus
 
 
 def write_index(root: Path) -> Path:

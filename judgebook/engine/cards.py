@@ -63,7 +63,7 @@ class Cost:
     damage: tuple[tuple[str, int], ...] = ()
     per_subroutine: int = 0              # credits per subroutine of the encountered ice
 
-    def plus(self, other: "Cost") -> "Cost":
+    def plus(self, other: Cost) -> Cost:
         return Cost(self.clicks + other.clicks, self.credits + other.credits,
                     self.x or other.x, self.trash_self or other.trash_self,
                     self.tags + other.tags, self.counters + other.counters,
@@ -98,17 +98,17 @@ class Instr:
     optional: bool = False
     pay_cost: bool = False
     cost: Cost | None = None
-    then: tuple["Instr", ...] = ()
-    otherwise: tuple["Instr", ...] = ()
+    then: tuple[Instr, ...] = ()
+    otherwise: tuple[Instr, ...] = ()
     target_filter: tuple[tuple[str, Any], ...] = ()
-    modifier: "Modifier | None" = None
+    modifier: Modifier | None = None
     duration: str | None = None
-    options: tuple[tuple["Instr", ...], ...] = ()   # `choose`: one effects list per option
+    options: tuple[tuple[Instr, ...], ...] = ()   # `choose`: one effects list per option
     server: str | None = None            # `install`: destination server (`new`: a new remote)
     position: str | None = None          # `install`: `inward_of_self` (default: outermost)
     rez: bool = False                    # `install`: and rez it, ignoring all costs
     discount: int = 0                    # `install`: lower the install cost by this much
-    ability: "Ability | None" = None     # `lasting`: a delayed conditional ability
+    ability: Ability | None = None     # `lasting`: a delayed conditional ability
 
 
 @dataclass(frozen=True)

@@ -8,17 +8,30 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from judgebook.engine.cards import Ability, CardDef, Cost, Modifier
 from judgebook.engine.citations import cite
 from judgebook.engine.errors import IllegalDecision, ScenarioError
 from judgebook.engine.scenario import CardSpec, Decision, Scenario
-from judgebook.engine.state import (CardState, GameState, Lasting, PlayerState, diff, installed_ids,
-                                    move, other, score_points, summary, with_card, with_player,
-                                    zone_of)
+from judgebook.engine.state import (
+    CardState,
+    GameState,
+    Lasting,
+    PlayerState,
+    diff,
+    installed_ids,
+    move,
+    other,
+    score_points,
+    summary,
+    with_card,
+    with_player,
+    zone_of,
+)
 from judgebook.engine.timeline import RunRecord, Step
 
 ALLOTTED = {"corp": 3, "runner": 4}
@@ -676,7 +689,7 @@ class GameBase:
                      cite("multiple_damage"), assumed=d is None, decision=d)
         return chosen
 
-    def amount(self, value: Any, ctx: "Ctx | None" = None) -> int:
+    def amount(self, value: Any, ctx: Ctx | None = None) -> int:
         """A number in a card definition: a whole number, or {per: ...} computed from the state."""
         if not isinstance(value, dict):
             return int(value)

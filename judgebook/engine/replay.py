@@ -1,17 +1,17 @@
 """`replay(scenario) -> Timeline`: pure and deterministic."""
 from __future__ import annotations
 
+from judgebook.engine.access import AccessMixin
 from judgebook.engine.citations import cite
 from judgebook.engine.effects import EffectsMixin
 from judgebook.engine.errors import IllegalDecision
-from judgebook.engine.access import AccessMixin
 from judgebook.engine.flows import FlowsMixin
-from judgebook.engine.runs import RunMixin
-from judgebook.engine.turns import TurnsMixin
 from judgebook.engine.game import GameBase, GameOver, LoopDetected, ScriptComplete
+from judgebook.engine.runs import RunMixin
 from judgebook.engine.scenario import Scenario
 from judgebook.engine.state import summary
 from judgebook.engine.timeline import Outcome, Step, Timeline
+from judgebook.engine.turns import TurnsMixin
 from judgebook.engine.windows import WindowsMixin
 
 

@@ -5,8 +5,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from judgebook.engine.cards import (CardDef, SIDES, check_keys, parse_card, want_bool, want_int,
-                                    want_str)
+from judgebook.engine.cards import SIDES, CardDef, check_keys, parse_card, want_bool, want_int, want_str
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.yamlnodes import LocDict, line_of, load_text
 
@@ -35,7 +34,7 @@ class CardSpec:
     field: str = ""
     line: int | None = None
     chosen: str | None = None            # a choice the card maintains (Femme Fatale's ice)
-    hosted: tuple["CardSpec", ...] = ()  # cards hosted on this one
+    hosted: tuple[CardSpec, ...] = ()  # cards hosted on this one
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ class CardState:
     def count(self, kind: str) -> int:
         return dict(self.counters).get(kind, 0)
 
-    def with_counter(self, kind: str, delta: int) -> "CardState":
+    def with_counter(self, kind: str, delta: int) -> CardState:
         counts = dict(self.counters)
         counts[kind] = max(0, counts.get(kind, 0) + delta)
         return replace(self, counters=tuple(sorted((k, v) for k, v in counts.items() if v)))

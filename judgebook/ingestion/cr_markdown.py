@@ -13,9 +13,23 @@ from __future__ import annotations
 import re
 
 from judgebook.ingestion.cr_common import (
-    EXAMPLE_LINE, SUB_RULE_LINE, SUMMARY, TOC, intro_block, summary_block,
-    CHAPTER, EXAMPLE, RULE, SECTION, SUB_RULE, Block, Lines, build_sections, clean,
-    is_title)
+    CHAPTER,
+    EXAMPLE,
+    EXAMPLE_LINE,
+    RULE,
+    SECTION,
+    SUB_RULE,
+    SUB_RULE_LINE,
+    SUMMARY,
+    TOC,
+    Block,
+    Lines,
+    build_sections,
+    clean,
+    intro_block,
+    is_title,
+    summary_block,
+)
 from judgebook.ingestion.errors import ParseError
 from judgebook.model import Section
 

@@ -14,8 +14,8 @@ the ids it is given (`{ref:Sec_steps_of_a_run}` capitalises "Section").
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from judgebook import symbols
 from judgebook.model import LINK_CARD, LINK_REF, LINK_SUBTYPE, LINK_TERM, Link

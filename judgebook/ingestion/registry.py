@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import importlib
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from judgebook.ingestion.errors import ParseError
 from judgebook.ingestion.manifest import ManifestEntry

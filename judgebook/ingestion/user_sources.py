@@ -13,10 +13,10 @@ judgebook, so the user gives a path and we work out what it holds:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 import yaml
 

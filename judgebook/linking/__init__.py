@@ -11,8 +11,8 @@ Backlinks are not stored: `Corpus` derives them from these links.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Callable
 
 from judgebook.linking import alternatives, cards, references, resolve, rulings, terms, versions
 from judgebook.linking.context import LinkContext

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from judgebook.linking.references import number_key
 from judgebook.model import Document, Section
@@ -64,7 +64,7 @@ class LinkContext:
     _docs: dict[str, list[Section]] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def build(cls, documents: list[Document], sections: list[Section]) -> "LinkContext":
+    def build(cls, documents: list[Document], sections: list[Section]) -> LinkContext:
         ctx = cls({d.key: d for d in documents}, sections)
         last: dict[str, tuple] = defaultdict(tuple)
         for s in sections:

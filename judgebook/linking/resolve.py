@@ -12,7 +12,14 @@ from dataclasses import replace
 from judgebook.linking.context import LinkContext, fold, title_key
 from judgebook.linking.references import number_key
 from judgebook.model import (
-    LINK_CARD, LINK_INDEX, LINK_MAIN, LINK_REF, LINK_RELATED, LINK_SUBTYPE, LINK_TERM, Link,
+    LINK_CARD,
+    LINK_INDEX,
+    LINK_MAIN,
+    LINK_REF,
+    LINK_RELATED,
+    LINK_SUBTYPE,
+    LINK_TERM,
+    Link,
     Section,
 )
 from judgebook.store.corpus import normalise_number

@@ -7,7 +7,8 @@ capitals for common-word card names) and is the caller's predicate.
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable, TypeVar
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 T = TypeVar("T")
 

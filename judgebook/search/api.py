@@ -13,11 +13,12 @@ hits returned only. Never raises on any query.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
 
-from judgebook.search import completion, planning, querygrammar as qg, ranking
+from judgebook.search import completion, planning, ranking
+from judgebook.search import querygrammar as qg
 from judgebook.search.querygrammar import Filters, ParsedQuery
 from judgebook.search.schema import Completion, Member, Plan, StoredHit, fold
 

@@ -11,17 +11,24 @@ import heapq
 import json
 import re
 import threading
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
 
-from whoosh import analysis, fields, index, query as Q, scoring
+from whoosh import analysis, fields, index, scoring
+from whoosh import query as Q
 from whoosh.lang.porter import stem as _porter
 from whoosh.support.charset import accent_map
 
 from judgebook.search.querygrammar import Filters
 from judgebook.search.schema import (
-    IndexRecord, Member, Plan, StoredHit, Unit, fold, index_text,
+    IndexRecord,
+    Member,
+    Plan,
+    StoredHit,
+    Unit,
+    fold,
+    index_text,
 )
 
 TOKEN = r"\w+(?:\.\w+)*"          # keeps "1.16.10b" and "cr-1.6" parts whole
@@ -139,7 +146,7 @@ MAX_OPEN = 3
 MEMO_SIZE = 50_000   # remembered vocabulary look-ups per reader
 
 
-def open_reader(path: Path) -> "Reader":
+def open_reader(path: Path) -> Reader:
     """A reader of the index in `path`, cached per thread (Whoosh searchers are not shared)."""
     cache = getattr(_local, "readers", None)
     if cache is None:

@@ -7,7 +7,7 @@ index's own vocabulary: the backend hands us (word, document frequency) pairs.
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 MIN_LENGTH = 3        # "ab" has too many neighbours to guess from
 MAX_LENGTH = 24       # longer "words" are noise, not typos

@@ -6,8 +6,9 @@ so the query side never needs the corpus.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING
 
 from judgebook.model import LINK_TERM, Section
 from judgebook.search.querygrammar import canonical_number
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 Progress = Callable[[int, int], None]
 
 
-def write_index(corpus: "Corpus", path: Path, progress: Progress | None = None) -> int:
+def write_index(corpus: Corpus, path: Path, progress: Progress | None = None) -> int:
     """Write the search index of `corpus` into the folder `path`; returns the record count.
 
     `progress(done, total)` is called now and then while writing.
@@ -30,7 +31,7 @@ def write_index(corpus: "Corpus", path: Path, progress: Progress | None = None) 
     return len(records)
 
 
-def records_of(corpus: "Corpus") -> Iterator[IndexRecord]:
+def records_of(corpus: Corpus) -> Iterator[IndexRecord]:
     """One record per distinct text: a rule unchanged across CR versions is indexed once."""
     ranks = doc_ranks(corpus.documents.values())
     groups: dict[tuple[str, str], list[Section]] = {}
@@ -43,13 +44,13 @@ def records_of(corpus: "Corpus") -> Iterator[IndexRecord]:
         yield record(secs[0], members, fam)
 
 
-def family(corpus: "Corpus", sec: Section) -> str:
+def family(corpus: Corpus, sec: Section) -> str:
     """The id of the newest version of `sec` (itself when it has no other version)."""
     versions = corpus.history(sec.id) if sec.links else ()
     return versions[-1].id if versions else sec.id
 
 
-def _outermost_same(corpus: "Corpus", sec: Section) -> Section:
+def _outermost_same(corpus: Corpus, sec: Section) -> Section:
     """The outermost ancestor with the very same title and text (a wiki heading and its only paragraph)."""
     key = _sameness(sec)
     while sec.parent and (parent := corpus.get(sec.parent)) is not None and _sameness(parent) == key:
@@ -65,7 +66,7 @@ def _sameness(sec: Section) -> str:
 _TYPOGRAPHY = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
-def member(corpus: "Corpus", sec: Section, rank: int) -> Member:
+def member(corpus: Corpus, sec: Section, rank: int) -> Member:
     doc = corpus.documents.get(sec.doc)
     crumbs = tuple((p.id, label(p)) for p in corpus.breadcrumb(sec.id))
     number = (canonical_number(sec.number) or sec.number.lower()) if sec.number else ""

@@ -84,7 +84,7 @@ class Filters:
     def __bool__(self) -> bool:
         return bool(self.doc or self.era or self.kind)
 
-    def merged(self, other: "Filters") -> "Filters":
+    def merged(self, other: Filters) -> Filters:
         return Filters(doc=_union(self.doc, other.doc), era=_union(self.era, other.era),
                        kind=_union(self.kind, other.kind))
 

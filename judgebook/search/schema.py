@@ -75,7 +75,7 @@ class StoredHit:
     def rank(self) -> int:
         return self.members[0].rank
 
-    def member(self, filters: "Filters | None" = None, number: str = "") -> Member:
+    def member(self, filters: Filters | None = None, number: str = "") -> Member:
         """The member to show: the newest one the filters allow (and with `number`, if given)."""
         for m in self.members:
             if filters is not None and ((filters.doc and m.doc not in filters.doc)

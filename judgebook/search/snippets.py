@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import Callable, Iterable
 
 WIDTH = 240          # characters of excerpt
 LEAD = 60            # context kept before the first match

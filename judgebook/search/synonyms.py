@@ -8,10 +8,10 @@ entry written "bit" without this module knowing any stemming.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
 
 TABLE = Path(__file__).with_name("synonyms.toml")
 

@@ -17,10 +17,10 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable
 
 from judgebook.ingestion.errors import ParseError
 from judgebook.ingestion.manifest import MANIFEST, load_manifest
@@ -192,7 +192,7 @@ def staleness(source_dir: Path, index_root: Path, with_paths: list[str]) -> str:
 # ---- writing and swapping -------------------------------------------------------
 
 def _new_generation(root: Path) -> Path:
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
     gen = root / f"gen-{stamp}-{os.getpid()}"
     gen.mkdir(parents=True)
     (gen / BUILDING).write_text(str(os.getpid()))
@@ -327,7 +327,7 @@ def _counts(documents: list[Document], sections: list[Section]) -> dict[str, int
 def _write_info(gen: Path, source_dir: Path, with_paths: list[str], counts: dict[str, int],
                 seconds: dict[str, float], has_index: bool) -> None:
     info = {
-        "built_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "source_dir": str(source_dir.resolve()),
         "with": with_paths,
         "sources": fingerprint(source_dir, with_paths),

@@ -7,12 +7,17 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable
 
 from judgebook.model import (
-    LINK_VERSION, Backlink, Document, Section, document_from_dict, section_from_dict,
+    LINK_VERSION,
+    Backlink,
+    Document,
+    Section,
+    document_from_dict,
+    section_from_dict,
 )
 from judgebook.store import paths
 
@@ -35,13 +40,13 @@ class Corpus:
 
     # ---- loading -------------------------------------------------------
     @classmethod
-    def load(cls, root: str | Path | None = None) -> "Corpus":
+    def load(cls, root: str | Path | None = None) -> Corpus:
         """Open the current generation of the index (resolved once)."""
         gen = paths.current_generation(root)
         return cls.load_generation(gen)
 
     @classmethod
-    def load_generation(cls, gen: Path) -> "Corpus":
+    def load_generation(cls, gen: Path) -> Corpus:
         docs = [document_from_dict(d) for d in json.loads((gen / paths.DOCUMENTS).read_text("utf-8"))]
         with open(gen / paths.SECTIONS, encoding="utf-8") as fh:
             secs = [section_from_dict(json.loads(line)) for line in fh if line.strip()]

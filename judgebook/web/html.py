@@ -11,8 +11,8 @@ from functools import lru_cache
 from markupsafe import Markup, escape
 
 from judgebook.model import Section
-from judgebook.symbols import SYMBOLS
 from judgebook.store.corpus import Corpus
+from judgebook.symbols import SYMBOLS
 from judgebook.web import render
 from judgebook.web.pages import section_label
 from judgebook.web.searching import safe_snippet
@@ -39,7 +39,7 @@ class Html:
         self.urls = urls
         self.lookup = render.Lookup(title=self._title_of, definition=self._definition_of)
 
-    def at(self, urls: Urls) -> "Html":
+    def at(self, urls: Urls) -> Html:
         other = Html.__new__(Html)
         other.corpus, other.urls, other.lookup = self.corpus, urls, self.lookup
         return other

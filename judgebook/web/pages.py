@@ -91,7 +91,7 @@ def documents(corpus: Corpus) -> list[Document]:
 @dataclass
 class TocNode:
     section: Section
-    children: list["TocNode"] = field(default_factory=list)
+    children: list[TocNode] = field(default_factory=list)
 
 
 def toc(corpus: Corpus, doc: str, kinds_hidden: frozenset = frozenset({"example"})) -> list[TocNode]:

@@ -11,14 +11,20 @@ from __future__ import annotations
 
 import html as htmlmod
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import nh3
 from markupsafe import Markup, escape
 
 from judgebook.model import (
-    LINK_CARD, LINK_RULING, LINK_SUBTYPE, LINK_TERM, LINK_VERSION, Link, Section,
+    LINK_CARD,
+    LINK_RULING,
+    LINK_SUBTYPE,
+    LINK_TERM,
+    LINK_VERSION,
+    Link,
+    Section,
 )
 from judgebook.symbols import SYMBOLS, label
 from judgebook.web.urls import Urls

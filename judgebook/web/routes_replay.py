@@ -22,8 +22,7 @@ from flask import Blueprint, abort, current_app, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from judgebook.commands.replay import rule_ref, timeline_data
-from judgebook.engine import (IllegalDecision, ScenarioError, check_expectations, parse_scenario,
-                              replay)
+from judgebook.engine import IllegalDecision, ScenarioError, check_expectations, parse_scenario, replay
 from judgebook.engine.timing import FORCED_ENCOUNTER, STRUCTURES
 from judgebook.store import paths
 from judgebook.web.app import state

@@ -10,8 +10,8 @@ import json
 import re
 import unicodedata
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 from judgebook.model import Section
 

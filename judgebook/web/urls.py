@@ -83,7 +83,7 @@ class ExportUrls(Urls):
         self._up = "../" * (self._base.count("/") + 1) if self._base else ""
         self.changes_pairs = changes_pairs
 
-    def at(self, here: str) -> "ExportUrls":
+    def at(self, here: str) -> ExportUrls:
         return ExportUrls(here, self.changes_pairs)
 
     def _rel(self, target: str) -> str:
