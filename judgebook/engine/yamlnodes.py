@@ -10,6 +10,7 @@ from typing import Any
 import yaml
 
 from judgebook.engine.errors import ScenarioError
+from judgebook.engine.safe_yaml import DEFAULT, Limits, check_bounds
 
 
 class LocDict(dict):
@@ -58,7 +59,13 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _sequence)
 
 
-def load_text(text: str, file: str | None = None) -> Any:
+def load_text(text: str, file: str | None = None, limits: Limits = DEFAULT) -> Any:
+    """The one way a scenario (or card) text becomes data: bounded first, then loaded.
+
+    The web upload, `judgebook replay` and anything else that reads a scenario
+    come through here, so none of them can be handed a billion laughs.
+    """
+    check_bounds(text, file, limits)
     try:
         return yaml.load(text, Loader=_Loader)  # noqa: S506 - SafeLoader subclass
     except yaml.MarkedYAMLError as exc:

@@ -17,20 +17,19 @@ import re
 from pathlib import Path
 from typing import Any
 
-import yaml
 from flask import Blueprint, abort, current_app, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from judgebook.commands.replay import rule_ref, timeline_data
 from judgebook.engine import IllegalDecision, ScenarioError, check_expectations, parse_scenario, replay
 from judgebook.engine.timing import FORCED_ENCOUNTER, STRUCTURES
+from judgebook.engine.yamlnodes import load_text
 from judgebook.store import paths
 from judgebook.web.app import state
 
 bp = Blueprint("replay", __name__)
 
 MAX_UPLOAD = 32 * 1024          # bytes of scenario text (the app refuses bodies over 64 KiB)
-MAX_ALIASES = 64                # YAML aliases in an upload (no "billion laughs")
 MAX_UPLOAD_STEPS = 2000         # an upload cannot raise options.max_steps above the default
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$")
 
@@ -74,8 +73,8 @@ def _headline(path: Path) -> dict[str, str]:
 
 def _read_headline(path: Path) -> dict[str, str]:
     try:
-        node = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        node = load_text(path.read_text(encoding="utf-8"), path.name)
+    except (OSError, UnicodeDecodeError, ScenarioError):
         node = None
     node = node if isinstance(node, dict) else {}
     title = node.get("title") if isinstance(node.get("title"), str) else ""
@@ -156,8 +155,6 @@ def build_view(text: str, file: str, trusted: bool) -> dict[str, Any]:
                             "error": None, "expect": None, "uploaded": not trusted,
                             "file": file, "lines": text.splitlines()[:2000]}
     try:
-        if not trusted:
-            _check_aliases(text)
         sc = parse_scenario(text, file=file, library=cards_dir())
         if not trusted and sc.max_steps > MAX_UPLOAD_STEPS:
             sc = dataclasses.replace(sc, max_steps=MAX_UPLOAD_STEPS)
@@ -186,7 +183,7 @@ def build_view(text: str, file: str, trusted: bool) -> dict[str, Any]:
         data = timeline_data(timeline, corpus)
         view["steps"] = data["steps"]
         view["outcome"] = data["outcome"] if illegal is None else None
-        for step, picture in zip(view["steps"], pictures([s["path"] for s in view["steps"]])):
+        for step, picture in zip(view["steps"], pictures([s["path"] for s in view["steps"]]), strict=True):
             step["picture"] = picture
             step["changes"] = [(k, short(a), short(b)) for k, (a, b) in step["state"].items()]
     if sc.expect is not None and (timeline is not None or illegal is not None):
@@ -217,19 +214,6 @@ def _rel(file: str | None) -> str | None:
         return str(Path(file).resolve().relative_to(paths.project_root()))
     except ValueError:
         return Path(file).name
-
-
-def _check_aliases(text: str) -> None:
-    count = 0
-    try:
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            if isinstance(event, yaml.AliasEvent):
-                count += 1
-                if count > MAX_ALIASES:
-                    raise ScenarioError(f"too many YAML aliases (more than {MAX_ALIASES})",
-                                        line=event.start_mark.line + 1, file="upload")
-    except yaml.YAMLError:
-        return   # parse_scenario reports it with its line
 
 
 def short(value: Any) -> str:
