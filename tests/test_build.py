@@ -211,7 +211,8 @@ def test_if_stale_skips_an_up_to_date_index_and_rebuilds_a_changed_one(src, tmp_
     with open(src / "cr-1.4.md", "a", encoding="utf-8") as fh:
         fh.write("\n")
     assert build.staleness(src, index, []) == "rules_source changed"
-    assert main(args) == 0
+    assert main(args) == 1          # a shipped file that changed is refused (issue 12) ...
+    assert main(args + ["--new-edition", "cr-1.4.md"]) == 0    # ... unless it is a new edition
     assert json.loads(capsys.readouterr().out)["built"] is True
     assert build.staleness(src, tmp_path / "elsewhere", []) == "no index yet"
 
@@ -294,7 +295,8 @@ def test_an_unknown_parser_is_named(src, tmp_path, capsys):
     manifest = src / "manifest.toml"
     manifest.write_text(manifest.read_text().replace('parser = "cr_markdown"', 'parser = "nope"'))
     assert main(["--index", str(tmp_path / "i"), "build", "--source", str(src)]) == 1
-    assert "cr-1.4.md: unknown parser 'nope'" in capsys.readouterr().err
+    # issue 12: the manifest's line of the `parser` field (`grep -n cr_markdown rules_source/manifest.toml`)
+    assert f"{manifest}:24: unknown parser 'nope'" in capsys.readouterr().err
 
 
 def _check_links(corpus: Corpus) -> list:

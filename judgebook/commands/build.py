@@ -20,6 +20,11 @@ def register(subparsers) -> None:
                    help="the rules_source folder (default: the project's rules_source/)")
     p.add_argument("--if-stale", action="store_true",
                    help="build only when the index is missing or older than its sources")
+    p.add_argument("--force", action="store_true",
+                   help="accept a build with far fewer sections than the current index")
+    p.add_argument("--new-edition", metavar="FILE", action="append", default=[],
+                   help="a shipped file (as the manifest's `file` names it) that is a new edition: "
+                        "accept its changed contents and record its digest in the manifest")
     p.add_argument("--json", action="store_true", help="print a JSON summary on stdout")
     p.set_defaults(func=run)
 
@@ -29,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
 
     from judgebook import config
     from judgebook.ingestion.errors import ParseError
+    from judgebook.ingestion.manifest import load_manifest
     from judgebook.store import build, paths
 
     source = Path(args.source) if args.source else paths.project_root() / "rules_source"
@@ -50,11 +56,19 @@ def run(args: argparse.Namespace) -> int:
         build.stderr_progress(f"rebuilding: {why}")
     started = time.perf_counter()
     try:
-        result = build.build(source, root, with_paths, build.stderr_progress)
+        unknown = sorted(set(args.new_edition) - {e.document.source for e in load_manifest(source)})
+        if unknown:
+            print(f"judgebook build: --new-edition {unknown[0]}: no document of "
+                  f"{source / 'manifest.toml'} has that `file`", file=sys.stderr)
+            return 2
+        result = build.build(source, root, with_paths, build.stderr_progress, force=args.force,
+                             new_editions=args.new_edition)
     except (ParseError, build.BuildError) as exc:
         print(str(exc), file=sys.stderr)
         print("judgebook build: failed; the previous index is unchanged", file=sys.stderr)
         return 1
+    for name in build.record_new_editions(source, args.new_edition):
+        build.stderr_progress(f"recorded the new digest of {name} in manifest.toml")
     if given:
         config.remember(given)
     total = time.perf_counter() - started

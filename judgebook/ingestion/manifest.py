@@ -16,10 +16,11 @@ from judgebook.model import Document
 
 MANIFEST = "manifest.toml"
 REQUIRED = ("key", "title", "parser", "file")
-OPTIONAL = ("edition", "effective", "era", "origin")
+OPTIONAL = ("edition", "effective", "era", "origin", "sha256")
 ERAS = ("onr-1996", "ffg", "nisei", "nsg")
 _CR_PARSERS = ("cr_pdf_text", "cr_markdown")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,9 @@ class ManifestEntry:
     document: Document
     file: Path          # absolute path of the source file
     line: int           # line of the entry's [[document]] header in the manifest
+    sha256: str = ""    # the shipped file's digest ("" when the manifest gives none)
+    manifest: str = ""  # the manifest's path, for errors that name its lines
+    parser_line: int = 0  # line of the entry's `parser = ...`
 
 
 def _table_lines(text: str) -> list[int]:
@@ -78,6 +82,10 @@ def load_manifest(source_dir: str | Path) -> list[ManifestEntry]:
 
 def _entry(table: dict, order: int, line: int, text: str, name: str,
            source_dir: Path) -> ManifestEntry:
+    for f in table:
+        if f not in REQUIRED + OPTIONAL:
+            raise ParseError(name, _field_line(text, line, f),
+                             f"a known field ({', '.join(REQUIRED + OPTIONAL)})", f)
     for f in REQUIRED + OPTIONAL:
         value = table.get(f, "")
         if not isinstance(value, str):
@@ -93,7 +101,14 @@ def _entry(table: dict, order: int, line: int, text: str, name: str,
     if effective and not _DATE.match(effective):
         raise ParseError(name, _field_line(text, line, "effective"),
                          "field `effective` as an ISO date (YYYY-MM-DD)", effective)
+    sha = table.get("sha256", "")
+    if sha and not _SHA256.match(sha):
+        raise ParseError(name, _field_line(text, line, "sha256"),
+                         "field `sha256` as 64 lower-case hex digits", sha)
     file = source_dir / table["file"]
+    if not _inside(source_dir, file):
+        raise ParseError(name, _field_line(text, line, "file"),
+                         f"field `file` to name a file inside {source_dir}", table["file"])
     if not file.is_file():
         raise ParseError(name, _field_line(text, line, "file"),
                          f"field `file` to name a file in {source_dir}", table["file"])
@@ -101,4 +116,13 @@ def _entry(table: dict, order: int, line: int, text: str, name: str,
         key=table["key"], title=table["title"], edition=table.get("edition", ""),
         effective=effective, era=era, parser=table["parser"], source=table["file"],
         origin=table.get("origin", ""), is_cr=table["parser"] in _CR_PARSERS, order=order)
-    return ManifestEntry(doc, file, line)
+    return ManifestEntry(doc, file, line, sha, name, _field_line(text, line, "parser"))
+
+
+def _inside(folder: Path, file: Path) -> bool:
+    """True if `file`, symbolic links followed, is within `folder` (no `..`, no absolute path)."""
+    try:
+        file.resolve().relative_to(folder.resolve())
+    except ValueError:
+        return False
+    return True

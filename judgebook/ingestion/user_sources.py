@@ -212,6 +212,11 @@ def load_nrdb(source: UserSource) -> tuple[list[Document], list[Section]]:
 
 
 def _source_file(root: Path, path: Path) -> nsg_yaml.SourceFile:
+    try:
+        path.resolve().relative_to(root.resolve())
+    except ValueError:
+        raise UserSourceError(f"{path}: expected a file inside {root}, found a link to "
+                              f"{path.resolve()}") from None
     return nsg_yaml.SourceFile(str(path.relative_to(root)), path.read_text("utf-8"))
 
 

@@ -69,17 +69,18 @@ def search(query: str, limit: int = 10, filters: Filters | Mapping | None = None
         reader = _reader(index_dir)
     except (FileNotFoundError, OSError, ValueError) as exc:
         return SearchResponse([], str(exc))
-    wanted = parsed.filters.merged(given)
-    bad = _unknown_filter_values(reader, wanted)
-    if bad:
-        return SearchResponse([], " ".join(messages + [bad]))
-    if parsed.empty:
-        hint = "Type a rule number (1.16.10b), a term (paid ability window) or a card name."
-        return SearchResponse([], " ".join(messages + [hint]))
-    try:
-        return _answer(reader, parsed, wanted, limit, messages)
-    except Exception as exc:   # a damaged index, an engine limit: a message, never a traceback
-        return SearchResponse([], " ".join(messages + [f"Search failed ({type(exc).__name__}: {exc})."]))
+    with reader.lock:       # one reader per process, shared by its threads
+        wanted = parsed.filters.merged(given)
+        bad = _unknown_filter_values(reader, wanted)
+        if bad:
+            return SearchResponse([], " ".join(messages + [bad]))
+        if parsed.empty:
+            hint = "Type a rule number (1.16.10b), a term (paid ability window) or a card name."
+            return SearchResponse([], " ".join(messages + [hint]))
+        try:
+            return _answer(reader, parsed, wanted, limit, messages)
+        except Exception as exc:   # a damaged index, an engine limit: a message, never a traceback
+            return SearchResponse([], " ".join(messages + [f"Search failed ({type(exc).__name__}: {exc})."]))
 
 
 def complete(prefix: str, limit: int = 10, *, index_dir: str | Path | None = None,
@@ -93,10 +94,11 @@ def complete(prefix: str, limit: int = 10, *, index_dir: str | Path | None = Non
         reader = _reader(index_dir)
     except (FileNotFoundError, OSError, ValueError):
         return []
-    if _NUMBERISH.match(text):
-        return completion.complete_numbers(reader, text, limit)
-    key = fold(text)
-    return completion.complete_keys(reader, key, limit) if key else []
+    with reader.lock:
+        if _NUMBERISH.match(text):
+            return completion.complete_numbers(reader, text, limit)
+        key = fold(text)
+        return completion.complete_keys(reader, key, limit) if key else []
 
 
 def coerce_filters(filters) -> tuple[Filters, list[str]]:

@@ -2,7 +2,7 @@
 
 Everything else in judgebook.search speaks `IndexRecord`, `Plan`,
 `StoredHit` and `Completion`; replacing the engine means rewriting this file
-alone. Readers are opened once per process and thread, per index folder.
+alone. Readers are opened once per process, per index folder.
 """
 from __future__ import annotations
 
@@ -141,23 +141,31 @@ def _many(values: Iterable[str]) -> str:
 
 
 # ---- reading -------------------------------------------------------------------
-_local = threading.local()
+_readers: dict[str, Reader] = {}
+_readers_lock = threading.Lock()
 MAX_OPEN = 3
 MEMO_SIZE = 50_000   # remembered vocabulary look-ups per reader
 
 
 def open_reader(path: Path) -> Reader:
-    """A reader of the index in `path`, cached per thread (Whoosh searchers are not shared)."""
-    cache = getattr(_local, "readers", None)
-    if cache is None:
-        cache = _local.readers = {}
+    """The reader of the index in `path`, one per process (opening one costs most of a second).
+
+    Whoosh searchers are not safe to share between threads, so callers hold
+    `reader.lock` while they use it; a server's worker processes each have
+    their own reader and never contend for it.
+    """
     key = str(path)
-    reader = cache.get(key)
-    if reader is None:
-        # After a rebuild `current` names a new folder: keep only the last few open.
-        while len(cache) >= MAX_OPEN:
-            cache.pop(next(iter(cache))).close()
-        reader = cache[key] = Reader(path)
+    reader = _readers.get(key)
+    if reader is not None:
+        return reader
+    with _readers_lock:
+        reader = _readers.get(key)
+        if reader is None:
+            # After a rebuild `current` names a new folder: keep only the last few open.
+            # A reader dropped here may still be in use; it closes when collected.
+            while len(_readers) >= MAX_OPEN:
+                _readers.pop(next(iter(_readers)))
+            reader = _readers[key] = Reader(path)
     return reader
 
 
@@ -210,6 +218,7 @@ class Reader:
         if not index.exists_in(str(path)):
             raise FileNotFoundError(f"no search index in {path}: run `judgebook build`")
         self.index = index.open_dir(str(path))
+        self.lock = threading.RLock()
         self.searcher = self.index.searcher(weighting=_Weighting())
         self.reader = self.searcher.reader()
         self._analyzer = ANALYZER

@@ -17,16 +17,16 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from judgebook.ingestion.errors import ParseError
-from judgebook.ingestion.manifest import MANIFEST, load_manifest
+from judgebook.ingestion.manifest import MANIFEST, ManifestEntry, load_manifest
 from judgebook.ingestion.registry import ParserMissing, group_by_file, parse_job
 from judgebook.model import Document, Section, to_dict
-from judgebook.store import paths
+from judgebook.store import generations, paths
 
 Progress = Callable[[str], None]
 BUILDING = ".building"          # marker inside a generation still being written
@@ -65,7 +65,8 @@ def stderr_progress(msg: str) -> None:
 
 # ---- sources -----------------------------------------------------------------
 
-def load_sources(source_dir: Path, with_paths: list[str], say: Progress) -> Loaded:
+def load_sources(source_dir: Path, with_paths: list[str], say: Progress,
+                 new_editions: Collection[str] = ()) -> Loaded:
     from judgebook.linking.alternatives import toc_titles
     out = Loaded()
     entries = load_manifest(source_dir)
@@ -75,15 +76,58 @@ def load_sources(source_dir: Path, with_paths: list[str], say: Progress) -> Load
         try:
             secs = parse_job(job)
         except ParserMissing as exc:
-            raise BuildError(f"{job.file}: {exc}") from None
+            first = job.entries[0]
+            raise BuildError(f"{first.manifest}:{first.parser_line}: {exc}, for {first.document.key} "
+                             f"({first.document.source})") from None
         out.sections += secs
         say(f"parsed {job.file}: {len(secs)} sections ({time.perf_counter() - t0:.2f} s)")
         if job.entries[0].document.is_cr:
             out.outlines[job.entries[0].document.key] = toc_titles(job.entries[0].file.read_text("utf-8"))
+    # after parsing, so that damage a parser can place is reported at its line
+    check_digests(entries, new_editions)
     for path in with_paths:
         _load_user(Path(path), out, say)
     _check_unique(out)
     return out
+
+
+def check_digests(entries: list[ManifestEntry], new_editions: Collection[str] = ()) -> None:
+    """Refuse a shipped file whose bytes differ from the digest the manifest records.
+
+    The shipped documents are known exactly, so any change is damage (a
+    truncated copy, stray bytes, an edit) unless the user says the file is a
+    new edition; parsers cannot tell a truncated rules text from a short one.
+    """
+    seen: dict[Path, str] = {}
+    for e in entries:
+        if not e.sha256 or e.document.source in new_editions:
+            continue
+        if e.file not in seen:
+            seen[e.file] = _hash_file(e.file)
+        if seen[e.file] != e.sha256:
+            raise BuildError(
+                f"{e.file}: changed since it was shipped (sha256 {seen[e.file][:12]}…, the manifest "
+                f"records {e.sha256[:12]}… on line {e.line} for {e.document.key}); a damaged or "
+                f"edited copy is refused. If it is a new edition, update its entry and run "
+                f"`judgebook build --new-edition {e.document.source}`")
+
+
+def record_new_editions(source_dir: Path, new_editions: Collection[str]) -> list[str]:
+    """Write the current digests of the `new_editions` files into the manifest; returns those changed."""
+    path = source_dir / MANIFEST
+    text = path.read_text("utf-8")
+    changed = []
+    for e in load_manifest(source_dir):
+        if e.document.source in new_editions and e.sha256:
+            digest = _hash_file(e.file)
+            if digest != e.sha256:
+                text = text.replace(f'"{e.sha256}"', f'"{digest}"')
+                changed.append(e.document.source)
+    if changed:
+        tmp = path.with_name(f".{MANIFEST}.tmp-{os.getpid()}")
+        tmp.write_text(text, "utf-8")
+        os.replace(tmp, path)
+    return sorted(set(changed))
 
 
 def _load_user(path: Path, out: Loaded, say: Progress) -> None:
@@ -196,6 +240,7 @@ def _new_generation(root: Path) -> Path:
     gen = root / f"gen-{stamp}-{os.getpid()}"
     gen.mkdir(parents=True)
     (gen / BUILDING).write_text(str(os.getpid()))
+    generations.create_lease_file(gen)
     return gen
 
 
@@ -230,7 +275,8 @@ def _alive(pid: int) -> bool:
 
 
 def prune(root: Path, keep: set[Path]) -> list[Path]:
-    """Delete generations other than `keep`, except ones another live build is writing."""
+    """Delete generations other than `keep`, except ones another live build is writing
+    and ones a reader (a running server) holds a lease on."""
     removed = []
     keep = {k.resolve() for k in keep if k}
     for gen in root.glob("gen-*"):
@@ -243,8 +289,8 @@ def prune(root: Path, keep: set[Path]) -> list[Path]:
                     continue
             except ValueError:
                 pass
-        shutil.rmtree(gen, ignore_errors=True)
-        removed.append(gen)
+        if generations.delete_unless_in_use(gen):
+            removed.append(gen)
     return removed
 
 
@@ -278,22 +324,37 @@ def _lenient(say: Progress) -> Callable[..., None]:
 
 
 def build(source_dir: str | Path, index_root: str | Path | None = None,
-          with_paths: list[str] | None = None, progress: Progress | None = None) -> BuildResult:
-    """Build a new generation and swap it in; raises ParseError/BuildError, index untouched."""
+          with_paths: list[str] | None = None, progress: Progress | None = None, *,
+          force: bool = False, new_editions: Collection[str] = ()) -> BuildResult:
+    """Build a new generation and swap it in; raises ParseError/BuildError, index untouched.
+
+    One build at a time per index: a second one waits for the lock (saying
+    who holds it), so the last to start is the one that ends up current.
+    `force` accepts a build that loses many sections against the current one;
+    `new_editions` (manifest `file` names) accepts changed shipped files.
+    """
+    say = progress or (lambda m: None)
+    root = paths.index_root(index_root)
+    root.mkdir(parents=True, exist_ok=True)
+    with BuildLock(root, say):
+        return _build(Path(source_dir), root, list(with_paths or []), say, force, new_editions)
+
+
+def _build(source_dir: Path, root: Path, with_paths: list[str], say: Progress, force: bool,
+           new_editions: Collection[str]) -> BuildResult:
     from judgebook.linking import link
     from judgebook.store.corpus import Corpus
 
-    say = progress or (lambda m: None)
-    source_dir, root = Path(source_dir), paths.index_root(index_root)
-    with_paths = list(with_paths or [])
     seconds: dict[str, float] = {}
     t = time.perf_counter()
-    loaded = load_sources(source_dir, with_paths, say)
+    loaded = load_sources(source_dir, with_paths, say, new_editions)
+    file_counts = _file_counts(loaded.sections)
+    if not force:
+        check_losses(root, file_counts)
     seconds["parse"] = time.perf_counter() - t
     t = time.perf_counter()
     sections = link(loaded.documents, loaded.sections, loaded.outlines, say)
     seconds["link"] = time.perf_counter() - t
-    root.mkdir(parents=True, exist_ok=True)
     gen = _new_generation(root)
     try:
         t = time.perf_counter()
@@ -305,7 +366,7 @@ def build(source_dir: str | Path, index_root: str | Path | None = None,
         seconds["search"] = time.perf_counter() - t
         counts = _counts(loaded.documents, sections)
         links = sum(len(s.links) for s in sections)
-        _write_info(gen, source_dir, with_paths, counts, seconds, has_index)
+        _write_info(gen, source_dir, with_paths, counts, seconds, has_index, file_counts)
         (gen / BUILDING).unlink()
         previous = swap(root, gen)
     except BaseException:
@@ -325,14 +386,98 @@ def _counts(documents: list[Document], sections: list[Section]) -> dict[str, int
 
 
 def _write_info(gen: Path, source_dir: Path, with_paths: list[str], counts: dict[str, int],
-                seconds: dict[str, float], has_index: bool) -> None:
+                seconds: dict[str, float], has_index: bool,
+                file_counts: dict[str, dict[str, int]]) -> None:
     info = {
         "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "source_dir": str(source_dir.resolve()),
         "with": with_paths,
         "sources": fingerprint(source_dir, with_paths),
         "documents": counts,
+        "files": file_counts,
         "seconds": {k: round(v, 3) for k, v in seconds.items()},
         "search_index": has_index,
     }
     (gen / paths.BUILD_INFO).write_text(json.dumps(info, indent=1), "utf-8")
+
+
+# ---- refusing a build that lost much of a document ------------------------------------
+# A truncated source file still parses: what gives it away is how many sections
+# it yields against the build being replaced. Counted per source file, as one
+# truncated chapter of a 1,900-section CR is only a few percent of the document.
+MAX_LOSS = 0.20         # share of a file's (or document's) sections a build may lose unforced
+MIN_SECTIONS = 10       # files smaller than this are not compared
+
+
+def _file_counts(sections: list[Section]) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for s in sections:
+        per_doc = out.setdefault(s.doc, {})
+        per_doc[s.provenance.file] = per_doc.get(s.provenance.file, 0) + 1
+    return out
+
+
+def check_losses(root: Path, now: dict[str, dict[str, int]]) -> None:
+    """BuildError naming every document or file that lost more than MAX_LOSS of its sections."""
+    try:
+        info = json.loads((paths.current_generation(root) / paths.BUILD_INFO).read_text("utf-8"))
+    except (OSError, ValueError):
+        return          # nothing to compare with
+    was_files = info.get("files") or {}
+    was_docs = info.get("documents") or {}
+    losses = []
+    for doc, before in was_docs.items():
+        if doc not in now or not isinstance(before, int):
+            continue     # a document dropped from the manifest or --forget is a decision, not damage
+        after = sum(now[doc].values())
+        if before >= MIN_SECTIONS and after < before * (1 - MAX_LOSS):
+            losses.append(f"{doc}: {before} -> {after} sections")
+            continue
+        for file, n in (was_files.get(doc) or {}).items():
+            got = now[doc].get(file, 0)
+            if n >= MIN_SECTIONS and got < n * (1 - MAX_LOSS):
+                losses.append(f"{doc} ({file}): {n} -> {got} sections")
+    if losses:
+        raise BuildError("this build has far fewer sections than the current index, as a truncated or "
+                         "damaged source would: " + "; ".join(losses) + ". The current index is kept; "
+                         "if the sources really changed, run `judgebook build --force`")
+
+
+# ---- one build at a time --------------------------------------------------------------
+LOCK = "build.lock"
+
+
+class BuildLock:
+    """An exclusive lock on the index folder for the length of a build.
+
+    The lock file holds the holder's pid and start time, so a waiting build
+    can say who it waits for; the kernel releases the lock if the holder dies.
+    """
+
+    def __init__(self, root: Path, say: Progress):
+        self.path = root / LOCK
+        self.say = say
+        self.fd: int | None = None
+
+    def __enter__(self) -> BuildLock:
+        try:
+            import fcntl
+        except ImportError:     # pragma: no cover - not POSIX: no lock, as before
+            return self
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip() or "another build"
+            self.say(f"waiting for the build already running on this index ({holder})")
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"pid {os.getpid()}, started {datetime.now(UTC):%Y-%m-%d %H:%M:%S} UTC".encode(), 0)
+        self.fd = fd
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd is not None:
+            os.ftruncate(self.fd, 0)
+            os.close(self.fd)
+            self.fd = None
