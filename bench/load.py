@@ -162,7 +162,9 @@ def start(target: str, index: Path, before: Path | None, static_dir: Path) -> tu
     else:
         env["PYTHONPATH"] = str(PROJECT)
         cmd = [sys.executable, "-m", "judgebook", "--index", str(index), "serve", "--port", str(port)]
-    proc = subprocess.Popen(cmd, env=env, cwd=str(before or PROJECT), stdout=subprocess.DEVNULL,
+    # cwd matters: `python -m` puts it first on sys.path, ahead of PYTHONPATH
+    cwd = before if target == "before" else PROJECT
+    proc = subprocess.Popen(cmd, env=env, cwd=str(cwd), stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     wait_up(port, proc, "/x.html" if target == "static" else "/")
     return proc, port
