@@ -7,7 +7,7 @@ TESTSTAMP := $(VENV)/.test-installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install build bench clean
+.PHONY: run test install build bench bench-load clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -42,6 +42,10 @@ test: $(TESTSTAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/search.py
+
+# Open-loop load on `judgebook serve` (loopback, bounded); BEFORE=DIR adds an older checkout.
+bench-load: build
+	$(BIN)/python bench/load.py --index $(or $(JUDGEBOOK_INDEX),index) $(if $(BEFORE),--before $(BEFORE))
 
 clean:
 	rm -rf $(VENV) index/gen-* index/current

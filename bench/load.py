@@ -35,6 +35,7 @@ import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 PROJECT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
@@ -70,11 +71,11 @@ def mix(index: Path, n: int, seed: int = 12) -> list[str]:
     for _ in range(n):
         r = rnd.random()
         if r < 0.30:
-            out.append("/search?q=" + urllib.request.quote(rnd.choice(QUERIES)))
+            out.append("/search?q=" + quote(rnd.choice(QUERIES)))
         elif r < 0.60:
-            out.append("/s/" + urllib.request.quote(rnd.choice(ids)))
+            out.append("/s/" + quote(rnd.choice(ids)))
         elif r < 0.75:
-            out.append("/api/search?q=" + urllib.request.quote(rnd.choice(QUERIES)))
+            out.append("/api/search?q=" + quote(rnd.choice(QUERIES)))
         elif r < 0.90:
             out.append("/api/complete?q=" + rnd.choice(PREFIXES))
         elif r < 0.95:

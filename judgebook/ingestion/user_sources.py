@@ -203,11 +203,10 @@ def changelogs(root: Path, version: str) -> list[tuple[str, nsg_yaml.SourceFile]
 def load_nrdb(source: UserSource) -> tuple[list[Document], list[Section]]:
     with _full_paths(source.path):
         cards, rulings = nrdb.load(source.path / "v2", root=source.path)
-    common = dict(era="nsg", parser=nrdb.PARSER, source=str(source.path), origin=source.origin)
-    docs = [Document(key=nrdb.CARDS_DOC, title="NetrunnerDB cards",
-                     order=ORDER_CARDS, **common),
-            Document(key=nrdb.RULINGS_DOC, title="NetrunnerDB card rulings",
-                     order=ORDER_CARDS + 1, **common)]
+    docs = [Document(key=key, title=title, order=order, era="nsg", parser=nrdb.PARSER,
+                     source=str(source.path), origin=source.origin)
+            for key, title, order in ((nrdb.CARDS_DOC, "NetrunnerDB cards", ORDER_CARDS),
+                                      (nrdb.RULINGS_DOC, "NetrunnerDB card rulings", ORDER_CARDS + 1))]
     return docs, cards + rulings
 
 
