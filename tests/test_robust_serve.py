@@ -18,6 +18,7 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_web_serve import free_port
@@ -48,13 +49,13 @@ def _retitle(src: Path, n: int) -> str:
     return title
 
 
-def _get(port: int, path: str, headers: dict | None = None) -> tuple[int, dict, bytes]:
+def _get(port: int, path: str, headers: dict | None = None) -> tuple[int, Any, bytes]:
     req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=headers or {})
     try:
         with urllib.request.urlopen(req, timeout=20) as resp:
-            return resp.status, dict(resp.headers), resp.read()
+            return resp.status, resp.headers, resp.read()   # case-insensitive: waitress says "Etag"
     except urllib.error.HTTPError as exc:
-        return exc.code, dict(exc.headers), exc.read()
+        return exc.code, exc.headers, exc.read()
 
 
 @pytest.fixture
@@ -169,3 +170,43 @@ def test_pages_revalidate_by_generation_and_repeat_from_the_cache(tmp_path, rule
     assert "X-Cache" not in fresh.headers and title in fresh.get_data(as_text=True)
     # what must not be cached is not: uploads and replay pages
     assert "ETag" not in client.get("/replay").headers
+
+
+def test_serve_on_waitress_follows_a_rebuild_too(tmp_path, rules_source, monkeypatch):
+    """The one-process server (platforms without fork) follows `current` by the same mechanism."""
+    monkeypatch.setattr(build, "_search_index", lambda corpus, gen, say: False)
+    src = _sources(rules_source, tmp_path / "src")
+    index = tmp_path / "index"
+    build.build(src, index)
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "judgebook", "--index", str(index), "serve",
+                             "--port", str(port), "--server", "waitress"], stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONPATH": str(paths.project_root())})
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                status, headers, _ = _get(port, "/")
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, "server did not start"
+                time.sleep(0.2)
+        assert status == 200 and headers["Server"] == "judgebook"
+        title = _retitle(src, 5)
+        newer = build.build(src, index).generation
+        status, headers, body = _get(port, "/")
+        assert headers["ETag"] == f'"{newer.name}"' and title in body.decode()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--server", "waitress", "--workers", "2"], "--workers is for --server gunicorn"),
+    (["--threads", "0"], "take a number from 1"),
+])
+def test_serve_refuses_options_that_would_do_nothing(tmp_path, extra, message):
+    out = subprocess.run([sys.executable, "-m", "judgebook", "--index", str(tmp_path), "serve", *extra],
+                         capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "PYTHONPATH": str(paths.project_root())})
+    assert out.returncode == 2 and message in out.stderr
