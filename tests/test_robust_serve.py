@@ -210,3 +210,28 @@ def test_serve_refuses_options_that_would_do_nothing(tmp_path, extra, message):
                          capture_output=True, text=True, timeout=60,
                          env={**os.environ, "PYTHONPATH": str(paths.project_root())})
     assert out.returncode == 2 and message in out.stderr
+
+
+def test_a_thread_that_first_searches_after_two_rebuilds_still_finds(tmp_path, rules_source, monkeypatch):
+    """The issue's failure itself: an app opened on generation 1, two rebuilds (the second used
+    to delete generation 1), then a thread that never searched before: it got "no search index"."""
+    from judgebook.web.app import create_app
+    monkeypatch.setenv("JUDGEBOOK_CONFIG", str(tmp_path / "judgebook.local.toml"))
+    src = _sources(rules_source, tmp_path / "src")
+    index = tmp_path / "index"
+    build.build(src, index)
+    app = create_app(index_root=index)
+    build.build(src, index)
+    build.build(src, index)
+    got: list = []
+
+    def fresh_thread() -> None:
+        resp = app.test_client().get("/api/search?q=trace&limit=3")
+        got.append((resp.status_code, resp.get_json()))
+
+    thread = threading.Thread(target=fresh_thread)
+    thread.start()
+    thread.join(timeout=60)
+    status, data = got[0]
+    assert status == 200 and data["results"], data["message"]
+    assert not data["message"].startswith("no search index")
