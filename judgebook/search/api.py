@@ -23,6 +23,12 @@ from judgebook.search.querygrammar import Filters, ParsedQuery
 from judgebook.search.schema import Completion, Member, Plan, StoredHit, fold
 
 MAX_LIMIT = 100
+# The ranking never depends on how many results are asked for: the backend
+# always gathers the same candidates (POOL of them, trying looser queries until
+# ENOUGH are found), the re-ranker orders them all, and `limit` only cuts the
+# list. A shorter list is the first part of a longer one.
+POOL = MAX_LIMIT + 5       # a few spare, for hits that collapse into one rule
+ENOUGH = 10
 _NUMBERISH = re.compile(r"^(?:r|rule\s*)?\d[\d.]*(?:\s?[a-z])?$", re.I)
 
 __all__ = ["SearchHit", "SearchResponse", "Completion", "Filters", "search", "complete"]
@@ -128,7 +134,7 @@ def _answer(reader, parsed: ParsedQuery, filters: Filters, limit: int,
             where = f" in {parsed.ref.doc}" if parsed.ref.doc else " in the loaded documents"
             messages.append(f"No rule numbered {parsed.ref.number}{where}; searched the text instead.")
     plan, corrected, variants = planning.make_plan(reader, parsed, filters)
-    raw, total = reader.search(plan, limit + 5, enough=limit)   # a few spare for collapsing
+    raw, total = reader.search(plan, POOL, enough=ENOUGH)
     hits = ranking.rerank(raw, variants, plan)
     if any(len(u.alternatives) > 1 for u in plan.units):
         hits = ranking.with_todays_word(reader, plan, variants, hits)

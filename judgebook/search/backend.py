@@ -87,6 +87,7 @@ def schema() -> fields.Schema:
         defs=fields.STORED(),
         completions=fields.STORED(),
         family=fields.STORED(),
+        superseded=fields.STORED(),
     )
 
 
@@ -112,7 +113,7 @@ def _document(rec: IndexRecord) -> dict:
     keys = [fold(k) for k in rec.keys if fold(k)]
     ms = rec.members
     heading = "\n".join([rec.title] * TITLE_REPEAT + list(rec.defines) * DEFINES_REPEAT)
-    terms = [t.text for t in ANALYZER(index_text(f"{heading}\n{rec.text}"))]
+    terms = [t.text for t in ANALYZER(index_text(f"{heading}\n{rec.context}\n{rec.text}"))]
     return dict(
         id=rec.id, ids=_many(m.id for m in ms), doc=_many(m.doc for m in ms),
         era=_many(m.era or "none" for m in ms), number=_many(m.number for m in ms if m.number),
@@ -124,6 +125,7 @@ def _document(rec: IndexRecord) -> dict:
         members=json.dumps([[m.id, m.doc, m.era, m.number, m.rank, m.breadcrumb] for m in ms],
                            ensure_ascii=False),
         defs=list(rec.defines), completions=list(rec.keys), family=rec.family,
+        superseded=rec.superseded_by,
     )
 
 
@@ -467,7 +469,8 @@ def _stored(f: dict, score: float) -> StoredHit:
     return StoredHit(members=members, kind=f.get("kind", ""), title=f.get("title", ""),
                      body=f.get("body", ""), defines=tuple(f.get("defs") or ()),
                      score=float(score), completions=tuple(f.get("completions") or ()),
-                     family=f.get("family") or (members[0].id if members else ""))
+                     family=f.get("family") or (members[0].id if members else ""),
+                     superseded_by=f.get("superseded") or "")
 
 
 @lru_cache(maxsize=20_000)

@@ -47,7 +47,7 @@ def make_plan(reader, parsed: ParsedQuery, filters: Filters) -> tuple[Plan, str,
     apart = question and bool(kept) and kept[-1] - kept[0] + 1 > len(kept)
     plan = Plan(units=tuple(units), exclude=tuple(c.words for c in parsed.negative),
                 numbers=tuple(numbers), filters=filters, question=question,
-                apart=apart)
+                apart=apart, names_card=bool(cards) or _single_card_name(reader, fixed))
     corrected = query_text(parsed, dict(zip(words, fixed)))
     return plan, corrected, variants
 
@@ -134,6 +134,11 @@ def _card_positions(reader, words: list[str]) -> set[int]:
             if reader.is_card_name(" ".join(folded[start:start + n])):
                 taken |= span
     return taken
+
+
+def _single_card_name(reader, words: list[str]) -> bool:
+    """A one-word card name typed alone ("Tollbooth", "Sifr"): the query asks about that card."""
+    return len(words) == 1 and reader.is_card_name(fold(words[0]))
 
 
 ARTICLES = frozenset({"a", "an", "the"})

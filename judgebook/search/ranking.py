@@ -7,6 +7,7 @@ and an old word's modern equivalent among the first two.
 """
 from __future__ import annotations
 
+import dataclasses
 from functools import lru_cache
 
 from judgebook.search.planning import phrase_key
@@ -19,6 +20,14 @@ TITLE_WORDS_BONUS = 1.5   # every word of the query is in the title
 DEFINES_PART_BONUS = 1.5  # the section defines some of the query's words ("steal" an agenda)
 NEWEST_PRIOR = 1.1        # a section of the newest loaded CR
 HISTORY_PRIOR = 0.6       # a rulebook page or a 1996 text: still found, but after today's rules
+SUPERSEDED_PRIOR = 0.8    # an older CR's text that the newest CR words differently
+# When the query names no card and filters no kind, a card's text or a ruling
+# about one card shares a rules question's everyday words ("corp", "turn",
+# "wins") without answering it, and an example illustrates a rule rather than
+# stating it: the rule comes first.
+CARD_PRIOR = 0.5          # a card's text, a NetrunnerDB or 1996 ruling
+EXAMPLE_PRIOR = 0.7       # an example under a rule
+CARD_KINDS = frozenset({"card", "ruling"})
 
 
 def rerank(hits: list[StoredHit], variants: set[str], plan: Plan) -> list[tuple[float, StoredHit]]:
@@ -45,7 +54,7 @@ def rerank(hits: list[StoredHit], variants: set[str], plan: Plan) -> list[tuple[
         return max(reasons)
 
     def boosted(h: StoredHit) -> float:
-        return h.score * _prior(h) * bonus(h)
+        return h.score * _prior(h, plan) * bonus(h)
     return sorted(((boosted(h), h) for h in hits), key=lambda p: (-p[0], p[1].rank, p[1].id))
 
 
@@ -54,14 +63,25 @@ def _text_key(text: str) -> str:
     return phrase_key([text]) if text else ""
 
 
-def _prior(h: StoredHit) -> float:
-    """Today's rules before history: the newest CR a little up, rulebook pages and 1996 a little down."""
+def _prior(h: StoredHit, plan: Plan) -> float:
+    """Today's rules before history, and rules before the cards and examples that share their words."""
     m = h.members[0]
-    if m.rank == 0:
-        return NEWEST_PRIOR
-    if h.kind == "page" or m.era == "onr-1996":
-        return HISTORY_PRIOR
-    return 1.0
+    filters = plan.filters
+    era = 1.0
+    if not (filters.doc or filters.era):   # a filter naming a document or era asks for it as it is
+        if m.rank == 0:
+            era = NEWEST_PRIOR
+        elif h.kind == "page" or m.era == "onr-1996":
+            era = HISTORY_PRIOR
+        elif h.superseded_by:
+            era = SUPERSEDED_PRIOR
+    if plan.names_card or filters.kind:
+        return era
+    if h.kind in CARD_KINDS:
+        return era * CARD_PRIOR
+    if h.kind == "example":
+        return era * EXAMPLE_PRIOR
+    return era
 
 
 def with_todays_word(reader, plan: Plan, variants: set[str],
@@ -72,8 +92,7 @@ def with_todays_word(reader, plan: Plan, variants: set[str],
     outscore the common word of today; the judge wants both side by side.
     """
     units = tuple(Unit(u.alternatives[1:]) if len(u.alternatives) > 1 else u for u in plan.units)
-    alt_plan = Plan(units=units, exclude=plan.exclude, numbers=plan.numbers, filters=plan.filters,
-                    question=plan.question, apart=plan.apart)
+    alt_plan = dataclasses.replace(plan, units=units)
     raw, _ = reader.search(alt_plan, 5, enough=1)
     best = rerank(raw, variants, alt_plan)[:1]
     if not best or any(h.id == best[0][1].id for _, h in hits[:2]):
