@@ -133,15 +133,22 @@ def _answer(reader, parsed: ParsedQuery, filters: Filters, limit: int,
         if parsed.ref.number:
             where = f" in {parsed.ref.doc}" if parsed.ref.doc else " in the loaded documents"
             messages.append(f"No rule numbered {parsed.ref.number}{where}; searched the text instead.")
-    plan, corrected, variants = planning.make_plan(reader, parsed, filters)
+    plan, corrected, suggested, variants = planning.make_plan(reader, parsed, filters)
     raw, total = reader.search(plan, POOL, enough=ENOUGH)
-    hits = ranking.rerank(raw, variants, plan)
-    if any(len(u.alternatives) > 1 for u in plan.units):
+    hits = ranking.examples_to_rules(reader, plan, ranking.rerank(raw, variants, plan))
+    # (Not for a question: its words are today's, and "corp" also searching
+    # "corporation" must not lift the 1996 rulebook into second place.)
+    if not plan.question and any(len(u.alternatives) > 1 for u in plan.units):
         hits = ranking.with_todays_word(reader, plan, variants, hits)
     did_you_mean = ""
-    if corrected != planning.query_text(parsed):
+    typed = planning.query_text(parsed)
+    if corrected != typed:
         did_you_mean = corrected
         messages.append(f"Showing results for \u201c{corrected}\u201d.")
+    if suggested != corrected:
+        # Words of the documents are never rewritten; their likely correction was searched too.
+        did_you_mean = suggested
+        messages.append(f"Also searched for \u201c{suggested}\u201d.")
     if not hits:
         messages.append(f"No matches for \u201c{planning.query_text(parsed)}\u201d.")
     keys = _highlight_keys(plan)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import heapq
 import json
+import math
 import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -33,6 +34,8 @@ from judgebook.search.schema import (
 
 TOKEN = r"\w+(?:\.\w+)*"          # keeps "1.16.10b" and "cr-1.6" parts whole
 TITLE_REPEAT = 3
+BM25_B = 0.75             # Whoosh's defaults
+BM25_K1 = 1.2
 DEFINES_REPEAT = 3
 STOP = analysis.STOP_WORDS
 
@@ -88,6 +91,7 @@ def schema() -> fields.Schema:
         completions=fields.STORED(),
         family=fields.STORED(),
         superseded=fields.STORED(),
+        stems=fields.STORED(),
     )
 
 
@@ -126,6 +130,9 @@ def _document(rec: IndexRecord) -> dict:
                            ensure_ascii=False),
         defs=list(rec.defines), completions=list(rec.keys), family=rec.family,
         superseded=rec.superseded_by,
+        # Each distinct indexed word once (titles and enclosing titles included):
+        # the re-ranker asks which of a question's words a text has.
+        stems=" ".join(sorted(set(terms))),
     )
 
 
@@ -190,7 +197,7 @@ class _Weighting(scoring.BM25F):
     per reader, not from disk at every scored posting (its largest single cost)."""
 
     def __init__(self):
-        super().__init__()
+        super().__init__(B=BM25_B, K1=BM25_K1)
         self._lengths: dict[tuple[int, str], Callable[[int], int]] = {}
 
     def scorer(self, searcher, fieldname, text, qf=1):
@@ -247,6 +254,18 @@ class Reader:
         if not terms:
             return -1
         return min(self.reader.doc_frequency("text", t) for t in terms)
+
+    def rarity(self, words: Sequence[str]) -> float:
+        """How telling `words` are: the inverse document frequency of their rarest indexed word."""
+        return self._remember(("rarity", tuple(words)), lambda: self._rarity(words))
+
+    def _rarity(self, words: Sequence[str]) -> float:
+        terms = self.analyze(" ".join(words))
+        if not terms:
+            return 0.0
+        n = self.reader.doc_count_all()
+        df = min(self.reader.doc_frequency("text", t) for t in terms)
+        return math.log(1 + n / (1 + df))
 
     def spelling_candidates(self, word: str, maxdist: int) -> list[tuple[str, int]]:
         return list(self._remember(("spelling", word, maxdist),
@@ -310,11 +329,12 @@ class Reader:
         steps = [(units[0], enough)] if len(units) == 1 else [(Q.And(units), enough),
                                                               (Q.Or(units), min(3, enough))]
         if plan.question and len(units) > 1:
-            # A question's words are not all in the rule that answers it: when
-            # fewer than wanted have them all, any of them fill the list, scored
-            # by how many they have and how rare those are (BM25's sum).
-            steps[1] = (Q.Or(units), enough)
-        adjacent = None if plan.apart else self._adjacent(plan)
+            # A question's words are not all in the rule that answers it (the
+            # rule says "identities are not installed", the player asks about
+            # "the identity card"): any of them bring candidates in, always,
+            # scored by how many they have and how rare those are (BM25's sum).
+            steps[1] = (Q.Or(units), limit)
+        adjacent = None if plan.apart or plan.question else self._adjacent(plan)
         if adjacent is not None:
             steps.insert(0, (adjacent, enough))
         hits: list[StoredHit] = []
@@ -470,7 +490,8 @@ def _stored(f: dict, score: float) -> StoredHit:
                      body=f.get("body", ""), defines=tuple(f.get("defs") or ()),
                      score=float(score), completions=tuple(f.get("completions") or ()),
                      family=f.get("family") or (members[0].id if members else ""),
-                     superseded_by=f.get("superseded") or "")
+                     superseded_by=f.get("superseded") or "",
+                     stems=frozenset((f.get("stems") or "").split()))
 
 
 @lru_cache(maxsize=20_000)

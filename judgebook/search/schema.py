@@ -72,6 +72,7 @@ class StoredHit:
     completions: tuple[str, ...] = ()   # the title and terms, as written
     family: str = ""
     superseded_by: str = ""
+    stems: frozenset[str] = frozenset()  # its indexed words, each once
 
     @property
     def id(self) -> str:
@@ -103,6 +104,7 @@ class Alternative:
 class Unit:
     """One thing asked for; its alternatives (original, synonyms, corrections) are ORed."""
     alternatives: tuple[Alternative, ...]
+    weight: float = 1.0         # how telling it is (its rarity in the index): for coverage
 
 
 @dataclass(frozen=True)
