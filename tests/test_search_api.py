@@ -44,6 +44,13 @@ SECTIONS = [
     Section("cr-26.03:rule_additional", "cr-26.03", "1.16.10b", "", "rule",
             "A player must pay all additional costs simultaneously with the cost they modify.", P,
             parent="cr-26.03:sec_costs", anchor="rule_additional", links=(_v("cr-1.6:1.16.10b"),)),
+    # 1.2.3 reworded between 1.6 and 26.03: two texts, the older one superseded.
+    Section("cr-1.6:1.2.3", "cr-1.6", "1.2.3", "", "rule",
+            "An instruction with the words if able is carried out in full or skipped entirely.", P,
+            links=(_v("cr-26.03:rule_if_able"),)),
+    Section("cr-26.03:rule_if_able", "cr-26.03", "1.2.3", "", "rule",
+            "If an instruction includes the words if able, it can only be carried out fully or not at all.", P,
+            anchor="rule_if_able", links=(_v("cr-1.6:1.2.3"),)),
     Section("cr-26.03:rule_approach", "cr-26.03", "6.9.2", "Approach Ice Phase", "rule",
             "The Runner approaches the outermost piece of ice. See 1.16.10b.", P, anchor="rule_approach"),
     Section("cr-26.03:rule_bad_publicity", "cr-26.03", "10.6.1", "", "rule",
@@ -394,3 +401,24 @@ def test_a_question_is_not_searched_side_by_side():
     assert plan.question and not plan.apart   # still typed side by side
     plan, *_ = planning.make_plan(Vocabulary(), qg.parse("jack out"), Filters())
     assert not plan.question and not plan.apart
+
+
+# ---- superseded texts ----------------------------------------------------------------------
+def test_an_older_cr_text_the_current_rules_reword_says_superseded(ix):
+    old = s(ix, "instruction if able", filters={"doc": "cr-1.6"}).results[0]
+    assert old.id == "cr-1.6:1.2.3"
+    assert old.superseded and old.superseded_by == "cr-26.03:rule_if_able"
+    assert old.to_json()["superseded"] is True
+    assert old.to_json()["superseded_by"] == "cr-26.03:rule_if_able"
+    # Without a filter the current rule comes first, and it is not superseded.
+    first = s(ix, "instruction if able").results[0]
+    assert first.id == "cr-26.03:rule_if_able" and not first.superseded
+    # The same text in two versions (1.16.10b) is current in both: no flag.
+    assert not s(ix, "1.16.10b doc:cr-1.6").results[0].superseded
+
+
+# ---- spelling: the documents' own words are never rewritten ----------------------------------
+def test_a_word_of_the_documents_is_never_rewritten_to_a_stop_word_or_another_word(ix):
+    r = s(ix, "trace tie who wins")
+    assert "the" not in (r.did_you_mean or "").split()
+    assert "Showing results for" not in r.message

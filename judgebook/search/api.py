@@ -47,12 +47,20 @@ class SearchHit:
     breadcrumb: list[tuple[str, str]] = field(default_factory=list)
     era: str = ""
     versions: list[str] = field(default_factory=list)   # the same text in other documents
+    # An older CR's text that the newest CR words differently: the id of the
+    # current version ("" when this text is current or has no newer version).
+    superseded_by: str = ""
+
+    @property
+    def superseded(self) -> bool:
+        return bool(self.superseded_by)
 
     def to_json(self) -> dict:
         return {"id": self.id, "doc": self.doc, "number": self.number, "title": self.title,
                 "kind": self.kind, "era": self.era, "score": round(self.score, 4),
                 "snippet": self.snippet_text, "snippet_html": self.snippet_html,
-                "breadcrumb": [list(b) for b in self.breadcrumb], "versions": self.versions}
+                "breadcrumb": [list(b) for b in self.breadcrumb], "versions": self.versions,
+                "superseded": self.superseded, "superseded_by": self.superseded_by}
 
 
 @dataclass
@@ -215,7 +223,8 @@ def _hit(h: StoredHit, m: Member, keys: set[str], pattern, score: float,
     html, text = snippets.snippet(body, spans)
     return SearchHit(id=m.id, doc=m.doc, number=m.number, title=h.title, kind=h.kind,
                      score=score, snippet_html=html, snippet_text=text,
-                     breadcrumb=list(m.breadcrumb), era=m.era, versions=list(versions or ()))
+                     breadcrumb=list(m.breadcrumb), era=m.era, versions=list(versions or ()),
+                     superseded_by=h.superseded_by)
 
 
 
