@@ -24,9 +24,12 @@ from judgebook.search.schema import Completion, Member, Plan, StoredHit, fold
 
 MAX_LIMIT = 100
 # The ranking never depends on how many results are asked for: the backend
-# always gathers the same candidates (POOL of them, trying looser queries until
-# ENOUGH are found), the re-ranker orders them all, and `limit` only cuts the
-# list. A shorter list is the first part of a longer one.
+# always gathers the same FIRST candidates (trying looser queries until ENOUGH
+# are found), the re-ranker orders them, and `limit` only cuts the list. Only
+# a list longer than the first tier can give (after collapsing versions) also
+# gathers the rest of the POOL, ranked after the first tier: so a shorter list
+# is always the start of a longer one.
+FIRST = 40
 POOL = MAX_LIMIT + 5       # a few spare, for hits that collapse into one rule
 ENOUGH = 10
 _NUMBERISH = re.compile(r"^(?:r|rule\s*)?\d[\d.]*(?:\s?[a-z])?$", re.I)
@@ -142,12 +145,15 @@ def _answer(reader, parsed: ParsedQuery, filters: Filters, limit: int,
             where = f" in {parsed.ref.doc}" if parsed.ref.doc else " in the loaded documents"
             messages.append(f"No rule numbered {parsed.ref.number}{where}; searched the text instead.")
     plan, corrected, suggested, variants = planning.make_plan(reader, parsed, filters)
-    raw, total = reader.search(plan, POOL, enough=ENOUGH)
-    hits = ranking.examples_to_rules(reader, plan, ranking.rerank(raw, variants, plan))
-    # (Not for a question: its words are today's, and "corp" also searching
-    # "corporation" must not lift the 1996 rulebook into second place.)
-    if not plan.question and any(len(u.alternatives) > 1 for u in plan.units):
-        hits = ranking.with_todays_word(reader, plan, variants, hits)
+    raw, total = reader.search(plan, FIRST, enough=ENOUGH)
+    shown = _ranked(reader, plan, variants, raw, filters)
+    if limit > len(shown) and len(raw) >= FIRST:
+        more, total = reader.search(plan, POOL, enough=ENOUGH)
+        taken = {h.id for h in raw} | {h.family or h.id for h in raw}
+        rest = [h for h in more if h.id not in taken and (h.family or h.id) not in taken]
+        have = {h.family or h.id for _, h, _, _ in shown} | {m.id for _, _, m, _ in shown}
+        shown += [x for x in _ranked(reader, plan, variants, rest, filters)
+                  if (x[1].family or x[1].id) not in have and x[2].id not in have]
     did_you_mean = ""
     typed = planning.query_text(parsed)
     if corrected != typed:
@@ -157,13 +163,22 @@ def _answer(reader, parsed: ParsedQuery, filters: Filters, limit: int,
         # Words of the documents are never rewritten; their likely correction was searched too.
         did_you_mean = suggested
         messages.append(f"Also searched for \u201c{suggested}\u201d.")
-    if not hits:
+    if not shown:
         messages.append(f"No matches for \u201c{planning.query_text(parsed)}\u201d.")
     keys = _highlight_keys(plan)
     pattern = _snippet_pattern(keys)
-    out = [_hit(h, m, keys, pattern, score=sc, versions=v)
-           for sc, h, m, v in ranking.collapse(hits, filters)[:limit]]
+    out = [_hit(h, m, keys, pattern, score=sc, versions=v) for sc, h, m, v in shown[:limit]]
     return SearchResponse(out, " ".join(messages), did_you_mean, total)
+
+
+def _ranked(reader, plan: Plan, variants: set[str], raw: list[StoredHit], filters: Filters) -> list:
+    """The re-ranker's order of `raw`, one hit per rule: (score, record, member shown, other versions)."""
+    hits = ranking.examples_to_rules(reader, plan, ranking.rerank(raw, variants, plan))
+    # (Not for a question: its words are today's, and "corp" also searching
+    # "corporation" must not lift the 1996 rulebook into second place.)
+    if not plan.question and any(len(u.alternatives) > 1 for u in plan.units):
+        hits = ranking.with_todays_word(reader, plan, variants, hits)
+    return ranking.collapse(hits, filters)
 
 
 Shown = tuple  # (StoredHit, Member): a record and which of its sections to show

@@ -34,6 +34,10 @@ from judgebook.search.schema import (
 
 TOKEN = r"\w+(?:\.\w+)*"          # keeps "1.16.10b" and "cr-1.6" parts whole
 TITLE_REPEAT = 3
+# A word in more than this share of the texts ("runner", "card", "turn") is
+# common: in a question it adds to a text's score but brings no text in.
+COMMON_SHARE = 0.15
+COMMON_IDF = math.log(1 + 1 / COMMON_SHARE)   # the same, as `Reader.rarity` measures it
 BM25_B = 0.75             # Whoosh's defaults
 BM25_K1 = 1.2
 DEFINES_REPEAT = 3
@@ -308,7 +312,8 @@ class Reader:
         return self._all(Q.Term("number", number), filters)
 
     def by_id(self, section_id: str, filters: Filters) -> list[StoredHit]:
-        return self._all(Q.Term("ids", section_id), filters)
+        return list(self._remember(("id", section_id, filters),
+                                   lambda: tuple(self._all(Q.Term("ids", section_id), filters))))
 
     def _all(self, q, filters: Filters) -> list[StoredHit]:
         allowed = self._allowed(filters)
@@ -333,7 +338,7 @@ class Reader:
             # rule says "identities are not installed", the player asks about
             # "the identity card"): any of them bring candidates in, always,
             # scored by how many they have and how rare those are (BM25's sum).
-            steps[1] = (Q.Or(units), limit)
+            steps = [(self._any_word(plan, units), limit)]
         adjacent = None if plan.apart or plan.question else self._adjacent(plan)
         if adjacent is not None:
             steps.insert(0, (adjacent, enough))
@@ -345,7 +350,8 @@ class Reader:
                 break
             if excluded is not None:
                 q = Q.AndNot(q, excluded)
-            top, found = self._top(q, limit, allowed)
+            quick = self._any_word_top(plan, limit, allowed) if plan.question and len(units) > 1 else None
+            top, found = quick if quick is not None else self._top(q, limit, allowed)
             total = max(total, found)
             for score, docnum in top:
                 if docnum not in seen:
@@ -379,6 +385,78 @@ class Reader:
                         replace(heap, item)
                 next_()
         return [(sc, -neg) for sc, neg in sorted(heap, reverse=True)], count
+
+    def _any_word_top(self, plan: Plan, limit: int, allowed: set[int] | None
+                      ) -> tuple[list[tuple[float, int]], int] | None:
+        """`_top` of `_any_word`'s query, summed from remembered per-word scores.
+
+        The same documents and BM25 scores as Whoosh's matchers (up to the
+        order of float additions), but each word's scores are computed once
+        per reader: a question is a few dictionary walks instead of a matcher
+        per posting. None when the plan has what this does not handle (a
+        phrase, a rule number, an exclusion): Whoosh answers those.
+        """
+        if plan.numbers or plan.exclude:
+            return None
+        rare: list[list[tuple[str, float]]] = []
+        common: list[list[tuple[str, float]]] = []
+        for u in plan.units:
+            alts = []
+            for a in u.alternatives:
+                terms = self.analyze(" ".join(a.words))
+                if len(terms) > 1:
+                    return None
+                alts += [(terms[0], a.weight)] if terms else []
+            if alts:
+                (rare if u.weight >= COMMON_IDF else common).append(alts)
+        if not rare:
+            rare, common = common, []
+        acc: dict[int, float] = {}
+        for alts in rare:
+            for term, weight in alts:
+                for docnum, sc in self._term_scores(term).items():
+                    acc[docnum] = acc.get(docnum, 0.0) + sc * weight
+        for alts in common:
+            for term, weight in alts:
+                scores = self._term_scores(term)
+                for docnum in acc:
+                    sc = scores.get(docnum)
+                    if sc is not None:
+                        acc[docnum] += sc * weight
+        items = acc.items() if allowed is None else [(d, v) for d, v in acc.items() if d in allowed]
+        top = heapq.nlargest(limit, ((v, -d) for d, v in items))
+        return [(v, -neg) for v, neg in top], len(items)
+
+    def _term_scores(self, term: str) -> dict[int, float]:
+        """Each document's BM25 score for one indexed word of `text` (as Whoosh computes it)."""
+        return self._remember(("scores", term), lambda: self._score_term(term))
+
+    def _score_term(self, term: str) -> dict[int, float]:
+        if ("text", term) not in self.reader:
+            return {}
+        idf = self.searcher.idf("text", term)
+        avgfl = self.searcher.avg_field_length("text") or 1
+        length = self.searcher.weighting._lengths_of(self.reader, "text")
+        b, k1 = self.searcher.weighting.B, self.searcher.weighting.K1
+        return {docnum: scoring.bm25(idf, weight, length(docnum), avgfl, b, k1)
+                for docnum, weight in self.reader.postings("text", term).items_as("weight")}
+
+    def _any_word(self, plan: Plan, units: list):
+        """Documents with any of the units, scored by the sum of those they have.
+
+        Walking every posting of "runner", "card" or "turn" is most of a
+        question's cost, and a text with none of the question's rarer words
+        does not answer it: the common words only add to the score of texts
+        that have a rarer one (Whoosh's AndMaybe: the same sum, far fewer
+        postings). All words common: any of them.
+        """
+        weights = [u.weight for u in plan.units if self._unit(u) is not None] + [COMMON_IDF] * len(plan.numbers)
+        rare = [q for q, w in zip(units, weights) if w >= COMMON_IDF]
+        common = [q for q, w in zip(units, weights) if w < COMMON_IDF]
+        if not rare or not common:
+            return Q.Or(units)
+        return Q.AndMaybe(rare[0] if len(rare) == 1 else Q.Or(rare),
+                          common[0] if len(common) == 1 else Q.Or(common))
 
     def _adjacent(self, plan: Plan):
         """The plain words of the query side by side, as typed, with the other units."""

@@ -30,6 +30,7 @@ CARD_PRIOR = 0.5          # a card's text, a NetrunnerDB or 1996 ruling
 EXAMPLE_PRIOR = 0.7       # an example under a rule
 EXAMPLE_AS_RULE = 0.8     # an example's match, counted for the rule it illustrates (questions)
 CARD_KINDS = frozenset({"card", "ruling"})
+TODAYS_WORD_POOL = 20     # candidates for the synonyms alone (see with_todays_word)
 # A question's answer has most of what it asks about: each hit is weighed by
 # the share of the question's words (each counted by its rarity) that it has,
 # in its text, title or enclosing titles. BM25 alone lets one word that a text
@@ -62,20 +63,20 @@ def rerank(hits: list[StoredHit], variants: set[str], plan: Plan) -> list[tuple[
         return max(reasons)
 
     weigh = plan.question or COVERAGE_FOR_ALL
+    units = [(u.weight, [_stems(a.words) for a in u.alternatives]) for u in plan.units]
+    total = sum(w for w, _ in units)
+
+    def cover(h: StoredHit) -> float:
+        # The share of the query's units (weighed by rarity) that `h` has: 0..1.
+        if not weigh or not total or not h.stems:
+            return 1.0
+        have = h.stems
+        share = sum(w for w, alts in units if any(a <= have for a in alts)) / total
+        return share ** COVERAGE_POWER
+
     def boosted(h: StoredHit) -> float:
-        cover = coverage(h, plan) ** COVERAGE_POWER if weigh else 1.0
-        return h.score * _prior(h, plan) * bonus(h) * cover
+        return h.score * _prior(h, plan) * bonus(h) * cover(h)
     return sorted(((boosted(h), h) for h in hits), key=lambda p: (-p[0], p[1].rank, p[1].id))
-
-
-def coverage(h: StoredHit, plan: Plan) -> float:
-    """The share of the query's units (weighed by rarity) that `h` has: 0..1."""
-    total = sum(u.weight for u in plan.units)
-    if not total or not h.stems:
-        return 1.0
-    had = sum(u.weight for u in plan.units
-              if any(_stems(a.words) <= h.stems for a in u.alternatives))
-    return had / total
 
 
 @lru_cache(maxsize=50_000)
@@ -121,7 +122,7 @@ def with_todays_word(reader, plan: Plan, variants: set[str],
     """
     units = tuple(Unit(u.alternatives[1:]) if len(u.alternatives) > 1 else u for u in plan.units)
     alt_plan = dataclasses.replace(plan, units=units)
-    raw, _ = reader.search(alt_plan, 5, enough=1)
+    raw, _ = reader.search(alt_plan, TODAYS_WORD_POOL, enough=1)
     best = rerank(raw, variants, alt_plan)[:1]
     if not best or any(h.id == best[0][1].id for _, h in hits[:2]):
         return hits
