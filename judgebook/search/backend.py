@@ -6,7 +6,7 @@ alone. Readers are opened once per process and thread, per index folder.
 """
 from __future__ import annotations
 
-import dataclasses
+import copy
 import heapq
 import json
 import math
@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 from whoosh import analysis, fields, index, scoring
 from whoosh import query as Q
@@ -127,7 +128,7 @@ def _document(rec: IndexRecord) -> dict:
         era=_many(m.era or "none" for m in ms), number=_many(m.number for m in ms if m.number),
         kind=rec.kind, text=" ".join(terms),
         # The heading repeated weighs pairs in titles and defined terms, as in `text`.
-        pairs="\n".join(f"{a} {b}" for a, b in zip(terms, terms[1:])),
+        pairs="\n".join(f"{a} {b}" for a, b in zip(terms, terms[1:], strict=False)),
         spell=" ".join(_vocabulary(rec)),
         card=rec.card_name, keys=",".join(keys), title=rec.title, body=rec.body,
         members=json.dumps([[m.id, m.doc, m.era, m.number, m.rank, m.breadcrumb] for m in ms],
@@ -296,7 +297,7 @@ class Reader:
         terms = self.analyze(" ".join(words))
         if len(terms) < 2:
             return bool(terms) and self.reader.doc_frequency("text", terms[0]) > 0
-        return all(self.reader.doc_frequency("pairs", f"{a} {b}") > 0 for a, b in zip(terms, terms[1:]))
+        return all(self.reader.doc_frequency("pairs", f"{a} {b}") > 0 for a, b in zip(terms, terms[1:], strict=False))
 
     def is_card_name(self, folded: str) -> bool:
         return bool(folded) and self._remember(
@@ -398,48 +399,58 @@ class Reader:
         """
         if plan.numbers or plan.exclude:
             return None
-        rare: list[list[tuple[str, float]]] = []
-        common: list[list[tuple[str, float]]] = []
+        rare: list[list[tuple[dict[int, float], float]]] = []
+        common: list[list[tuple[dict[int, float], float]]] = []
         for u in plan.units:
-            alts = []
-            for a in u.alternatives:
-                terms = self.analyze(" ".join(a.words))
-                if len(terms) > 1:
-                    return None
-                alts += [(terms[0], a.weight)] if terms else []
+            alts = [(scores, a.weight) for a in u.alternatives
+                    if (scores := self._words_scores(a.words)) is not None]
             if alts:
                 (rare if u.weight >= COMMON_IDF else common).append(alts)
         if not rare:
             rare, common = common, []
         acc: dict[int, float] = {}
         for alts in rare:
-            for term, weight in alts:
-                for docnum, sc in self._term_scores(term).items():
+            for scores, weight in alts:
+                for docnum, sc in scores.items():
                     acc[docnum] = acc.get(docnum, 0.0) + sc * weight
         for alts in common:
-            for term, weight in alts:
-                scores = self._term_scores(term)
+            for scores, weight in alts:
                 for docnum in acc:
-                    sc = scores.get(docnum)
-                    if sc is not None:
-                        acc[docnum] += sc * weight
+                    also = scores.get(docnum)
+                    if also is not None:
+                        acc[docnum] += also * weight
         items = acc.items() if allowed is None else [(d, v) for d, v in acc.items() if d in allowed]
         top = heapq.nlargest(limit, ((v, -d) for d, v in items))
         return [(v, -neg) for v, neg in top], len(items)
 
-    def _term_scores(self, term: str) -> dict[int, float]:
-        """Each document's BM25 score for one indexed word of `text` (as Whoosh computes it)."""
-        return self._remember(("scores", term), lambda: self._score_term(term))
+    def _words_scores(self, words: Sequence[str]) -> dict[int, float] | None:
+        """`_words` as scores: one word's, or for a phrase the sum over its word pairs
+        in the texts that have them all (None when analysis leaves nothing)."""
+        return self._remember(("words-scores", tuple(words)), lambda: self._score_words(words))
 
-    def _score_term(self, term: str) -> dict[int, float]:
-        if ("text", term) not in self.reader:
+    def _score_words(self, words: Sequence[str]) -> dict[int, float] | None:
+        terms = self.analyze(" ".join(words))
+        if not terms:
+            return None
+        if len(terms) == 1:
+            return self._term_scores("text", terms[0])
+        pairs = [self._term_scores("pairs", f"{a} {b}") for a, b in zip(terms, terms[1:], strict=False)]
+        first, rest = pairs[0], pairs[1:]
+        return {d: sc + sum(p[d] for p in rest) for d, sc in first.items() if all(d in p for p in rest)}
+
+    def _term_scores(self, fieldname: str, term: str) -> dict[int, float]:
+        """Each document's BM25 score for one indexed term of a field (as Whoosh computes it)."""
+        return self._remember(("scores", fieldname, term), lambda: self._score_term(fieldname, term))
+
+    def _score_term(self, fieldname: str, term: str) -> dict[int, float]:
+        if (fieldname, term) not in self.reader:
             return {}
-        idf = self.searcher.idf("text", term)
-        avgfl = self.searcher.avg_field_length("text") or 1
-        length = self.searcher.weighting._lengths_of(self.reader, "text")
+        idf = self.searcher.idf(fieldname, term)
+        avgfl = self.searcher.avg_field_length(fieldname) or 1
+        length = self.searcher.weighting._lengths_of(self.reader, fieldname)
         b, k1 = self.searcher.weighting.B, self.searcher.weighting.K1
         return {docnum: scoring.bm25(idf, weight, length(docnum), avgfl, b, k1)
-                for docnum, weight in self.reader.postings("text", term).items_as("weight")}
+                for docnum, weight in self.reader.postings(fieldname, term).items_as("weight")}
 
     def _any_word(self, plan: Plan, units: list):
         """Documents with any of the units, scored by the sum of those they have.
@@ -451,8 +462,8 @@ class Reader:
         postings). All words common: any of them.
         """
         weights = [u.weight for u in plan.units if self._unit(u) is not None] + [COMMON_IDF] * len(plan.numbers)
-        rare = [q for q, w in zip(units, weights) if w >= COMMON_IDF]
-        common = [q for q, w in zip(units, weights) if w < COMMON_IDF]
+        rare = [q for q, w in zip(units, weights, strict=True) if w >= COMMON_IDF]
+        common = [q for q, w in zip(units, weights, strict=True) if w < COMMON_IDF]
         if not rare or not common:
             return Q.Or(units)
         return Q.AndMaybe(rare[0] if len(rare) == 1 else Q.Or(rare),
@@ -512,7 +523,7 @@ class Reader:
             return None
         if len(terms) == 1:
             return Q.Term("text", terms[0], boost=weight)
-        pairs = [Q.Term("pairs", f"{a} {b}") for a, b in zip(terms, terms[1:])]
+        pairs = [Q.Term("pairs", f"{a} {b}") for a, b in zip(terms, terms[1:], strict=False)]
         return pairs[0].with_boost(weight) if len(pairs) == 1 else Q.And(pairs, boost=weight)
 
     # -- completion ---------------------------------------------------------------
@@ -541,10 +552,15 @@ class Reader:
     def _document(self, docnum: int, score: float) -> StoredHit:
         """A document's stored fields, unpickled once per reader (they never change)."""
         key = ("stored", docnum)
-        hit = self._memo.get(key)
+        hit = cast(StoredHit | None, self._memo.get(key))
         if hit is None:
-            hit = self._remember(key, lambda: _stored(self.searcher.stored_fields(docnum), 0.0))
-        return dataclasses.replace(hit, score=float(score)) if score else hit
+            hit = cast(StoredHit, self._remember(key, lambda: _stored(self.searcher.stored_fields(docnum), 0.0)))
+        if not score:
+            return hit
+        # dataclasses.replace re-runs __init__: a shallow copy with the score set is a tenth of it.
+        scored = copy.copy(hit)
+        object.__setattr__(scored, "score", float(score))
+        return scored
 
 
 def _text(term) -> str:

@@ -57,8 +57,6 @@ def superseded_by(corpus: Corpus, sec: Section, fam: str) -> str:
 def context(corpus: Corpus, sec: Section) -> str:
     """The titles of the sections `sec` sits in ("Turns", "Draw Phase"): the topic a
     short rule leaves unsaid ("The Runner's turn does not have a draw phase")."""
-    import os
-    if os.environ.get("NOCTX"): return ""
     return "\n".join(p.title for p in corpus.breadcrumb(sec.id) if p.title)
 
 

@@ -63,8 +63,8 @@ def make_plan(reader, parsed: ParsedQuery, filters: Filters) -> tuple[Plan, str,
     plan = Plan(units=tuple(units), exclude=tuple(c.words for c in parsed.negative),
                 numbers=tuple(numbers), filters=filters, question=question,
                 apart=apart, names_card=bool(cards) or _single_card_name(reader, fixed))
-    rewritten = query_text(parsed, dict(zip(words, fixed)))
-    suggested = query_text(parsed, dict(zip(words, searched)))
+    rewritten = query_text(parsed, dict(zip(words, fixed, strict=True)))
+    suggested = query_text(parsed, dict(zip(words, searched, strict=True)))
     return plan, rewritten, suggested, variants
 
 
