@@ -5,10 +5,10 @@ the very records the server's Whoosh index holds (one per distinct text, the
 same families, kinds, titles, defined terms, enclosing titles and superseded
 flags), each text's indexed words and word pairs with their counts, the field
 lengths as Whoosh scores them, the synonym table keyed as the server keys it,
-the card names, and the ranking's constants, read from the server's modules
-so that there is one source for each number. What it cannot have is a
-stemmer for words the documents never use (they find nothing on either side)
-and the spelling corrector: the static page says so when nothing matches.
+the card names, the spelling corrector's vocabulary, and the ranking's
+constants, read from the server's modules so that there is one source for
+each number. What it cannot have is a stemmer for words the documents never
+use: those find nothing on either side.
 
 Chromium will not fetch JSON from `file://`, so the index is a script that
 assigns `window.JB_INDEX`. Postings are base-36 document gaps and counts.
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
-from judgebook.search import api, backend, indexer, planning, ranking, synonyms
+from judgebook.search import api, backend, fuzzy, indexer, planning, ranking, synonyms
 from judgebook.search import querygrammar as qg
 from judgebook.search.schema import IndexRecord, fold, index_text
 
@@ -84,6 +84,7 @@ def build(corpus: Corpus, href: Callable[[str], str], doc_label: Callable[[str],
         "items": items,
         "words": words,
         "cards": sorted({r.card_name for r in records if r.card_name}),
+        "spell": _spelling(records),
         "synonyms": _synonyms(),
         "consts": _constants(),
     }
@@ -130,6 +131,21 @@ def _light_fold(token: str) -> str:
     return "".join(ch for ch in unicodedata.normalize("NFKD", token.lower()) if not unicodedata.combining(ch))
 
 
+def _spelling(records: list[IndexRecord]) -> dict[str, int]:
+    """The spelling corrector's vocabulary: each word (as the `spell` field keeps it) and how
+    many texts have it."""
+    df: dict[str, int] = defaultdict(int)
+    for rec in records:
+        for word in {fold_spell(w) for w in backend._vocabulary(rec)}:
+            df[word] += 1
+    return dict(df)
+
+
+def fold_spell(word: str) -> str:
+    # The spell field's analyser: letters only, lower case, accents off (accent_map).
+    return _light_fold(word)
+
+
 def _field(postings: dict[str, list[tuple[int, int]]], lengths: list[int]) -> dict:
     # Whoosh keeps a field length in one byte; BM25 sees that rounded length
     # (and 1 for a text with none), the average the exact one.
@@ -160,6 +176,8 @@ def _constants() -> dict:
         "CARD_KINDS": sorted(r.CARD_KINDS), "COVERAGE_POWER": r.COVERAGE_POWER,
         "COVERAGE_FOR_ALL": r.COVERAGE_FOR_ALL, "TODAYS_WORD_POOL": r.TODAYS_WORD_POOL,
         "SYNONYM_WEIGHT": planning.SYNONYM_WEIGHT, "MAX_CARD_WORDS": planning.MAX_CARD_WORDS,
+        "RARE": planning.RARE, "COMMON_FACTOR": planning.COMMON_FACTOR,
+        "MIN_LENGTH": fuzzy.MIN_LENGTH, "MAX_LENGTH": fuzzy.MAX_LENGTH,
         "ARTICLES": sorted(planning.ARTICLES),
         "FIRST": api.FIRST, "POOL": api.POOL, "ENOUGH": api.ENOUGH,
         "QUESTION_WORDS": sorted(qg.QUESTION_WORDS), "STOP": sorted(backend.STOP),

@@ -5,8 +5,9 @@
 // grammar (phrases, -exclusions, doc:/era:/kind: filters, rule numbers,
 // question words), card names, synonym table, candidate steps, re-ranking
 // (titles, definitions, eras, kinds, coverage, examples as their rules),
-// today's word among the first two, and one hit per rule. Not here: the
-// spelling corrector, and stemming words the documents never use.
+// today's word among the first two, one hit per rule, and the spelling
+// corrector over the documents' vocabulary. Not here: stemming words the
+// documents never use (they find nothing on either side).
 // tests/test_search_static.py runs the same queries through both.
 // Results are built with DOM nodes only: no index text ever goes through innerHTML.
 (function (root) {
@@ -227,7 +228,105 @@
     return null;
   }
 
-  // ---- planning (planning.py, without spelling correction) ------------------------------------
+  // ---- spelling (fuzzy.py, planning._correct) --------------------------------------------------
+  function osa(a, b) {
+    // Optimal string alignment distance: insert, delete, substitute, swap neighbours.
+    if (a === b) return 0;
+    var prev2 = [], prev = [], cur, i, j;
+    for (j = 0; j <= b.length; j++) prev.push(j);
+    for (i = 1; i <= a.length; i++) {
+      cur = [i];
+      for (j = 1; j <= b.length; j++) {
+        var v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] !== b[j - 1] ? 1 : 0));
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2] + 1);
+        cur.push(v);
+      }
+      prev2 = prev; prev = cur;
+    }
+    return prev[b.length];
+  }
+  function levenshtein(a, b, most) {
+    // Plain edit distance (a swap is two edits), as Whoosh's terms_within measures; most+1 when over.
+    if (Math.abs(a.length - b.length) > most) return most + 1;
+    var prev = [], cur, i, j;
+    for (j = 0; j <= b.length; j++) prev.push(j);
+    for (i = 1; i <= a.length; i++) {
+      cur = [i];
+      var low = i;
+      for (j = 1; j <= b.length; j++) {
+        var v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] !== b[j - 1] ? 1 : 0));
+        cur.push(v);
+        if (v < low) low = v;
+      }
+      if (low > most) return most + 1;
+      prev = cur;
+    }
+    return prev[b.length];
+  }
+  function maxEdits(word) { return word.length <= 5 ? 1 : 2; }
+  Engine.prototype.frequency = function (word) {
+    var self = this, terms = this.analyze(word);
+    if (!terms.length) return -1;
+    return Math.min.apply(null, terms.map(function (t) { return self.postings("text", t).size; }));
+  };
+  Engine.prototype.within = function (w, most, prefix) {
+    var spell = this.ix.spell, out = [], head = w.slice(0, prefix);
+    for (var t in spell) {
+      if (t.lastIndexOf(head, 0) === 0 && levenshtein(w, t, most) <= most) out.push(t);
+    }
+    return out;
+  };
+  Engine.prototype.candidates = function (word, most) {
+    var spell = this.ix.spell, w = fold(word).replace(/ /g, ""), found = new Set();
+    for (var i = 0; i + 1 < w.length; i++) {
+      if (w[i] === w[i + 1]) continue;
+      var t = w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2);
+      if (Object.prototype.hasOwnProperty.call(spell, t)) found.add(t);
+    }
+    this.within(w, 1, w.length >= 6 ? 2 : 1).forEach(function (t) { found.add(t); });
+    if (!found.size && w.length >= 6) this.within(w, 1, 1).forEach(function (t) { found.add(t); });
+    if (!found.size && most > 1) this.within(w, most, 2).forEach(function (t) { found.add(t); });
+    return Array.from(found).map(function (t) { return [t, spell[t]]; });
+  };
+  function best(word, candidates) {
+    var limit = maxEdits(word), scored = [];
+    candidates.forEach(function (c) {
+      if (c[0] === word) return;
+      var d = osa(word, c[0]);
+      if (d <= limit) scored.push([d, -c[1], c[0]]);
+    });
+    scored.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0); });
+    return scored.length ? scored[0][2] : null;
+  }
+  Engine.prototype.phraseExists = function (words) {
+    var terms = this.analyze(words.join(" "));
+    if (terms.length < 2) return terms.length > 0 && this.postings("text", terms[0]).size > 0;
+    for (var k = 0; k + 1 < terms.length; k++) if (!this.postings("pairs", terms[k] + " " + terms[k + 1]).size) return false;
+    return true;
+  };
+  Engine.prototype.correct = function (words, i) {
+    var self = this, word = words[i], freq = this.frequency(word);
+    if (freq < 0 || freq > this.c.RARE) return null;
+    var cands = this.candidates(word, freq === 0 ? maxEdits(word) : 1).filter(function (c) { return self.stem(c[0]); });
+    var w = fold(word);
+    if (freq === 0) return best(w, cands);
+    var neighbours = [i ? words[i - 1] : "", i + 1 < words.length ? words[i + 1] : ""].filter(Boolean);
+    if (!neighbours.length) return null;
+    var common = cands.filter(function (c) { return c[1] >= self.c.COMMON_FACTOR * freq; });
+    while (common.length) {
+      var b = best(w, common);
+      if (b === null) return null;
+      var pairs = [];
+      if (i) pairs.push([words[i - 1], b]);
+      if (i + 1 < words.length) pairs.push([b, words[i + 1]]);
+      if (pairs.some(function (p) { return self.phraseExists(p); })) return b;
+      common = common.filter(function (c) { return c[0] !== b; });
+    }
+    return null;
+  };
+  function fuzzable(word, c) { return word.length >= c.MIN_LENGTH && word.length <= c.MAX_LENGTH && /^\p{L}+$/u.test(word); }
+
+  // ---- planning (planning.py) ---------------------------------------------------------------
   Engine.prototype.rarity = function (words) {
     var terms = this.analyze(words.join(" "));
     if (!terms.length) return 0;
@@ -278,6 +377,19 @@
       else words.push(c.words[0]);
     });
     var cards = this.cardPositions(words), expansions = this.expand(words, cards);
+    // Spelling: a word the index lacks is rewritten; a word of the documents is kept,
+    // its likely correction searched alongside it.
+    var fixed = words.slice(), also = new Map();
+    words.forEach(function (word, k) {
+      if (cards.has(k) || expansions.some(function (e) { return e.start <= k && k < e.end; }) || !fuzzable(word, self.c)) return;
+      var better = self.correct(words, k);
+      if (better && self.frequency(word) > 0) also.set(k, better);
+      else if (better) fixed[k] = better;
+    });
+    var typed = words;
+    words = fixed.map(function (w, k) { return also.has(k) ? also.get(k) : w; });
+    var changed = words.some(function (w, k) { return w !== typed[k]; });
+    if (changed) expansions = this.expand(words, cards);
     var units = [], i = 0, starts = new Map();
     expansions.forEach(function (e) { starts.set(e.start, e); });
     while (i < words.length) {
@@ -286,6 +398,11 @@
       if (e) e.also.forEach(function (a) {
         if (self.phraseKey(a) !== own) alts.push({words: a, weight: self.c.SYNONYM_WEIGHT});
       });
+      var span = [];
+      for (var k = i; k < end; k++) span.push(k);
+      if (span.some(function (k) { return also.has(k); })) {
+        alts.push({words: span.map(function (k) { return also.has(k) ? fixed[k] : words[k]; }), weight: 1});
+      }
       units.push({alts: alts});
       i = end;
     }
@@ -304,8 +421,8 @@
     var kept = [];
     parsed.positive.forEach(function (c, k) { if (parsed.keywords.indexOf(c) >= 0) kept.push(k); });
     var apart = question && kept.length > 0 && kept[kept.length - 1] - kept[0] + 1 > kept.length;
-    var namesCard = cards.size > 0 || (words.length === 1 && this.cards.has(fold(words[0])));
-    return {units: units, exclude: parsed.negative.map(function (c) { return c.words; }), numbers: numbers,
+    var namesCard = cards.size > 0 || (fixed.length === 1 && this.cards.has(fold(fixed[0])));
+    return {corrected: changed ? words.join(" ") : "", units: units, exclude: parsed.negative.map(function (c) { return c.words; }), numbers: numbers,
             filters: filters, question: question, apart: apart, namesCard: namesCard, variants: variants};
   };
 
@@ -538,7 +655,7 @@
       return {results: [], message: messages.concat(["Type a rule number (1.16.10b), a term (paid ability window) or a card name."]).join(" "), total: 0};
     }
     if (parsed.ref) {
-      var found = this.refHits(parsed.ref, filters);
+      var found = this.refHits(parsed.ref, filters, limit);
       if (found.length) return {results: found.slice(0, limit), message: messages.join(" "), total: found.length};
       if (parsed.ref.number) messages.push("No rule numbered " + parsed.ref.number + "; searched the text instead.");
     }
@@ -554,7 +671,8 @@
       shown.forEach(function (x) { have.add(x.item.family); have.add(x.member.id); });
       shown = shown.concat(this.ranked(plan, rest).filter(function (x) { return !have.has(x.item.family) && !have.has(x.member.id); }));
     }
-    if (!shown.length) messages.push("No matches for \u201c" + query + "\u201d (the offline search does not correct spelling).");
+    if (plan.corrected) messages.push("Also searched for \u201c" + plan.corrected + "\u201d.");
+    if (!shown.length) messages.push("No matches for \u201c" + query + "\u201d.");
     return {results: shown.slice(0, limit).map(function (x) { return self.result(x.item, x.member, x.score); }),
             message: messages.join(" "), total: total};
   };
@@ -570,7 +688,7 @@
     });
     return problems.join(" ");
   };
-  Engine.prototype.refHits = function (ref, filters) {
+  Engine.prototype.refHits = function (ref, filters, limit) {
     var self = this, shown = [], seen = new Set(), allowed = this.allowed(filters);
     function ok(m) { return !((filters.doc.length && filters.doc.indexOf(m.doc) < 0) || (filters.era.length && filters.era.indexOf(m.era) < 0)); }
     this.items.forEach(function (it) {
@@ -588,6 +706,17 @@
           (a[1].id < b[1].id ? -1 : a[1].id > b[1].id ? 1 : 0);
       });
       numbered.forEach(function (p) { if (!seen.has(p[1].id)) { shown.push(p); seen.add(p[1].id); } });
+    }
+    shown = shown.slice(0, limit);
+    if (ref.number && shown.length && shown.length < limit) {
+      // Then the texts that cite the rule ("see 1.16.10b"), best first.
+      var plan = {units: [], numbers: [ref.number], exclude: [], filters: filters, question: false,
+                  apart: false, namesCard: false, variants: new Set()};
+      var cites = this.search(plan, limit, limit).hits, room = limit - shown.length;
+      cites.forEach(function (h) {
+        var m = member(h.item, filters);
+        if (room > 0 && !seen.has(m.id)) { shown.push([h.item, m]); seen.add(m.id); room--; }
+      });
     }
     return shown.map(function (p, k) { return self.result(p[0], p[1], shown.length - k); });
   };
