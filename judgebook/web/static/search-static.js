@@ -748,7 +748,11 @@
   }
   function show(engine, q) {
     var status = document.getElementById("search-status"), list = document.getElementById("search-results");
-    var r = engine.query(q, MAX), words = fold(q).split(" ");
+    var r = engine.query(q, MAX), words = [];
+    // Marked: the words searched, not the question words or stop words around them.
+    engine.parse(q).keywords.forEach(function (c) {
+      c.words.forEach(function (w) { if (engine.stem(w)) words.push(fold(w)); });
+    });
     list.textContent = "";
     status.textContent = r.results.length
       ? r.total + " result" + (r.total === 1 ? "" : "s") + " for \u201c" + q + "\u201d" + (r.total > MAX ? " (first " + MAX + " shown)" : "")
