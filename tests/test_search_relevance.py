@@ -127,3 +127,25 @@ def test_the_ranking_does_not_depend_on_the_limit(full_index):
             if got != longest[:limit]:
                 differ.append(f"{c.query!r} --limit {limit}: {got} vs {longest[:limit]}")
     assert not differ, "\n".join(differ)
+
+
+def test_the_questions_of_issue_11_land_on_the_current_rules(full_index):
+    """Issue 11's examples: card rulings, card texts and other eras no longer come first."""
+    def top(q, n=20):
+        return api.search(q, limit=n, index_dir=full_index).results
+
+    hits = top("can the corp rez ice during a run")
+    # 6.4.3, 9.2.7e and 6.9.2b each say the Corp rezzes ice in the approach window (read in CR 26.03)
+    assert {h.id for h in hits[:3]} & {"cr-26.03:rule_rez_ice_restriction",
+                                        "cr-26.03:rule_paid_ability_window_corp_rez_ice",
+                                        "cr-26.03:step_approach_paw"}
+    assert all(h.doc == "cr-26.03" for h in hits[:5]), [h.id for h in hits[:5]]
+    hits = top("what happens when ice is rezzed during a run")
+    ids = [h.id for h in hits]
+    assert "cr-26.03:step_approach_paw" in ids              # 6.9.2b, not in the top 20 before
+    # the run's steps (6.9.2b/c, 6.4.4, the appendix's 11.4.2b/c) among the first three
+    assert any(h.number.startswith(("6.9.2", "6.4.4", "11.4.2")) for h in hits[:3]), ids[:3]
+    assert not any(h.kind in ("card", "ruling") for h in hits[:5]), ids[:5]
+    r = api.search("trace tie who wins", limit=3, index_dir=full_index)
+    assert r.results[0].id == "cr-26.03:rule_compare_trace_and_link_strength"   # 10.8.4: a tie fails
+    assert "the" not in r.did_you_mean.split()
