@@ -158,6 +158,7 @@ def _many(values: Iterable[str]) -> str:
 _local = threading.local()
 MAX_OPEN = 3
 MEMO_SIZE = 50_000   # remembered vocabulary look-ups per reader
+SCORES_KEPT = 4_000  # words whose scores a reader keeps (the oldest go first)
 
 
 def open_reader(path: Path) -> Reader:
@@ -232,6 +233,7 @@ class Reader:
         # Look-ups that depend on the index alone (this reader's vocabulary),
         # remembered per reader: a judge retypes the same words all day.
         self._memo: dict[tuple, object] = {}
+        self._scores: dict[tuple[str, str], dict[int, float]] = {}
 
     def close(self) -> None:
         self.searcher.close()
@@ -322,125 +324,114 @@ class Reader:
                 if allowed is None or d in allowed]
 
     # -- ranked search ----------------------------------------------------------
+    # Whoosh stores the index; the scoring is done here, from each word's BM25
+    # scores (computed as Whoosh computes them, once per reader and word) as
+    # maps of document -> score: a query is a few dictionary walks instead of
+    # a matcher per posting. The static export's search (search-static.js)
+    # combines the same maps the same way, in the same order.
     def search(self, plan: Plan, limit: int, enough: int | None = None) -> tuple[list[StoredHit], int]:
         """Up to `limit` documents, best first; `enough` is when to stop trying looser queries."""
-        units = self._units(plan)
+        units, weights = self._unit_maps(plan)
         if not units:
             return [], 0
         enough = limit if enough is None else enough
         allowed = self._allowed(plan.filters)
-        excluded = self._excluded(plan)
+        excluded = [x for x in (self._words_map(w, 1.0) for w in plan.exclude) if x is not None]
         # Cheapest and most precise first: the words side by side, then all
         # of them anywhere, then (when almost nothing had them all) any of them.
-        steps = [(units[0], enough)] if len(units) == 1 else [(Q.And(units), enough),
-                                                              (Q.Or(units), min(3, enough))]
+        steps: list[tuple[Callable[[], dict[int, float]], int]] = (
+            [(lambda: units[0], enough)] if len(units) == 1
+            else [(lambda: _intersection(units), enough), (lambda: _union(units), min(3, enough))])
         if plan.question and len(units) > 1:
             # A question's words are not all in the rule that answers it (the
             # rule says "identities are not installed", the player asks about
             # "the identity card"): any of them bring candidates in, always,
             # scored by how many they have and how rare those are (BM25's sum).
-            steps = [(self._any_word(plan, units), limit)]
-        adjacent = None if plan.apart or plan.question else self._adjacent(plan)
-        if adjacent is not None:
-            steps.insert(0, (adjacent, enough))
+            steps = [(lambda: _any_word(units, weights), limit)]
+        if not (plan.apart or plan.question):
+            steps.insert(0, (lambda: self._adjacent_map(plan) or {}, enough))
         hits: list[StoredHit] = []
         seen: set[int] = set()
         total = 0
-        for q, needed in steps:
+        for scores_of, needed in steps:
             if len(hits) >= needed:
                 break
-            if excluded is not None:
-                q = Q.AndNot(q, excluded)
-            quick = self._any_word_top(plan, limit, allowed) if plan.question and len(units) > 1 else None
-            top, found = quick if quick is not None else self._top(q, limit, allowed)
-            total = max(total, found)
-            for score, docnum in top:
-                if docnum not in seen:
-                    seen.add(docnum)
-                    hits.append(self._document(docnum, score))
+            scores = scores_of()
+            items = [(v, -d) for d, v in scores.items()
+                     if (allowed is None or d in allowed) and not any(d in x for x in excluded)]
+            total = max(total, len(items))
+            for v, neg in heapq.nlargest(limit, items):
+                if -neg not in seen:
+                    seen.add(-neg)
+                    hits.append(self._document(-neg, v))
         return hits[:limit], total
 
-    def _top(self, q, limit: int, allowed: set[int] | None) -> tuple[list[tuple[float, int]], int]:
-        """The `limit` best (score, docnum) for `q`, best first (ties: lower docnum), and the count.
-
-        The same matchers and scores as `Searcher.search`, without its
-        collector: Whoosh's block-quality skipping seldom skips on texts this
-        short, while its bookkeeping (replacing matchers at each new minimum
-        score) costs about a third of a query.
-        """
-        heap: list[tuple[float, int]] = []
-        push, replace = heapq.heappush, heapq.heapreplace
-        count = 0
-        context = self.searcher.context()
-        for sub, offset in self.searcher.leaf_searchers():
-            m = q.matcher(sub, context)
-            is_active, next_, score, doc_id = m.is_active, m.next, m.score, m.id
-            while is_active():
-                docnum = offset + doc_id()
-                if allowed is None or docnum in allowed:
-                    count += 1
-                    item = (score(), -docnum)
-                    if len(heap) < limit:
-                        push(heap, item)
-                    elif item > heap[0]:
-                        replace(heap, item)
-                next_()
-        return [(sc, -neg) for sc, neg in sorted(heap, reverse=True)], count
-
-    def _any_word_top(self, plan: Plan, limit: int, allowed: set[int] | None
-                      ) -> tuple[list[tuple[float, int]], int] | None:
-        """`_top` of `_any_word`'s query, summed from remembered per-word scores.
-
-        The same documents and BM25 scores as Whoosh's matchers (up to the
-        order of float additions), but each word's scores are computed once
-        per reader: a question is a few dictionary walks instead of a matcher
-        per posting. None when the plan has what this does not handle (a
-        phrase, a rule number, an exclusion): Whoosh answers those.
-        """
-        if plan.numbers or plan.exclude:
-            return None
-        rare: list[list[tuple[dict[int, float], float]]] = []
-        common: list[list[tuple[dict[int, float], float]]] = []
+    def _unit_maps(self, plan: Plan) -> tuple[list[dict[int, float]], list[float]]:
+        """Each unit's scores (its alternatives summed), and how rare each unit is."""
+        maps, weights = [], []
         for u in plan.units:
-            alts = [(scores, a.weight) for a in u.alternatives
-                    if (scores := self._words_scores(a.words)) is not None]
+            alts = [m for m in (self._words_map(a.words, a.weight) for a in u.alternatives) if m is not None]
             if alts:
-                (rare if u.weight >= COMMON_IDF else common).append(alts)
-        if not rare:
-            rare, common = common, []
-        acc: dict[int, float] = {}
-        for alts in rare:
-            for scores, weight in alts:
-                for docnum, sc in scores.items():
-                    acc[docnum] = acc.get(docnum, 0.0) + sc * weight
-        for alts in common:
-            for scores, weight in alts:
-                for docnum in acc:
-                    also = scores.get(docnum)
-                    if also is not None:
-                        acc[docnum] += also * weight
-        items = acc.items() if allowed is None else [(d, v) for d, v in acc.items() if d in allowed]
-        top = heapq.nlargest(limit, ((v, -d) for d, v in items))
-        return [(v, -neg) for v, neg in top], len(items)
+                maps.append(alts[0] if len(alts) == 1 else _union(alts))
+                weights.append(u.weight)
+        for n in plan.numbers:
+            maps.append(self._number_map(n))
+            weights.append(COMMON_IDF)
+        return maps, weights
 
-    def _words_scores(self, words: Sequence[str]) -> dict[int, float] | None:
-        """`_words` as scores: one word's, or for a phrase the sum over its word pairs
-        in the texts that have them all (None when analysis leaves nothing)."""
-        return self._remember(("words-scores", tuple(words)), lambda: self._score_words(words))
+    def _number_map(self, number: str) -> dict[int, float]:
+        """A rule number inside a query: the sections numbered so (8, as a boosted keyword
+        scores in Whoosh), and the texts citing it."""
+        numbered = {d: 8.0 for d in self.searcher.docs_for_query(Q.Term("number", number))}
+        return _union([numbered, self._term_map("text", number, 1.0)])
 
-    def _score_words(self, words: Sequence[str]) -> dict[int, float] | None:
+    def _words_map(self, words: Sequence[str], weight: float) -> dict[int, float] | None:
+        """One word's scores, or a phrase's: its word pairs, in the texts having them all."""
         terms = self.analyze(" ".join(words))
         if not terms:
             return None
         if len(terms) == 1:
-            return self._term_scores("text", terms[0])
-        pairs = [self._term_scores("pairs", f"{a} {b}") for a, b in zip(terms, terms[1:], strict=False)]
-        first, rest = pairs[0], pairs[1:]
-        return {d: sc + sum(p[d] for p in rest) for d, sc in first.items() if all(d in p for p in rest)}
+            return self._term_map("text", terms[0], weight)
+        pairs = [self._term_map("pairs", f"{a} {b}", weight) for a, b in zip(terms, terms[1:], strict=False)]
+        return pairs[0] if len(pairs) == 1 else _intersection(pairs)
+
+    def _adjacent_map(self, plan: Plan) -> dict[int, float] | None:
+        """The plain words of the query side by side, as typed, with the other units."""
+        simple = [u for u in plan.units if len(u.alternatives) == 1 and len(u.alternatives[0].words) == 1]
+        if len(simple) < 2:
+            return None
+        words = tuple(u.alternatives[0].words[0] for u in simple)
+        together = self._words_map(words, 1.0)
+        if together is None:
+            return None
+        required = [m for m in (self._unit_map(u) for u in plan.units if u not in simple) if m is not None]
+        required += [self._number_map(n) for n in plan.numbers]
+        base = _intersection([together, *required]) if required else together
+        # The words themselves score too: their weight in titles and definitions counts.
+        terms = self.analyze(" ".join(words))
+        if not terms:
+            return base
+        return _and_maybe(base, _union([self._term_map("text", t, 1.0) for t in terms]))
+
+    def _unit_map(self, unit: Unit) -> dict[int, float] | None:
+        alts = [m for m in (self._words_map(a.words, a.weight) for a in unit.alternatives) if m is not None]
+        if not alts:
+            return None
+        return alts[0] if len(alts) == 1 else _union(alts)
+
+    def _term_map(self, fieldname: str, term: str, boost: float) -> dict[int, float]:
+        scores = self._term_scores(fieldname, term)
+        return scores if boost == 1.0 else {d: v * boost for d, v in scores.items()}
 
     def _term_scores(self, fieldname: str, term: str) -> dict[int, float]:
         """Each document's BM25 score for one indexed term of a field (as Whoosh computes it)."""
-        return self._remember(("scores", fieldname, term), lambda: self._score_term(fieldname, term))
+        cache = self._scores
+        got = cache.get((fieldname, term))
+        if got is None:
+            if len(cache) >= SCORES_KEPT:
+                cache.pop(next(iter(cache)))
+            got = cache[(fieldname, term)] = self._score_term(fieldname, term)
+        return got
 
     def _score_term(self, fieldname: str, term: str) -> dict[int, float]:
         if (fieldname, term) not in self.reader:
@@ -452,44 +443,6 @@ class Reader:
         return {docnum: scoring.bm25(idf, weight, length(docnum), avgfl, b, k1)
                 for docnum, weight in self.reader.postings(fieldname, term).items_as("weight")}
 
-    def _any_word(self, plan: Plan, units: list):
-        """Documents with any of the units, scored by the sum of those they have.
-
-        Walking every posting of "runner", "card" or "turn" is most of a
-        question's cost, and a text with none of the question's rarer words
-        does not answer it: the common words only add to the score of texts
-        that have a rarer one (Whoosh's AndMaybe: the same sum, far fewer
-        postings). All words common: any of them.
-        """
-        weights = [u.weight for u in plan.units if self._unit(u) is not None] + [COMMON_IDF] * len(plan.numbers)
-        rare = [q for q, w in zip(units, weights, strict=True) if w >= COMMON_IDF]
-        common = [q for q, w in zip(units, weights, strict=True) if w < COMMON_IDF]
-        if not rare or not common:
-            return Q.Or(units)
-        return Q.AndMaybe(rare[0] if len(rare) == 1 else Q.Or(rare),
-                          common[0] if len(common) == 1 else Q.Or(common))
-
-    def _adjacent(self, plan: Plan):
-        """The plain words of the query side by side, as typed, with the other units."""
-        simple = [u for u in plan.units if len(u.alternatives) == 1 and len(u.alternatives[0].words) == 1]
-        if len(simple) < 2:
-            return None
-        words = tuple(u.alternatives[0].words[0] for u in simple)
-        together = self._words(words)
-        if together is None:
-            return None
-        required = [q for q in (self._unit(u) for u in plan.units if u not in simple) if q is not None]
-        required += [Q.Or([Q.Term("number", n, boost=8.0), Q.Term("text", n)]) for n in plan.numbers]
-        base = Q.And([together, *required]) if required else together
-        # The words themselves score too: their weight in titles and definitions counts.
-        # A document with the words side by side has each word, so they only add
-        # to the score: AndMaybe walks the few pair postings instead of
-        # intersecting every word's long list (same hits, same scores).
-        terms = [Q.Term("text", t) for t in self.analyze(" ".join(words))]
-        if not terms:
-            return base
-        return Q.AndMaybe(base, terms[0] if len(terms) == 1 else Q.Or(terms))
-
     def _allowed(self, filters: Filters):
         """The documents a filter lets through, computed once per reader and filter."""
         if not filters:
@@ -499,32 +452,6 @@ class Reader:
                 self._filters.clear()
             self._filters[filters] = set(self.searcher.docs_for_query(_filter(filters)))
         return self._filters[filters]
-
-    def _units(self, plan: Plan) -> list:
-        units = [u for u in (self._unit(u) for u in plan.units) if u is not None]
-        units += [Q.Or([Q.Term("number", n, boost=8.0), Q.Term("text", n)]) for n in plan.numbers]
-        return units
-
-    def _excluded(self, plan: Plan):
-        excluded = [x for x in (self._words(w) for w in plan.exclude) if x is not None]
-        if not excluded:
-            return None
-        return excluded[0] if len(excluded) == 1 else Q.Or(excluded)
-
-    def _unit(self, unit: Unit):
-        alts = [q for q in (self._words(a.words, a.weight) for a in unit.alternatives) if q]
-        if not alts:
-            return None
-        return alts[0] if len(alts) == 1 else Q.Or(alts)
-
-    def _words(self, words: Iterable[str], weight: float = 1.0):
-        terms = self.analyze(" ".join(words))
-        if not terms:
-            return None
-        if len(terms) == 1:
-            return Q.Term("text", terms[0], boost=weight)
-        pairs = [Q.Term("pairs", f"{a} {b}") for a, b in zip(terms, terms[1:], strict=False)]
-        return pairs[0].with_boost(weight) if len(pairs) == 1 else Q.And(pairs, boost=weight)
 
     # -- completion ---------------------------------------------------------------
     def numbers_with_prefix(self, prefix: str, cap: int = 5000) -> list[str]:
@@ -561,6 +488,53 @@ class Reader:
         scored = copy.copy(hit)
         object.__setattr__(scored, "score", float(score))
         return scored
+
+
+def _union(maps: Sequence[dict[int, float]]) -> dict[int, float]:
+    """Any of them, each document's scores summed (in order)."""
+    out: dict[int, float] = {}
+    for m in maps:
+        for d, v in m.items():
+            out[d] = out.get(d, 0) + v
+    return out
+
+
+def _intersection(maps: Sequence[dict[int, float]]) -> dict[int, float]:
+    """All of them, each document's scores summed (in order)."""
+    if not maps:
+        return {}
+    smallest = min(maps, key=len)
+    out: dict[int, float] = {}
+    for d in smallest:
+        total = 0.0
+        for m in maps:
+            v = m.get(d)
+            if v is None:
+                break
+            total += v
+        else:
+            out[d] = total
+    return out
+
+
+def _and_maybe(base: dict[int, float], optional: dict[int, float]) -> dict[int, float]:
+    """The documents of `base`, with `optional`'s score added where it has one."""
+    return {d: (v if (o := optional.get(d)) is None else v + o) for d, v in base.items()}
+
+
+def _any_word(units: list[dict[int, float]], weights: list[float]) -> dict[int, float]:
+    """Documents with any of the units, scored by the sum of those they have.
+
+    Walking every posting of "runner", "card" or "turn" is most of a
+    question's cost, and a text with none of the question's rarer words does
+    not answer it: the common words only add to the score of texts that have
+    a rarer one. All words common: any of them.
+    """
+    rare = [m for m, w in zip(units, weights, strict=True) if w >= COMMON_IDF]
+    common = [m for m, w in zip(units, weights, strict=True) if w < COMMON_IDF]
+    if not rare or not common:
+        return _union(units)
+    return _and_maybe(_union(rare), _union(common))
 
 
 def _text(term) -> str:
