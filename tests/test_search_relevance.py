@@ -19,20 +19,26 @@ from judgebook.search import api
 CASES_FILE = Path(__file__).with_name("search_relevance.toml")
 
 # Floors, set from measurement on the full build (all of rules_source + all
-# corpora, 22 Nov 2026): the first 90 queries gave recall@1 0.889, recall@3
-# 0.978, MRR 0.930. Eleven more questions (checked against CR 26.03) made the
-# set harder: the 101 gave recall@1 0.851, recall@3 0.950, MRR 0.898 with the
-# search as it was, and recall@1 0.871, recall@3 0.960, MRR 0.916 once a
-# question is searched as one (no "side by side" step across dropped question
-# words, any-word hits filling a short list) and a glossary entry for one word
-# of a longer query lost its bonus. The misses at rank 2 are mostly
-# by design: a 1996 word ("bits", "node") finds its own 1996 glossary entry
-# first and today's term second. The floors sit a little below, so a parser or
-# linker change that moves one answer is reported, not fatal; raise them as
-# search improves, never lower them.
-FLOOR_RECALL_1 = 0.86
+# corpora). History: 22 Nov 2026, 101 queries: recall@1 0.871, recall@3 0.960,
+# MRR 0.916. 25 Nov 2026 (issue 11): 77 questions as players ask them were
+# added (92 questions in all, kind = "question"). Measured before the changes
+# of issue 11: questions recall@3 0.587, MRR 0.512; the other 86 queries
+# recall@3 1.000, MRR 0.963; all 178 recall@3 0.787, MRR 0.730. After them
+# (see the commit log and the report): questions recall@3 0.772, MRR 0.701;
+# the others recall@3 1.000, MRR 0.973; all recall@3 0.882, MRR 0.832.
+# Issue 11 asks for questions recall@3 >= 0.90 and MRR >= 0.80, and all
+# queries recall@3 >= 0.96, MRR >= 0.92: NOT yet reached on this set, so the
+# floors below pin what is measured (a little under it), to report a
+# regression, not to claim the goal. The other queries keep their old floors
+# (no regression there). Raise them as search improves, never lower them.
+FLOOR_RECALL_1 = 0.86          # the queries other than questions
 FLOOR_RECALL_3 = 0.95
 FLOOR_MRR = 0.905
+QUESTION_FLOOR_RECALL_3 = 0.75
+QUESTION_FLOOR_MRR = 0.68
+ALL_FLOOR_RECALL_3 = 0.87
+ALL_FLOOR_MRR = 0.82
+MIN_QUESTIONS = 60 + 15        # issue 11 added at least 60 to the 15 there were
 MIN_CASES = 60
 
 
@@ -78,18 +84,70 @@ def test_the_case_file_is_big_and_varied():
     assert len({c.query for c in cases}) == len(cases)
 
 
+def figures(ranks: list[int]) -> tuple[float, float, float]:
+    """recall@1, recall@3 and MRR (over the top 10) of 1-based ranks (0: not in the list)."""
+    n = len(ranks)
+    return (sum(r == 1 for r in ranks) / n, sum(1 <= r <= 3 for r in ranks) / n,
+            sum(1 / r for r in ranks if r) / n)
+
+
+def test_the_question_slice_is_big_enough():
+    assert sum(c.kind == "question" for c in load_cases()) >= MIN_QUESTIONS
+
+
 def test_relevance(full_index, capsys):
     cases = load_cases()
     ranks = [(c, rank_of(c, api.search(c.query, limit=10, index_dir=full_index))) for c in cases]
-    n = len(ranks)
-    recall1 = sum(r == 1 for _, r in ranks) / n
-    recall3 = sum(1 <= r <= 3 for _, r in ranks) / n
-    mrr = sum(1 / r for _, r in ranks if r) / n
-    misses = [f"  {c.kind:7} {c.query!r}: rank {r or '>10'}" for c, r in ranks if r != 1]
-    report = (f"\nsearch relevance over {n} queries: recall@1 {recall1:.3f}, "
-              f"recall@3 {recall3:.3f}, MRR {mrr:.3f}\n" + "\n".join(misses))
+    questions = [r for c, r in ranks if c.kind == "question"]
+    others = [r for c, r in ranks if c.kind != "question"]
+    everything = [r for _, r in ranks]
+    lines = []
+    for name, rs in (("questions", questions), ("other queries", others), ("all", everything)):
+        r1, r3, mrr = figures(rs)
+        lines.append(f"  {name:14} {len(rs):4} queries: recall@1 {r1:.3f}, recall@3 {r3:.3f}, MRR {mrr:.3f}")
+    misses = [f"  {c.kind:8} {c.query!r}: rank {r or '>10'}" for c, r in ranks if r != 1]
+    report = "\nsearch relevance\n" + "\n".join(lines) + "\nnot first:\n" + "\n".join(misses)
     with capsys.disabled():
         print(report)
-    assert recall1 >= FLOOR_RECALL_1, report
-    assert recall3 >= FLOOR_RECALL_3, report
-    assert mrr >= FLOOR_MRR, report
+    r1, r3, mrr = figures(others)
+    assert r1 >= FLOOR_RECALL_1 and r3 >= FLOOR_RECALL_3 and mrr >= FLOOR_MRR, report
+    _, r3, mrr = figures(questions)
+    assert r3 >= QUESTION_FLOOR_RECALL_3 and mrr >= QUESTION_FLOOR_MRR, report
+    _, r3, mrr = figures(everything)
+    assert r3 >= ALL_FLOOR_RECALL_3 and mrr >= ALL_FLOOR_MRR, report
+
+
+def test_the_ranking_does_not_depend_on_the_limit(full_index):
+    """For every query of the set, a shorter list is the start of a longer one."""
+    differ = []
+    for c in load_cases():
+        longest = [h.id for h in api.search(c.query, limit=api.MAX_LIMIT, index_dir=full_index).results]
+        for limit in (1, 3, 10):
+            got = [h.id for h in api.search(c.query, limit=limit, index_dir=full_index).results]
+            if got != longest[:limit]:
+                differ.append(f"{c.query!r} --limit {limit}: {got} vs {longest[:limit]}")
+    assert not differ, "\n".join(differ)
+
+
+def test_the_questions_of_issue_11_land_on_the_current_rules(full_index):
+    """Issue 11's examples: card rulings, card texts and other eras no longer come first."""
+    def top(q, n=20):
+        return api.search(q, limit=n, index_dir=full_index).results
+
+    hits = top("can the corp rez ice during a run")
+    # 6.4.3, 9.2.7e and 6.9.2b each say the Corp rezzes ice in the approach window (read in CR 26.03)
+    assert {h.id for h in hits[:3]} & {"cr-26.03:rule_rez_ice_restriction",
+                                        "cr-26.03:rule_paid_ability_window_corp_rez_ice",
+                                        "cr-26.03:step_approach_paw"}
+    assert all(h.doc == "cr-26.03" for h in hits[:5]), [h.id for h in hits[:5]]
+    hits = top("what happens when ice is rezzed during a run")
+    ids = [h.id for h in hits]
+    # 6.9.2b (not in the top 20 before), or its line in the appendix's run reference (11.4.2b:
+    # "Paid ability window: (P) (R) and ice can be rezzed"), among the first three
+    assert {"cr-26.03:step_approach_paw", "cr-26.03:sec_appendix_timing_structure_of_a_run/2b"} & set(ids[:3])
+    # the run's steps (6.9.2b/c, 6.4.4, the appendix's 11.4.2b/c) among the first three
+    assert any(h.number.startswith(("6.9.2", "6.4.4", "11.4.2")) for h in hits[:3]), ids[:3]
+    assert not any(h.kind in ("card", "ruling") for h in hits[:5]), ids[:5]
+    r = api.search("trace tie who wins", limit=3, index_dir=full_index)
+    assert r.results[0].id == "cr-26.03:rule_compare_trace_and_link_strength"   # 10.8.4: a tie fails
+    assert "the" not in r.did_you_mean.split()

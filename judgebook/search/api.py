@@ -23,6 +23,15 @@ from judgebook.search.querygrammar import Filters, ParsedQuery
 from judgebook.search.schema import Completion, Member, Plan, StoredHit, fold
 
 MAX_LIMIT = 100
+# The ranking never depends on how many results are asked for: the backend
+# always gathers the same FIRST candidates (trying looser queries until ENOUGH
+# are found), the re-ranker orders them, and `limit` only cuts the list. Only
+# a list longer than the first tier can give (after collapsing versions) also
+# gathers the rest of the POOL, ranked after the first tier: so a shorter list
+# is always the start of a longer one.
+FIRST = 40
+POOL = MAX_LIMIT + 5       # a few spare, for hits that collapse into one rule
+ENOUGH = 10
 _NUMBERISH = re.compile(r"^(?:r|rule\s*)?\d[\d.]*(?:\s?[a-z])?$", re.I)
 
 __all__ = ["SearchHit", "SearchResponse", "Completion", "Filters", "search", "complete"]
@@ -41,12 +50,20 @@ class SearchHit:
     breadcrumb: list[tuple[str, str]] = field(default_factory=list)
     era: str = ""
     versions: list[str] = field(default_factory=list)   # the same text in other documents
+    # An older CR's text that the newest CR words differently: the id of the
+    # current version ("" when this text is current or has no newer version).
+    superseded_by: str = ""
+
+    @property
+    def superseded(self) -> bool:
+        return bool(self.superseded_by)
 
     def to_json(self) -> dict:
         return {"id": self.id, "doc": self.doc, "number": self.number, "title": self.title,
                 "kind": self.kind, "era": self.era, "score": round(self.score, 4),
                 "snippet": self.snippet_text, "snippet_html": self.snippet_html,
-                "breadcrumb": [list(b) for b in self.breadcrumb], "versions": self.versions}
+                "breadcrumb": [list(b) for b in self.breadcrumb], "versions": self.versions,
+                "superseded": self.superseded, "superseded_by": self.superseded_by}
 
 
 @dataclass
@@ -129,22 +146,41 @@ def _answer(reader, parsed: ParsedQuery, filters: Filters, limit: int,
         if parsed.ref.number:
             where = f" in {parsed.ref.doc}" if parsed.ref.doc else " in the loaded documents"
             messages.append(f"No rule numbered {parsed.ref.number}{where}; searched the text instead.")
-    plan, corrected, variants = planning.make_plan(reader, parsed, filters)
-    raw, total = reader.search(plan, limit + 5, enough=limit)   # a few spare for collapsing
-    hits = ranking.rerank(raw, variants, plan)
-    if any(len(u.alternatives) > 1 for u in plan.units):
-        hits = ranking.with_todays_word(reader, plan, variants, hits)
+    plan, corrected, suggested, variants = planning.make_plan(reader, parsed, filters)
+    raw, total = reader.search(plan, FIRST, enough=ENOUGH)
+    shown = _ranked(reader, plan, variants, raw, filters)
+    if limit > len(shown) and len(raw) >= FIRST:
+        more, total = reader.search(plan, POOL, enough=ENOUGH)
+        taken = {h.id for h in raw} | {h.family or h.id for h in raw}
+        rest = [h for h in more if h.id not in taken and (h.family or h.id) not in taken]
+        have = {h.family or h.id for _, h, _, _ in shown} | {m.id for _, _, m, _ in shown}
+        shown += [x for x in _ranked(reader, plan, variants, rest, filters)
+                  if (x[1].family or x[1].id) not in have and x[2].id not in have]
     did_you_mean = ""
-    if corrected != planning.query_text(parsed):
+    typed = planning.query_text(parsed)
+    if corrected != typed:
         did_you_mean = corrected
         messages.append(f"Showing results for \u201c{corrected}\u201d.")
-    if not hits:
+    if suggested != corrected:
+        # Words of the documents are never rewritten; their likely correction was searched too.
+        did_you_mean = suggested
+        messages.append(f"Also searched for \u201c{suggested}\u201d.")
+    if not shown:
         messages.append(f"No matches for \u201c{planning.query_text(parsed)}\u201d.")
     keys = _highlight_keys(plan)
     pattern = _snippet_pattern(keys)
-    out = [_hit(h, m, keys, pattern, score=sc, versions=v)
-           for sc, h, m, v in ranking.collapse(hits, filters)[:limit]]
+    out = [_hit(h, m, keys, pattern, score=sc, versions=v) for sc, h, m, v in shown[:limit]]
     return SearchResponse(out, " ".join(messages), did_you_mean, total)
+
+
+def _ranked(reader, plan: Plan, variants: set[str], raw: list[StoredHit], filters: Filters) -> list:
+    """The re-ranker's order of `raw`, one hit per rule: (score, record, member shown, other versions)."""
+    hits = ranking.examples_to_rules(reader, plan, ranking.rerank(raw, variants, plan))
+    # (Not for a question: its words are today's, and "corp" also searching
+    # "corporation" must not lift the 1996 rulebook into second place.)
+    if not plan.question and any(len(u.alternatives) > 1 for u in plan.units):
+        hits = ranking.with_todays_word(reader, plan, variants, hits)
+    return ranking.collapse(hits, filters)
 
 
 Shown = tuple  # (StoredHit, Member): a record and which of its sections to show
@@ -204,7 +240,8 @@ def _hit(h: StoredHit, m: Member, keys: set[str], pattern, score: float,
     html, text = snippets.snippet(body, spans)
     return SearchHit(id=m.id, doc=m.doc, number=m.number, title=h.title, kind=h.kind,
                      score=score, snippet_html=html, snippet_text=text,
-                     breadcrumb=list(m.breadcrumb), era=m.era, versions=list(versions or ()))
+                     breadcrumb=list(m.breadcrumb), era=m.era, versions=list(versions or ()),
+                     superseded_by=h.superseded_by)
 
 
 

@@ -6,14 +6,16 @@ alone. Readers are opened once per process, per index folder.
 """
 from __future__ import annotations
 
-import dataclasses
+import copy
 import heapq
 import json
+import math
 import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 from whoosh import analysis, fields, index, scoring
 from whoosh import query as Q
@@ -33,6 +35,12 @@ from judgebook.search.schema import (
 
 TOKEN = r"\w+(?:\.\w+)*"          # keeps "1.16.10b" and "cr-1.6" parts whole
 TITLE_REPEAT = 3
+# A word in more than this share of the texts ("runner", "card", "turn") is
+# common: in a question it adds to a text's score but brings no text in.
+COMMON_SHARE = 0.15
+COMMON_IDF = math.log(1 + 1 / COMMON_SHARE)   # the same, as `Reader.rarity` measures it
+BM25_B = 0.75             # Whoosh's defaults
+BM25_K1 = 1.2
 DEFINES_REPEAT = 3
 STOP = analysis.STOP_WORDS
 
@@ -87,6 +95,8 @@ def schema() -> fields.Schema:
         defs=fields.STORED(),
         completions=fields.STORED(),
         family=fields.STORED(),
+        superseded=fields.STORED(),
+        stems=fields.STORED(),
     )
 
 
@@ -112,18 +122,22 @@ def _document(rec: IndexRecord) -> dict:
     keys = [fold(k) for k in rec.keys if fold(k)]
     ms = rec.members
     heading = "\n".join([rec.title] * TITLE_REPEAT + list(rec.defines) * DEFINES_REPEAT)
-    terms = [t.text for t in ANALYZER(index_text(f"{heading}\n{rec.text}"))]
+    terms = [t.text for t in ANALYZER(index_text(f"{heading}\n{rec.context}\n{rec.text}"))]
     return dict(
         id=rec.id, ids=_many(m.id for m in ms), doc=_many(m.doc for m in ms),
         era=_many(m.era or "none" for m in ms), number=_many(m.number for m in ms if m.number),
         kind=rec.kind, text=" ".join(terms),
         # The heading repeated weighs pairs in titles and defined terms, as in `text`.
-        pairs="\n".join(f"{a} {b}" for a, b in zip(terms, terms[1:])),
+        pairs="\n".join(f"{a} {b}" for a, b in zip(terms, terms[1:], strict=False)),
         spell=" ".join(_vocabulary(rec)),
         card=rec.card_name, keys=",".join(keys), title=rec.title, body=rec.body,
         members=json.dumps([[m.id, m.doc, m.era, m.number, m.rank, m.breadcrumb] for m in ms],
                            ensure_ascii=False),
         defs=list(rec.defines), completions=list(rec.keys), family=rec.family,
+        superseded=rec.superseded_by,
+        # Each distinct indexed word once (titles and enclosing titles included):
+        # the re-ranker asks which of a question's words a text has.
+        stems=" ".join(sorted(set(terms))),
     )
 
 
@@ -145,6 +159,7 @@ _readers: dict[str, Reader] = {}
 _readers_lock = threading.Lock()
 MAX_OPEN = 3
 MEMO_SIZE = 50_000   # remembered vocabulary look-ups per reader
+SCORES_KEPT = 4_000  # words whose scores a reader keeps (the oldest go first)
 
 
 def open_reader(path: Path) -> Reader:
@@ -196,7 +211,7 @@ class _Weighting(scoring.BM25F):
     per reader, not from disk at every scored posting (its largest single cost)."""
 
     def __init__(self):
-        super().__init__()
+        super().__init__(B=BM25_B, K1=BM25_K1)
         self._lengths: dict[tuple[int, str], Callable[[int], int]] = {}
 
     def scorer(self, searcher, fieldname, text, qf=1):
@@ -227,6 +242,7 @@ class Reader:
         # Look-ups that depend on the index alone (this reader's vocabulary),
         # remembered per reader: a judge retypes the same words all day.
         self._memo: dict[tuple, object] = {}
+        self._scores: dict[tuple[str, str], dict[int, float]] = {}
 
     def close(self) -> None:
         self.searcher.close()
@@ -255,6 +271,18 @@ class Reader:
             return -1
         return min(self.reader.doc_frequency("text", t) for t in terms)
 
+    def rarity(self, words: Sequence[str]) -> float:
+        """How telling `words` are: the inverse document frequency of their rarest indexed word."""
+        return self._remember(("rarity", tuple(words)), lambda: self._rarity(words))
+
+    def _rarity(self, words: Sequence[str]) -> float:
+        terms = self.analyze(" ".join(words))
+        if not terms:
+            return 0.0
+        n = self.reader.doc_count_all()
+        df = min(self.reader.doc_frequency("text", t) for t in terms)
+        return math.log(1 + n / (1 + df))
+
     def spelling_candidates(self, word: str, maxdist: int) -> list[tuple[str, int]]:
         return list(self._remember(("spelling", word, maxdist),
                                    lambda: tuple(self._spelling_candidates(word, maxdist))))
@@ -280,7 +308,7 @@ class Reader:
         terms = self.analyze(" ".join(words))
         if len(terms) < 2:
             return bool(terms) and self.reader.doc_frequency("text", terms[0]) > 0
-        return all(self.reader.doc_frequency("pairs", f"{a} {b}") > 0 for a, b in zip(terms, terms[1:]))
+        return all(self.reader.doc_frequency("pairs", f"{a} {b}") > 0 for a, b in zip(terms, terms[1:], strict=False))
 
     def is_card_name(self, folded: str) -> bool:
         return bool(folded) and self._remember(
@@ -296,7 +324,8 @@ class Reader:
         return self._all(Q.Term("number", number), filters)
 
     def by_id(self, section_id: str, filters: Filters) -> list[StoredHit]:
-        return self._all(Q.Term("ids", section_id), filters)
+        return list(self._remember(("id", section_id, filters),
+                                   lambda: tuple(self._all(Q.Term("ids", section_id), filters))))
 
     def _all(self, q, filters: Filters) -> list[StoredHit]:
         allowed = self._allowed(filters)
@@ -304,89 +333,124 @@ class Reader:
                 if allowed is None or d in allowed]
 
     # -- ranked search ----------------------------------------------------------
+    # Whoosh stores the index; the scoring is done here, from each word's BM25
+    # scores (computed as Whoosh computes them, once per reader and word) as
+    # maps of document -> score: a query is a few dictionary walks instead of
+    # a matcher per posting. The static export's search (search-static.js)
+    # combines the same maps the same way, in the same order.
     def search(self, plan: Plan, limit: int, enough: int | None = None) -> tuple[list[StoredHit], int]:
         """Up to `limit` documents, best first; `enough` is when to stop trying looser queries."""
-        units = self._units(plan)
+        units, weights = self._unit_maps(plan)
         if not units:
             return [], 0
         enough = limit if enough is None else enough
         allowed = self._allowed(plan.filters)
-        excluded = self._excluded(plan)
+        excluded = [x for x in (self._words_map(w, 1.0) for w in plan.exclude) if x is not None]
         # Cheapest and most precise first: the words side by side, then all
         # of them anywhere, then (when almost nothing had them all) any of them.
-        steps = [(units[0], enough)] if len(units) == 1 else [(Q.And(units), enough),
-                                                              (Q.Or(units), min(3, enough))]
+        steps: list[tuple[Callable[[], dict[int, float]], int]] = (
+            [(lambda: units[0], enough)] if len(units) == 1
+            else [(lambda: _intersection(units), enough), (lambda: _union(units), min(3, enough))])
         if plan.question and len(units) > 1:
-            # A question's words are not all in the rule that answers it: when
-            # fewer than wanted have them all, any of them fill the list, scored
-            # by how many they have and how rare those are (BM25's sum).
-            steps[1] = (Q.Or(units), enough)
-        adjacent = None if plan.apart else self._adjacent(plan)
-        if adjacent is not None:
-            steps.insert(0, (adjacent, enough))
+            # A question's words are not all in the rule that answers it (the
+            # rule says "identities are not installed", the player asks about
+            # "the identity card"): any of them bring candidates in, always,
+            # scored by how many they have and how rare those are (BM25's sum).
+            steps = [(lambda: _any_word(units, weights), limit)]
+        if not (plan.apart or plan.question):
+            steps.insert(0, (lambda: self._adjacent_map(plan) or {}, enough))
         hits: list[StoredHit] = []
         seen: set[int] = set()
         total = 0
-        for q, needed in steps:
+        for scores_of, needed in steps:
             if len(hits) >= needed:
                 break
-            if excluded is not None:
-                q = Q.AndNot(q, excluded)
-            top, found = self._top(q, limit, allowed)
-            total = max(total, found)
-            for score, docnum in top:
-                if docnum not in seen:
-                    seen.add(docnum)
-                    hits.append(self._document(docnum, score))
+            scores = scores_of()
+            items = [(v, -d) for d, v in scores.items()
+                     if (allowed is None or d in allowed) and not any(d in x for x in excluded)]
+            total = max(total, len(items))
+            for v, neg in heapq.nlargest(limit, items):
+                if -neg not in seen:
+                    seen.add(-neg)
+                    hits.append(self._document(-neg, v))
         return hits[:limit], total
 
-    def _top(self, q, limit: int, allowed: set[int] | None) -> tuple[list[tuple[float, int]], int]:
-        """The `limit` best (score, docnum) for `q`, best first (ties: lower docnum), and the count.
+    def _unit_maps(self, plan: Plan) -> tuple[list[dict[int, float]], list[float]]:
+        """Each unit's scores (its alternatives summed), and how rare each unit is."""
+        maps, weights = [], []
+        for u in plan.units:
+            alts = [m for m in (self._words_map(a.words, a.weight) for a in u.alternatives) if m is not None]
+            if alts:
+                maps.append(alts[0] if len(alts) == 1 else _union(alts))
+                weights.append(u.weight)
+        for n in plan.numbers:
+            maps.append(self._number_map(n))
+            weights.append(COMMON_IDF)
+        return maps, weights
 
-        The same matchers and scores as `Searcher.search`, without its
-        collector: Whoosh's block-quality skipping seldom skips on texts this
-        short, while its bookkeeping (replacing matchers at each new minimum
-        score) costs about a third of a query.
-        """
-        heap: list[tuple[float, int]] = []
-        push, replace = heapq.heappush, heapq.heapreplace
-        count = 0
-        context = self.searcher.context()
-        for sub, offset in self.searcher.leaf_searchers():
-            m = q.matcher(sub, context)
-            is_active, next_, score, doc_id = m.is_active, m.next, m.score, m.id
-            while is_active():
-                docnum = offset + doc_id()
-                if allowed is None or docnum in allowed:
-                    count += 1
-                    item = (score(), -docnum)
-                    if len(heap) < limit:
-                        push(heap, item)
-                    elif item > heap[0]:
-                        replace(heap, item)
-                next_()
-        return [(sc, -neg) for sc, neg in sorted(heap, reverse=True)], count
+    def _number_map(self, number: str) -> dict[int, float]:
+        """A rule number inside a query: the sections numbered so (8, as a boosted keyword
+        scores in Whoosh), and the texts citing it."""
+        numbered = {d: 8.0 for d in self.searcher.docs_for_query(Q.Term("number", number))}
+        return _union([numbered, self._term_map("text", number, 1.0)])
 
-    def _adjacent(self, plan: Plan):
+    def _words_map(self, words: Sequence[str], weight: float) -> dict[int, float] | None:
+        """One word's scores, or a phrase's: its word pairs, in the texts having them all."""
+        terms = self.analyze(" ".join(words))
+        if not terms:
+            return None
+        if len(terms) == 1:
+            return self._term_map("text", terms[0], weight)
+        pairs = [self._term_map("pairs", f"{a} {b}", weight) for a, b in zip(terms, terms[1:], strict=False)]
+        return pairs[0] if len(pairs) == 1 else _intersection(pairs)
+
+    def _adjacent_map(self, plan: Plan) -> dict[int, float] | None:
         """The plain words of the query side by side, as typed, with the other units."""
         simple = [u for u in plan.units if len(u.alternatives) == 1 and len(u.alternatives[0].words) == 1]
         if len(simple) < 2:
             return None
         words = tuple(u.alternatives[0].words[0] for u in simple)
-        together = self._words(words)
+        together = self._words_map(words, 1.0)
         if together is None:
             return None
-        required = [q for q in (self._unit(u) for u in plan.units if u not in simple) if q is not None]
-        required += [Q.Or([Q.Term("number", n, boost=8.0), Q.Term("text", n)]) for n in plan.numbers]
-        base = Q.And([together, *required]) if required else together
+        required = [m for m in (self._unit_map(u) for u in plan.units if u not in simple) if m is not None]
+        required += [self._number_map(n) for n in plan.numbers]
+        base = _intersection([together, *required]) if required else together
         # The words themselves score too: their weight in titles and definitions counts.
-        # A document with the words side by side has each word, so they only add
-        # to the score: AndMaybe walks the few pair postings instead of
-        # intersecting every word's long list (same hits, same scores).
-        terms = [Q.Term("text", t) for t in self.analyze(" ".join(words))]
+        terms = self.analyze(" ".join(words))
         if not terms:
             return base
-        return Q.AndMaybe(base, terms[0] if len(terms) == 1 else Q.Or(terms))
+        return _and_maybe(base, _union([self._term_map("text", t, 1.0) for t in terms]))
+
+    def _unit_map(self, unit: Unit) -> dict[int, float] | None:
+        alts = [m for m in (self._words_map(a.words, a.weight) for a in unit.alternatives) if m is not None]
+        if not alts:
+            return None
+        return alts[0] if len(alts) == 1 else _union(alts)
+
+    def _term_map(self, fieldname: str, term: str, boost: float) -> dict[int, float]:
+        scores = self._term_scores(fieldname, term)
+        return scores if boost == 1.0 else {d: v * boost for d, v in scores.items()}
+
+    def _term_scores(self, fieldname: str, term: str) -> dict[int, float]:
+        """Each document's BM25 score for one indexed term of a field (as Whoosh computes it)."""
+        cache = self._scores
+        got = cache.get((fieldname, term))
+        if got is None:
+            if len(cache) >= SCORES_KEPT:
+                cache.pop(next(iter(cache)))
+            got = cache[(fieldname, term)] = self._score_term(fieldname, term)
+        return got
+
+    def _score_term(self, fieldname: str, term: str) -> dict[int, float]:
+        if (fieldname, term) not in self.reader:
+            return {}
+        idf = self.searcher.idf(fieldname, term)
+        avgfl = self.searcher.avg_field_length(fieldname) or 1
+        length = self.searcher.weighting._lengths_of(self.reader, fieldname)
+        b, k1 = self.searcher.weighting.B, self.searcher.weighting.K1
+        return {docnum: scoring.bm25(idf, weight, length(docnum), avgfl, b, k1)
+                for docnum, weight in self.reader.postings(fieldname, term).items_as("weight")}
 
     def _allowed(self, filters: Filters):
         """The documents a filter lets through, computed once per reader and filter."""
@@ -397,32 +461,6 @@ class Reader:
                 self._filters.clear()
             self._filters[filters] = set(self.searcher.docs_for_query(_filter(filters)))
         return self._filters[filters]
-
-    def _units(self, plan: Plan) -> list:
-        units = [u for u in (self._unit(u) for u in plan.units) if u is not None]
-        units += [Q.Or([Q.Term("number", n, boost=8.0), Q.Term("text", n)]) for n in plan.numbers]
-        return units
-
-    def _excluded(self, plan: Plan):
-        excluded = [x for x in (self._words(w) for w in plan.exclude) if x is not None]
-        if not excluded:
-            return None
-        return excluded[0] if len(excluded) == 1 else Q.Or(excluded)
-
-    def _unit(self, unit: Unit):
-        alts = [q for q in (self._words(a.words, a.weight) for a in unit.alternatives) if q]
-        if not alts:
-            return None
-        return alts[0] if len(alts) == 1 else Q.Or(alts)
-
-    def _words(self, words: Iterable[str], weight: float = 1.0):
-        terms = self.analyze(" ".join(words))
-        if not terms:
-            return None
-        if len(terms) == 1:
-            return Q.Term("text", terms[0], boost=weight)
-        pairs = [Q.Term("pairs", f"{a} {b}") for a, b in zip(terms, terms[1:])]
-        return pairs[0].with_boost(weight) if len(pairs) == 1 else Q.And(pairs, boost=weight)
 
     # -- completion ---------------------------------------------------------------
     def numbers_with_prefix(self, prefix: str, cap: int = 5000) -> list[str]:
@@ -450,10 +488,62 @@ class Reader:
     def _document(self, docnum: int, score: float) -> StoredHit:
         """A document's stored fields, unpickled once per reader (they never change)."""
         key = ("stored", docnum)
-        hit = self._memo.get(key)
+        hit = cast(StoredHit | None, self._memo.get(key))
         if hit is None:
-            hit = self._remember(key, lambda: _stored(self.searcher.stored_fields(docnum), 0.0))
-        return dataclasses.replace(hit, score=float(score)) if score else hit
+            hit = cast(StoredHit, self._remember(key, lambda: _stored(self.searcher.stored_fields(docnum), 0.0)))
+        if not score:
+            return hit
+        # dataclasses.replace re-runs __init__: a shallow copy with the score set is a tenth of it.
+        scored = copy.copy(hit)
+        object.__setattr__(scored, "score", float(score))
+        return scored
+
+
+def _union(maps: Sequence[dict[int, float]]) -> dict[int, float]:
+    """Any of them, each document's scores summed (in order)."""
+    out: dict[int, float] = {}
+    for m in maps:
+        for d, v in m.items():
+            out[d] = out.get(d, 0) + v
+    return out
+
+
+def _intersection(maps: Sequence[dict[int, float]]) -> dict[int, float]:
+    """All of them, each document's scores summed (in order)."""
+    if not maps:
+        return {}
+    smallest = min(maps, key=len)
+    out: dict[int, float] = {}
+    for d in smallest:
+        total = 0.0
+        for m in maps:
+            v = m.get(d)
+            if v is None:
+                break
+            total += v
+        else:
+            out[d] = total
+    return out
+
+
+def _and_maybe(base: dict[int, float], optional: dict[int, float]) -> dict[int, float]:
+    """The documents of `base`, with `optional`'s score added where it has one."""
+    return {d: (v if (o := optional.get(d)) is None else v + o) for d, v in base.items()}
+
+
+def _any_word(units: list[dict[int, float]], weights: list[float]) -> dict[int, float]:
+    """Documents with any of the units, scored by the sum of those they have.
+
+    Walking every posting of "runner", "card" or "turn" is most of a
+    question's cost, and a text with none of the question's rarer words does
+    not answer it: the common words only add to the score of texts that have
+    a rarer one. All words common: any of them.
+    """
+    rare = [m for m, w in zip(units, weights, strict=True) if w >= COMMON_IDF]
+    common = [m for m, w in zip(units, weights, strict=True) if w < COMMON_IDF]
+    if not rare or not common:
+        return _union(units)
+    return _and_maybe(_union(rare), _union(common))
 
 
 def _text(term) -> str:
@@ -476,7 +566,9 @@ def _stored(f: dict, score: float) -> StoredHit:
     return StoredHit(members=members, kind=f.get("kind", ""), title=f.get("title", ""),
                      body=f.get("body", ""), defines=tuple(f.get("defs") or ()),
                      score=float(score), completions=tuple(f.get("completions") or ()),
-                     family=f.get("family") or (members[0].id if members else ""))
+                     family=f.get("family") or (members[0].id if members else ""),
+                     superseded_by=f.get("superseded") or "",
+                     stems=frozenset((f.get("stems") or "").split()))
 
 
 @lru_cache(maxsize=20_000)

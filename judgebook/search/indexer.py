@@ -41,7 +41,23 @@ def records_of(corpus: Corpus) -> Iterator[IndexRecord]:
         # Newest document first; within one, the outermost (a heading before its lone paragraph).
         secs.sort(key=lambda s: (ranks.get(s.doc, len(ranks)), len(corpus.breadcrumb(s.id)), s.id))
         members = tuple(member(corpus, s, ranks.get(s.doc, len(ranks))) for s in secs)
-        yield record(secs[0], members, fam)
+        yield record(secs[0], members, fam, context=context(corpus, secs[0]),
+                     superseded_by=superseded_by(corpus, secs[0], fam))
+
+
+def superseded_by(corpus: Corpus, sec: Section, fam: str) -> str:
+    """The newer CR's version of `sec` when it words the rule differently, else ""."""
+    doc = corpus.documents.get(sec.doc)
+    newer = corpus.get(fam) if fam and fam != sec.id else None
+    if doc is None or not doc.is_cr or newer is None or newer.doc == sec.doc:
+        return ""
+    return fam
+
+
+def context(corpus: Corpus, sec: Section) -> str:
+    """The titles of the sections `sec` sits in ("Turns", "Draw Phase"): the topic a
+    short rule leaves unsaid ("The Runner's turn does not have a draw phase")."""
+    return "\n".join(p.title for p in corpus.breadcrumb(sec.id) if p.title)
 
 
 def family(corpus: Corpus, sec: Section) -> str:
@@ -74,14 +90,15 @@ def member(corpus: Corpus, sec: Section, rank: int) -> Member:
                   rank=rank, breadcrumb=crumbs)
 
 
-def record(sec: Section, members: tuple[Member, ...], fam: str = "") -> IndexRecord:
+def record(sec: Section, members: tuple[Member, ...], fam: str = "", context: str = "",
+           superseded_by: str = "") -> IndexRecord:
     defines = definitions(sec)
     card = fold(sec.title) if is_card_name(sec) else ""
     keys = tuple(dict.fromkeys(k for k in (sec.title, *defines) if k.strip()))
     return IndexRecord(
         members=members, kind=sec.kind, title=sec.title, text=index_text(sec.text),
         body=sec.text[:SNIPPET_SOURCE_CHARS], defines=defines, card_name=card, keys=keys,
-        family=fam or sec.id)
+        family=fam or sec.id, context=context, superseded_by=superseded_by)
 
 
 def doc_ranks(documents) -> dict[str, int]:

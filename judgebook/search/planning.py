@@ -7,6 +7,8 @@ table applies. Also here: the keys that compare a whole title with the query.
 """
 from __future__ import annotations
 
+import dataclasses
+
 from judgebook.search import querygrammar as qg
 from judgebook.search.querygrammar import Filters, ParsedQuery
 from judgebook.search.schema import Alternative, Plan, Unit, fold
@@ -17,8 +19,14 @@ RARE = 3                  # a word in this few sections may be a typo of a commo
 COMMON_FACTOR = 5         # ... if its correction is this many times more common
 
 
-def make_plan(reader, parsed: ParsedQuery, filters: Filters) -> tuple[Plan, str, set[str]]:
-    """The backend plan, the query as corrected, and the keys of the query's whole-phrase variants."""
+def make_plan(reader, parsed: ParsedQuery, filters: Filters) -> tuple[Plan, str, str, set[str]]:
+    """The backend plan, the query as rewritten, the query as also searched, and the keys
+    of the query's whole-phrase variants.
+
+    Spelling correction rewrites only words the index lacks ("protocl"). A word
+    the documents use ("tie", "brian") is never rewritten: when a neighbour
+    disowns it ("brian damage"), its correction is searched alongside it.
+    """
     from judgebook.search import backend, fuzzy, synonyms
 
     words, numbers, units = [], [], []
@@ -32,24 +40,32 @@ def make_plan(reader, parsed: ParsedQuery, filters: Filters) -> tuple[Plan, str,
     cards = _card_positions(reader, words)
     expansions = synonyms.expand(words, backend.stem, protected=cards)
     fixed = list(words)
+    also: dict[int, str] = {}
     for i, word in enumerate(words):
         if i in cards or any(e.start <= i < e.end for e in expansions) or not fuzzy.fuzzable(word):
             continue
-        fixed[i] = _correct(reader, words, i) or word
-    if fixed != words:
+        better = _correct(reader, words, i)
+        if better and reader.frequency(word) > 0:
+            also[i] = better
+        elif better:
+            fixed[i] = better
+    searched = [also.get(i, w) for i, w in enumerate(fixed)]
+    if searched != words:
         # A corrected word may start a synonym: "brian damage" -> "brain damage" -> core damage.
-        expansions = synonyms.expand(fixed, backend.stem, protected=cards)
-    units = _word_units(fixed, expansions) + units
-    variants = _variants(fixed, expansions, parsed)
+        expansions = synonyms.expand(searched, backend.stem, protected=cards)
+    units = [dataclasses.replace(u, weight=reader.rarity(u.alternatives[0].words))
+             for u in _word_units(searched, expansions, {i: fixed[i] for i in also}) + units]
+    variants = _variants(searched, expansions, parsed)
     question = len(parsed.keywords) < len(parsed.positive)
     # Words with a question word between them were not typed side by side.
     kept = [i for i, c in enumerate(parsed.positive) if c in parsed.keywords]
     apart = question and bool(kept) and kept[-1] - kept[0] + 1 > len(kept)
     plan = Plan(units=tuple(units), exclude=tuple(c.words for c in parsed.negative),
                 numbers=tuple(numbers), filters=filters, question=question,
-                apart=apart)
-    corrected = query_text(parsed, dict(zip(words, fixed)))
-    return plan, corrected, variants
+                apart=apart, names_card=bool(cards) or _single_card_name(reader, fixed))
+    rewritten = query_text(parsed, dict(zip(words, fixed, strict=True)))
+    suggested = query_text(parsed, dict(zip(words, searched, strict=True)))
+    return plan, rewritten, suggested, variants
 
 
 def _correct(reader, words: list[str], i: int) -> str | None:
@@ -59,12 +75,14 @@ def _correct(reader, words: list[str], i: int) -> str | None:
     "brain damage" does: a rare word is corrected only when the correction
     makes a phrase with a neighbouring word that the index holds.
     """
-    from judgebook.search import fuzzy
+    from judgebook.search import backend, fuzzy
     word = words[i]
     freq = reader.frequency(word)
     if freq < 0 or freq > RARE:
         return None
-    candidates = reader.spelling_candidates(word, fuzzy.max_edits(word) if freq == 0 else 1)
+    # A stop word is never what was meant: it searches nothing ("tie" is not "the").
+    candidates = [(c, f) for c, f in reader.spelling_candidates(word, fuzzy.max_edits(word) if freq == 0 else 1)
+                  if backend.stem(c)]
     if freq == 0:
         return fuzzy.best(fold(word), candidates)
     neighbours = [n for n in (words[i - 1] if i else "", words[i + 1] if i + 1 < len(words) else "") if n]
@@ -90,21 +108,24 @@ def _pairs(words: list[str], i: int, replacement: str) -> list[tuple[str, str]]:
     return out
 
 
-def _word_units(words: list[str], expansions) -> list[Unit]:
+def _word_units(words: list[str], expansions, kept: dict[int, str] | None = None) -> list[Unit]:
+    """One unit per word or synonym span; `kept` maps positions whose word was corrected
+    but is a word of the documents to that word, searched as well."""
+    kept = kept or {}
     units, i = [], 0
     starts = {e.start: e for e in expansions}
     while i < len(words):
         exp = starts.get(i)
-        if exp is None:
-            units.append(Unit((Alternative((words[i],)),)))
-            i += 1
-            continue
-        original = tuple(words[exp.start:exp.end])
+        end = exp.end if exp is not None else i + 1
+        original = tuple(words[i:end])
         own = phrase_key(original)
-        alts = [Alternative(original)] + [Alternative(a, SYNONYM_WEIGHT) for a in exp.also
-                                          if phrase_key(a) != own]
+        alts = [Alternative(original)]
+        if exp is not None:
+            alts += [Alternative(a, SYNONYM_WEIGHT) for a in exp.also if phrase_key(a) != own]
+        if any(j in kept for j in range(i, end)):
+            alts.append(Alternative(tuple(kept.get(j, words[j]) for j in range(i, end))))
         units.append(Unit(tuple(alts)))
-        i = exp.end
+        i = end
     return units
 
 
@@ -134,6 +155,11 @@ def _card_positions(reader, words: list[str]) -> set[int]:
             if reader.is_card_name(" ".join(folded[start:start + n])):
                 taken |= span
     return taken
+
+
+def _single_card_name(reader, words: list[str]) -> bool:
+    """A one-word card name typed alone ("Tollbooth", "Sifr"): the query asks about that card."""
+    return len(words) == 1 and reader.is_card_name(fold(words[0]))
 
 
 ARTICLES = frozenset({"a", "an", "the"})

@@ -31,6 +31,7 @@ QUESTION_WORDS = frozenset("""
     which who whom whose get gets got should would could can is are was were
     there their they them it its i me my we you your be been being please if then than too
     so any anything something about ok okay
+    mean means meaning work works go goes vs versus still im ive dont doesnt cant isnt
 """.split())
 
 # Friendlier spellings of kinds (the model's kinds are the canonical values).

@@ -7,6 +7,7 @@ and an old word's modern equivalent among the first two.
 """
 from __future__ import annotations
 
+import dataclasses
 from functools import lru_cache
 
 from judgebook.search.planning import phrase_key
@@ -17,8 +18,25 @@ TITLE_BONUS = 3.0         # the whole query is the section's title
 DEFINES_BONUS = 3.5       # the section defines the whole query (over a bare heading)
 TITLE_WORDS_BONUS = 1.5   # every word of the query is in the title
 DEFINES_PART_BONUS = 1.5  # the section defines some of the query's words ("steal" an agenda)
-NEWEST_PRIOR = 1.1        # a section of the newest loaded CR
+NEWEST_PRIOR = 1.3        # a section of the newest loaded CR
 HISTORY_PRIOR = 0.6       # a rulebook page or a 1996 text: still found, but after today's rules
+SUPERSEDED_PRIOR = 0.8    # an older CR's text that the newest CR words differently
+OLDER_PRIOR = 0.6         # another era's reference (the FFG-era glossary, an older CR's unaligned text)
+# When the query names no card and filters no kind, a card's text or a ruling
+# about one card shares a rules question's everyday words ("corp", "turn",
+# "wins") without answering it, and an example illustrates a rule rather than
+# stating it: the rule comes first.
+CARD_PRIOR = 0.5          # a card's text, a NetrunnerDB or 1996 ruling
+EXAMPLE_PRIOR = 0.7       # an example under a rule
+EXAMPLE_AS_RULE = 0.8     # an example's match, counted for the rule it illustrates (questions)
+CARD_KINDS = frozenset({"card", "ruling"})
+TODAYS_WORD_POOL = 20     # candidates for the synonyms alone (see with_todays_word)
+# A question's answer has most of what it asks about: each hit is weighed by
+# the share of the question's words (each counted by its rarity) that it has,
+# in its text, title or enclosing titles. BM25 alone lets one word that a text
+# repeats outweigh two it lacks.
+COVERAGE_POWER = 1.0
+COVERAGE_FOR_ALL = False
 
 
 def rerank(hits: list[StoredHit], variants: set[str], plan: Plan) -> list[tuple[float, StoredHit]]:
@@ -44,9 +62,27 @@ def rerank(hits: list[StoredHit], variants: set[str], plan: Plan) -> list[tuple[
             reasons.append(DEFINES_PART_BONUS)
         return max(reasons)
 
+    weigh = plan.question or COVERAGE_FOR_ALL
+    units = [(u.weight, [_stems(a.words) for a in u.alternatives]) for u in plan.units]
+    total = sum(w for w, _ in units)
+
+    def cover(h: StoredHit) -> float:
+        # The share of the query's units (weighed by rarity) that `h` has: 0..1.
+        if not weigh or not total or not h.stems:
+            return 1.0
+        have = h.stems
+        share = sum(w for w, alts in units if any(a <= have for a in alts)) / total
+        return share ** COVERAGE_POWER
+
     def boosted(h: StoredHit) -> float:
-        return h.score * _prior(h) * bonus(h)
+        return h.score * _prior(h, plan) * bonus(h) * cover(h)
     return sorted(((boosted(h), h) for h in hits), key=lambda p: (-p[0], p[1].rank, p[1].id))
+
+
+@lru_cache(maxsize=50_000)
+def _stems(words: tuple[str, ...]) -> frozenset[str]:
+    from judgebook.search import backend
+    return frozenset(s for s in (backend.stem(w) for w in words) if s)
 
 
 @lru_cache(maxsize=50_000)
@@ -54,14 +90,27 @@ def _text_key(text: str) -> str:
     return phrase_key([text]) if text else ""
 
 
-def _prior(h: StoredHit) -> float:
-    """Today's rules before history: the newest CR a little up, rulebook pages and 1996 a little down."""
+def _prior(h: StoredHit, plan: Plan) -> float:
+    """Today's rules before history, and rules before the cards and examples that share their words."""
     m = h.members[0]
-    if m.rank == 0:
-        return NEWEST_PRIOR
-    if h.kind == "page" or m.era == "onr-1996":
-        return HISTORY_PRIOR
-    return 1.0
+    filters = plan.filters
+    era = 1.0
+    if not (filters.doc or filters.era):   # a filter naming a document or era asks for it as it is
+        if m.rank == 0:
+            era = NEWEST_PRIOR
+        elif h.kind == "page" or m.era == "onr-1996":
+            era = HISTORY_PRIOR
+        elif h.superseded_by:
+            era = SUPERSEDED_PRIOR
+        else:
+            era = OLDER_PRIOR
+    if plan.names_card or filters.kind:
+        return era
+    if h.kind in CARD_KINDS:
+        return era * CARD_PRIOR
+    if h.kind == "example":
+        return era * EXAMPLE_PRIOR
+    return era
 
 
 def with_todays_word(reader, plan: Plan, variants: set[str],
@@ -72,14 +121,39 @@ def with_todays_word(reader, plan: Plan, variants: set[str],
     outscore the common word of today; the judge wants both side by side.
     """
     units = tuple(Unit(u.alternatives[1:]) if len(u.alternatives) > 1 else u for u in plan.units)
-    alt_plan = Plan(units=units, exclude=plan.exclude, numbers=plan.numbers, filters=plan.filters,
-                    question=plan.question, apart=plan.apart)
-    raw, _ = reader.search(alt_plan, 5, enough=1)
+    alt_plan = dataclasses.replace(plan, units=units)
+    raw, _ = reader.search(alt_plan, TODAYS_WORD_POOL, enough=1)
     best = rerank(raw, variants, alt_plan)[:1]
     if not best or any(h.id == best[0][1].id for _, h in hits[:2]):
         return hits
     rest = [p for p in hits if p[1].id != best[0][1].id]
     return rest[:1] + best + rest[1:]
+
+
+def examples_to_rules(reader, plan: Plan, hits: list[tuple[float, StoredHit]]
+                      ) -> list[tuple[float, StoredHit]]:
+    """For a question, an example stands for the rule it illustrates.
+
+    Examples tell a situation in the players' words ("the Runner prevents the
+    damage they take as a cost"), so they match questions well; the answer is
+    the rule above them. Each example hit becomes its rule, at the example's
+    place when that is better than the rule's own (the example is shown there
+    no longer: the rule's page shows it)."""
+    if not plan.question or plan.filters.kind:
+        return hits
+    best: dict[str, tuple[float, StoredHit]] = {}
+    for score, h in hits:
+        target = h
+        if h.kind == "example" and h.members[0].breadcrumb:
+            parent = h.members[0].breadcrumb[-1][0]
+            found = reader.by_id(parent, plan.filters)
+            if found:
+                target = found[0]
+                score = score / EXAMPLE_PRIOR * EXAMPLE_AS_RULE
+        key = target.id
+        if key not in best or score > best[key][0]:
+            best[key] = (score, target)
+    return sorted(best.values(), key=lambda p: (-p[0], p[1].rank, p[1].id))
 
 
 def collapse(scored: list[tuple[float, StoredHit]], filters: Filters

@@ -50,6 +50,11 @@ class IndexRecord:
     card_name: str = ""         # folded card name, for spotting names in queries
     keys: tuple[str, ...] = ()  # strings offered by prefix completion
     family: str = ""            # id of the newest version of this rule (changed texts differ)
+    # The newest CR's version of this rule when it words it differently: this
+    # text is an older CR's and has been superseded ("" when it is current or
+    # has no newer version).
+    superseded_by: str = ""
+    context: str = ""           # titles of the enclosing sections, searched with the text
 
     @property
     def id(self) -> str:
@@ -66,6 +71,8 @@ class StoredHit:
     score: float = 0.0
     completions: tuple[str, ...] = ()   # the title and terms, as written
     family: str = ""
+    superseded_by: str = ""
+    stems: frozenset[str] = frozenset()  # its indexed words, each once
 
     @property
     def id(self) -> str:
@@ -97,6 +104,7 @@ class Alternative:
 class Unit:
     """One thing asked for; its alternatives (original, synonyms, corrections) are ORed."""
     alternatives: tuple[Alternative, ...]
+    weight: float = 1.0         # how telling it is (its rarity in the index): for coverage
 
 
 @dataclass(frozen=True)
@@ -111,6 +119,9 @@ class Plan:
     # ... and some stood between the words left ("clicks does the Runner"):
     # those were not typed side by side, so no "side by side" step.
     apart: bool = False
+    # The query names a card ("Hedge Fund", "tollbooth ghost runner"): card
+    # texts and rulings are what it asks about, so they keep their full weight.
+    names_card: bool = False
 
 
 @dataclass(frozen=True)

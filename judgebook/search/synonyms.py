@@ -61,10 +61,11 @@ def _entry(path: Path, i: int, entry: dict) -> list[Synonym]:
     unknown = set(entry) - {"words", "also", "both", "note"}
     if unknown:
         raise SynonymTableError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
-    forward = Synonym(_split(words), _split(also), str(entry.get("note", "")))
+    said, searched = _split(words or ()), _split(also or ())   # both checked above
+    forward = Synonym(said, searched, str(entry.get("note", "")))
     if not entry.get("both", False):
         return [forward]
-    return [forward, Synonym(_split(also), _split(words), forward.note)]
+    return [forward, Synonym(searched, said, forward.note)]
 
 
 def _split(phrases: Iterable[str]) -> tuple[tuple[str, ...], ...]:

@@ -128,11 +128,6 @@ def _write_assets(out: Path, corpus: Corpus, html: Html) -> search_index.IndexSt
     shutil.copytree(STATIC, out / "static")
     shutil.copy(STATIC / "sw.js", out / "sw.js")
     shutil.copy(STATIC / "manifest.webmanifest", out / "manifest.webmanifest")
-    rank = {d.key: i for i, d in enumerate(reversed(corpus.cr_versions()))}
-    ordered = sorted(corpus.sections.values(), key=lambda s: (rank.get(s.doc, 99), s.doc, s.order))
-    def family(sec):
-        history = corpus.history(sec.id)
-        return history[-1].id if history else sec.id
-    js, stats = search_index.build(ordered, lambda s: section_path(s.id), html.doc_short, rank, family)
+    js, stats = search_index.build(corpus, section_path, html.doc_short)
     (out / "search-index.js").write_text(js, "utf-8")
     return stats
