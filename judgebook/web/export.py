@@ -46,8 +46,8 @@ def export_site(corpus: Corpus, out_dir: str | Path,
     site.write("search.html", "static_search.html", autofocus=True)
     site.write("404.html", "404.html", missing="this page")
     for doc in corpus.documents.values():
-        site.write(f"d/{file_slug(doc.key)}.html", "document.html", doc=doc,
-                   toc=pages.toc(corpus, doc.key), count=len(corpus.in_doc(doc.key)))
+        page = pages.document_page(corpus, doc.key)
+        site.write(f"d/{file_slug(doc.key)}.html", "document.html", page=page, doc=doc)
     _write_changes(site, corpus)
     site.write("rulings.html", "rulings.html", topics=pages.ruling_topics(corpus),
                cards=pages.ruling_cards(corpus), doc=corpus.documents.get("onr-rulings"))

@@ -5,8 +5,11 @@ same templates: so the two never disagree about what a page holds.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from weakref import WeakKeyDictionary
 
+from judgebook.ingestion.nrdb import LEGALITY_META
 from judgebook.model import LINK_VERSION, Backlink, Document, Section
 from judgebook.store.corpus import Corpus
 
@@ -15,11 +18,68 @@ _RULE_KINDS = {"chapter", "section", "rule", "sub-rule", "step", "example", "pag
 
 def section_label(sec: Section) -> str:
     """How a section is named in lists and links: "1.16.10b", "1.16 Costs", "Access"."""
-    text = f"{sec.number} {sec.title}".strip()
+    text = f"{sec.number} {sec.title or heading_text(sec)}".strip()
     if text:
         return text
-    snippet = " ".join(sec.text.split()[:8])
-    return snippet or sec.id
+    return phrase(sec.text) or sec.id
+
+
+HEADING_CHARS = 50
+
+
+def heading_text(sec: Section) -> str:
+    """The text of a numbered rule that is only a heading ("6.9.1" reads "Initiation Phase"), else ""."""
+    text = sec.text.strip()
+    if sec.title or not sec.number or not text or len(text) > HEADING_CHARS or "\n" in text:
+        return ""
+    return "" if text[-1] in ".:;!?" else text
+
+
+LABEL_CHARS = 70
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s")
+_CLAUSE_END = re.compile(r"[,;:\u2014\u2013](?=\s)|\s[\u2014\u2013-]\s")
+
+
+def phrase(text: str, limit: int = LABEL_CHARS) -> str:
+    """The opening of `text` cut where a phrase ends, never inside one.
+
+    The first sentence when it is short enough; else the longest run of whole
+    clauses (up to a comma, semicolon, colon or dash) that fits, marked "…";
+    only a single clause longer than `limit` is cut between words.
+    """
+    flat = " ".join(text.split())
+    first = _SENTENCE_END.split(flat, maxsplit=1)[0]
+    if len(first) <= limit:
+        return first
+    cut = 0
+    for m in _CLAUSE_END.finditer(first):
+        if m.start() > limit:
+            break
+        cut = m.start()
+    if cut >= limit // 3:
+        return first[:cut].rstrip() + "…"
+    return first[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+
+
+def label(corpus: Corpus, sec: Section) -> str:
+    """`section_label`, where the corpus can say more: an example is named by
+    the rule it illustrates ("6.9.2 Example 2"), a ruling by its card."""
+    if sec.kind == "example" and not sec.number:
+        parent = corpus.get(sec.parent)
+        if parent is not None:
+            siblings = [e for e in parent.examples if e in corpus.sections] or [sec.id]
+            nth = f" {siblings.index(sec.id) + 1}" if len(siblings) > 1 and sec.id in siblings else ""
+            return f"{parent.number or section_label(parent)} Example{nth}"
+    if sec.kind == "ruling" and not sec.title and not sec.number:
+        card = corpus.get(sec.parent)
+        if card is not None and card.kind == "card":
+            return f"{card.title} ruling: {phrase(_question(sec.text))}"
+    return section_label(sec)
+
+
+def _question(text: str) -> str:
+    """A Q&A ruling is named by its question."""
+    return text[3:] if text.startswith("Q: ") else text
 
 
 @dataclass(frozen=True)
@@ -39,6 +99,81 @@ class SectionPage:
     examples: list[Section]
     backlinks: list[BacklinkRow]
     history: list[Section]           # every CR version of this rule, oldest first (itself included)
+    reading: list[ReadingNode] = field(default_factory=list)   # everything under it, in full
+    sidebar: list[SideNode] = field(default_factory=list)      # the document's contents, "you are here"
+
+
+@dataclass(frozen=True)
+class ReadingNode:
+    """A section shown in full inside its ancestor's page, with its examples and what is under it."""
+    section: Section
+    depth: int
+    examples: list[Section]
+    children: list[ReadingNode]
+
+
+def reading_tree(corpus: Corpus, section_id: str, depth: int = 0) -> list[ReadingNode]:
+    """Every section under `section_id` (examples beside their rule), in document order."""
+    out = []
+    for kid in corpus.children(section_id):
+        if kid.kind == "example":
+            continue
+        out.append(ReadingNode(kid, depth, _examples(corpus, kid), reading_tree(corpus, kid.id, depth + 1)))
+    return out
+
+
+def _examples(corpus: Corpus, sec: Section) -> list[Section]:
+    listed = [e for e in map(corpus.get, sec.examples) if e is not None]
+    ids = set(sec.examples)
+    return listed + [k for k in corpus.children(sec.id) if k.kind == "example" and k.id not in ids]
+
+
+@dataclass
+class SideNode:
+    section: Section
+    children: list[SideNode] = field(default_factory=list)
+    here: bool = False        # the page's own section
+    on_path: bool = False     # an ancestor of it (its entry stays open)
+
+
+SIDEBAR_MAX = 400   # a contents list longer than this (the card list) is no help beside the text
+
+
+def sidebar(corpus: Corpus, doc: str, current: str = "") -> list[SideNode]:
+    """The document's chapters and sections, plus the branch down to `current`.
+
+    Empty when the document is flat and long (cards): a sidebar of 2,000 names
+    shows nobody where they are.
+    """
+    roots = _roots(corpus, doc)
+    if roots is None:
+        return []
+    path = ({s.id for s in corpus.breadcrumb(current)} | {current}) if current else set()
+
+    def grow(nodes: list[Section], depth: int) -> list[SideNode]:
+        return [SideNode(s, grow(_contents(corpus, s.id, doc), depth + 1), s.id == current, s.id in path)
+                for s in nodes if depth < 2 or s.parent in path]
+    return grow(roots, 0)
+
+
+def _contents(corpus: Corpus, section_id: str, doc: str) -> list[Section]:
+    return [k for k in corpus.children(section_id) if k.kind != "example" and k.doc == doc]
+
+
+# The top of each document's contents, per loaded corpus: every section page
+# of an export asks for it, and it does not change within a corpus.
+_ROOTS: WeakKeyDictionary[Corpus, dict[str, list[Section] | None]] = WeakKeyDictionary()
+
+
+def _roots(corpus: Corpus, doc: str) -> list[Section] | None:
+    """The document's top-level sections; None when its two top levels exceed SIDEBAR_MAX."""
+    cache = _ROOTS.setdefault(corpus, {})
+    if doc not in cache:
+        roots = [s for s in corpus.in_doc(doc) if s.kind != "example"
+                 and (corpus.get(s.parent) is None or corpus.sections[s.parent].doc != doc)]
+        size = len(roots) + sum(len(_contents(corpus, r.id, doc)) for r in roots)
+        cache[doc] = roots if size <= SIDEBAR_MAX else None
+    return cache[doc]
 
 
 def section_page(corpus: Corpus, section_id: str) -> SectionPage | None:
@@ -46,12 +181,11 @@ def section_page(corpus: Corpus, section_id: str) -> SectionPage | None:
     if sec is None:
         return None
     prev, nxt = _step(corpus, sec, 0), _step(corpus, sec, 1)
-    example_ids = set(sec.examples)
     kids = corpus.children(section_id)
-    examples = [corpus.get(e) for e in sec.examples if corpus.get(e)]
-    examples += [k for k in kids if k.kind == "example" and k.id not in example_ids]
+    examples = _examples(corpus, sec)
     history = corpus.history(section_id)
     return SectionPage(
+        reading=reading_tree(corpus, section_id), sidebar=sidebar(corpus, sec.doc, section_id),
         section=sec, document=corpus.documents.get(sec.doc),
         breadcrumb=corpus.breadcrumb(section_id), previous=prev, next=nxt,
         children=[k for k in kids if k.kind != "example"],
@@ -241,3 +375,76 @@ def ruling_topics(corpus: Corpus, doc: str = "onr-rulings") -> list[TocNode]:
 def card_list(corpus: Corpus, doc: str = "cards") -> list[Section]:
     return sorted((s for s in corpus.in_doc(doc) if s.kind == "card"),
                   key=lambda s: s.title.casefold())
+
+
+# ---- a card's facts, in words ---------------------------------------------------
+@dataclass(frozen=True)
+class Legality:
+    format: str          # "Standard"
+    status: str          # "legal", "banned", "legal, 2 points", "not in the card pool"
+    restriction: str     # the ban or points list judged against: "Standard Ban List 25.10"
+    pool: str            # the card pool: "Seventh Rotation"
+
+    @property
+    def legal(self) -> bool:
+        return self.status.startswith("legal")
+
+
+def legality(sec: Section) -> list[Legality]:
+    """The card's standing in each format the card data describes (meta "format:<id>")."""
+    out = []
+    for key, value in sec.meta:
+        if key.startswith(LEGALITY_META):
+            status, name, restriction, pool = (value.split("|") + ["", "", ""])[:4]
+            out.append(Legality(name, status, restriction, pool))
+    return out
+
+
+_COST_NAME = {"ice": "Rez cost", "asset": "Rez cost", "upgrade": "Rez cost",
+              "operation": "Play cost", "event": "Play cost"}
+_FACT_NAMES = (("strength", "Strength"), ("agenda_points", "Agenda points"),
+               ("advancement_requirement", "Advancement requirement"), ("trash_cost", "Trash cost"),
+               ("memory_cost", "Memory cost"), ("base_link", "Link"),
+               ("minimum_deck_size", "Minimum deck size"), ("influence_limit", "Influence limit"),
+               ("influence_cost", "Influence"))
+
+
+def card_facts(sec: Section) -> list[tuple[str, str]]:
+    """The card's data as a player says it: ("Type", "Asset"), ("Unique", "Yes")..., not `unique false`."""
+    facts = []
+    kind = sec.meta_get("type_name") or sec.meta_get("type").replace("_", " ").capitalize()
+    if kind:
+        facts.append(("Type", kind + (": " + " - ".join(sec.meta_get("subtypes").split("|"))
+                                      if sec.meta_get("subtypes") else "")))
+    if sec.meta_get("side"):
+        facts.append(("Side", sec.meta_get("side").capitalize()))
+    if sec.meta_get("faction_name") or sec.meta_get("faction"):
+        facts.append(("Faction", sec.meta_get("faction_name") or sec.meta_get("faction")))
+    facts.append(("Unique", "Yes" if sec.meta_get("unique") == "true" else "No"))
+    if sec.meta_get("cost"):
+        facts.append((_COST_NAME.get(sec.meta_get("type"), "Install cost"), sec.meta_get("cost")))
+    facts += [(name, sec.meta_get(key)) for key, name in _FACT_NAMES if sec.meta_get(key)]
+    limit = sec.meta_get("deck_limit")
+    if limit:
+        facts.append(("Deck limit", f"{limit} {'copy' if limit == '1' else 'copies'} per deck"))
+    return facts
+
+
+# ---- a document as a book ------------------------------------------------------------
+@dataclass(frozen=True)
+class DocumentPage:
+    document: Document
+    count: int
+    sidebar: list[SideNode]
+    reading: list[ReadingNode]      # the whole text; empty for a flat, long document (cards)
+    toc: list[TocNode]              # the plain contents, for documents shown as a list
+
+
+def document_page(corpus: Corpus, doc: str) -> DocumentPage | None:
+    d = corpus.documents.get(doc)
+    if d is None:
+        return None
+    roots = _roots(corpus, doc)
+    reading = [ReadingNode(r, 0, _examples(corpus, r), reading_tree(corpus, r.id, 1)) for r in roots or ()]
+    return DocumentPage(d, len(corpus.in_doc(doc)), sidebar(corpus, doc), reading,
+                        [] if reading else toc(corpus, doc))

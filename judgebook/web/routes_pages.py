@@ -81,11 +81,10 @@ def by_number(ref: str):
 
 @bp.get("/d/<doc>")
 def document(doc: str):
-    corpus = state().corpus
-    if doc not in corpus.documents:
+    page = pages.document_page(state().corpus, doc)
+    if page is None:
         abort(404)
-    return render_template("document.html", doc=corpus.documents[doc],
-                           toc=pages.toc(corpus, doc), count=len(corpus.in_doc(doc)))
+    return render_template("document.html", page=page, doc=page.document)
 
 
 @bp.get("/changes")
