@@ -147,6 +147,16 @@ def _header_source(header: str) -> RulingSource:
     return RulingSource(source=" ".join(readable.split()), attribution=who.strip())
 
 
+# A line break inside a paragraph: not next to another break, not opening a list item.
+_HARD_BREAK = re.compile(r"(?<=[^\n])\n(?=[^\n•*\-\d])")
+
+
+def reflow(text: str) -> str:
+    """The source's hard line breaks inside a paragraph become spaces; paragraphs and list
+    items stay. One character for one, so link spans found before still fit."""
+    return _HARD_BREAK.sub(" ", text)
+
+
 def markdown_links(text: str, titles: dict[str, str]) -> tuple[str, tuple[Link, ...]]:
     """Markdown links become their text; links to cards become card links."""
     out, links, last = [], [], 0
@@ -234,6 +244,7 @@ def parse_ruling(item: Any, file: str, first: int, last: int, card_id: str, n: i
                          str(item["card_id"]))
     raw, source = _ruling_body(item, file, first)
     plain, card_links = markdown_links(strip_bold(clean_html(raw)), titles)
+    plain = reflow(plain)
     verified = item.get("nsg_rules_team_verified")
     if not isinstance(verified, bool):
         raise ParseError(file, first, "'nsg_rules_team_verified': true or false", str(verified))

@@ -208,3 +208,28 @@ def changes(corpus, old_doc: str, new_doc: str) -> list[Change]:
             out.append(Change("renumbered" if renumbered else "changed", o.id, s.id, text_changed))
     out += [Change("removed", old=s.id) for s in corpus.in_doc(old_doc) if counterpart(s, new_doc) is None]
     return out
+
+
+# ---- typography: differences that change how a rule looks, not what it says ----
+
+# Curly and straight quotes, dashes, and the symbol notations: "[c]" in the
+# NISEI texts, "{c}" where the NSG source describes its own notation; the NSG
+# "[trashcost]" and "[dash]" tokens for the NISEI "[trash]" and "–"; and the
+# unique mark "◆", which the CR 1.6 PDF text lost.
+_TYPOGRAPHY = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "–": "-", "—": "-",
+                             "{": "[", "}": "]", "◆": ""})
+_NOTATION = (("[trashcost]", "[trash]"), ("[dash]", "-"))
+
+
+def typography_key(text: str) -> str:
+    """The text with quote style, capitals, whitespace and symbol notation folded away."""
+    folded = text.translate(_TYPOGRAPHY).casefold()
+    for token, same in _NOTATION:
+        folded = folded.replace(token, same)
+    return " ".join(folded.split())
+
+
+def typography_only(old: str, new: str) -> bool:
+    """Do two texts say the same once typography is folded away? (True for identical texts too:
+    the caller has already found them different in some other respect, such as a label.)"""
+    return typography_key(old) == typography_key(new)

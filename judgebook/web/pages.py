@@ -6,10 +6,11 @@ same templates: so the two never disagree about what a page holds.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from weakref import WeakKeyDictionary
 
 from judgebook.ingestion.nrdb import LEGALITY_META
+from judgebook.linking.versions import typography_only
 from judgebook.model import LINK_VERSION, Backlink, Document, Section
 from judgebook.store.corpus import Corpus
 
@@ -243,6 +244,7 @@ def toc(corpus: Corpus, doc: str, kinds_hidden: frozenset = frozenset({"example"
 
 # ---- what changed between two CR versions -----------------------------------
 CHANGE_KINDS = ("added", "removed", "changed", "renumbered")
+_EXAMPLE_TITLE = re.compile(r"^Example(?: \d+)?$")
 
 
 @dataclass(frozen=True)
@@ -250,6 +252,19 @@ class Change:
     status: str                  # added | removed | changed | renumbered | renumbered, changed
     old: Section | None
     new: Section | None
+    typography: bool = False     # "changed" only in quote style, capitals, whitespace or symbol notation
+    chapter: Section | None = None   # the newer version's chapter it sits in
+
+
+@dataclass(frozen=True)
+class ChangeGroup:
+    """The changes under one chapter of the newer version, shown folded."""
+    chapter: Section | None      # None: rules outside any chapter
+    entries: list[Change]
+
+    @property
+    def substantive(self) -> int:
+        return sum(1 for e in self.entries if not e.typography)
 
 
 @dataclass(frozen=True)
@@ -258,12 +273,28 @@ class Changes:
     new: Document
     entries: list[Change]
     changelogs: list[Section]
+    old_stops_at: Section | None = None    # the older document's text ends here...
+    not_covered: int = 0                   # ...so this many rules of the newer one are not compared
 
     def count(self, status: str) -> int:
         return len(self.only(status))
 
     def only(self, status: str) -> list[Change]:
         return [e for e in self.entries if not status or status in e.status.split(", ")]
+
+    @property
+    def typography(self) -> int:
+        return sum(1 for e in self.entries if e.typography)
+
+    def groups(self, status: str = "") -> list[ChangeGroup]:
+        """The entries (of one status, or all) by the newer version's chapter, in its order."""
+        out: list[ChangeGroup] = []
+        for e in self.only(status):
+            chapter = e.chapter
+            if not out or out[-1].chapter is not chapter:
+                out.append(ChangeGroup(chapter, []))
+            out[-1].entries.append(e)
+        return out
 
 
 def version_pairs(corpus: Corpus) -> list[tuple[Document, Document]]:
@@ -295,6 +326,8 @@ def compare(corpus: Corpus, a: str, b: str) -> Changes | None:
         return None
     mapping = version_map(corpus, a, b)
     matched_new = set(mapping.values())
+    new_pos = {s.id: s.order for s in corpus.in_doc(b)}
+    stops_at, horizon = _coverage(corpus, a, b, mapping, new_pos)
     entries: list[Change] = []
     for old in corpus.in_doc(a):
         if old.kind not in _RULE_KINDS or _is_changelog(old):
@@ -306,17 +339,74 @@ def compare(corpus: Corpus, a: str, b: str) -> Changes | None:
         status = []
         if (old.number or "") != (new.number or ""):
             status.append("renumbered")
+        typography = False
         if _words(old) != _words(new):
             status.append("changed")
+            typography = typography_only(_plain(old), _plain(new))
         if status:
-            entries.append(Change(", ".join(status), old, new))
+            entries.append(Change(", ".join(status), old, new, typography))
+    not_covered = 0
     for new in corpus.in_doc(b):
         if new.kind in _RULE_KINDS and new.id not in matched_new and not _is_changelog(new):
-            entries.append(Change("added", None, new))
-    new_pos = {s.id: s.order for s in corpus.in_doc(b)}
+            if new.order > horizon:
+                not_covered += 1
+            else:
+                entries.append(Change("added", None, new))
     entries.sort(key=lambda e: (new_pos.get(e.new.id, 0) if e.new else _anchor_pos(e, mapping, new_pos),
                                 0 if e.new else 1))
-    return Changes(da, db, entries, changelogs(corpus, {b}))
+    chapters = _chapters(corpus, b)
+    placed = [replace(e, chapter=chapters.get(e.new.id) if e.new else _chapter_of_old(corpus, e, chapters, mapping))
+              for e in entries]
+    return Changes(da, db, placed, changelogs(corpus, {b}), stops_at, not_covered)
+
+
+def _chapters(corpus: Corpus, doc: str) -> dict[str, Section]:
+    """Section id -> its top-level ancestor in `doc`."""
+    out: dict[str, Section] = {}
+    for sec in corpus.in_doc(doc):
+        parent = corpus.get(sec.parent)
+        out[sec.id] = out.get(parent.id, sec) if parent is not None and parent.doc == doc else sec
+    return out
+
+
+def _chapter_of_old(corpus: Corpus, e: Change, chapters: dict[str, Section],
+                    mapping: dict[str, str]) -> Section | None:
+    """A removed rule sits in the chapter of its nearest ancestor that the newer version kept."""
+    sec = e.old
+    while sec is not None:
+        if sec.id in mapping:
+            return chapters.get(mapping[sec.id])
+        sec = corpus.get(sec.parent)
+    return None
+
+
+def _coverage(corpus: Corpus, a: str, b: str, mapping: dict[str, str],
+              new_pos: dict[str, int]) -> tuple[Section | None, float]:
+    """Where the older document's text stops, and the position in the newer one past which
+    nothing can be called "added": CR 1.6's seed stops at 4.1.2 though the rules go on to
+    chapter 11. A document stops short when its last chapter comes before the newer one's."""
+    numbered = [s for s in corpus.in_doc(a) if s.number and s.kind != "example"]
+    newer = [s for s in corpus.in_doc(b) if s.number and s.kind != "example"]
+    if not numbered or not newer:
+        return None, float("inf")
+    last = numbered[-1]
+    if _chapter_number(last) >= _chapter_number(newer[-1]) or last.id not in mapping:
+        return None, float("inf")
+    counterpart = mapping[last.id]
+    # the counterpart's own sub-rules are still inside what the older text reaches
+    below = [s.order for s in corpus.in_doc(b) if s.parent == counterpart]
+    return last, max([new_pos[counterpart], *below])
+
+
+def _chapter_number(sec: Section) -> int:
+    head = sec.number.split(".")[0]
+    return int(head) if head.isdigit() else 0
+
+
+def _plain(sec: Section) -> str:
+    """Title and text as compared for typography; an example's "Example" label is no title."""
+    title = "" if sec.kind == "example" and _EXAMPLE_TITLE.match(sec.title) else sec.title
+    return f"{title} {sec.text}"
 
 
 def _anchor_pos(change: Change, mapping: dict[str, str], new_pos: dict[str, int]) -> float:
