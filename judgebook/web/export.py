@@ -41,8 +41,10 @@ def export_site(corpus: Corpus, out_dir: str | Path,
     env = _environment(corpus)
     site = _Site(out, env, Html(corpus, ExportUrls()))
     say = progress or (lambda _msg: None)
+    missing = pages.missing_sources(corpus)
     site.write("index.html", "home.html", docs=pages.documents(corpus), newest=corpus.newest_cr(),
-               counts={k: len(corpus.in_doc(k)) for k in corpus.documents}, autofocus=True)
+               counts={k: len(corpus.in_doc(k)) for k in corpus.documents}, autofocus=True,
+               missing=missing, build_line=pages.build_line(missing))
     site.write("search.html", "static_search.html", autofocus=True)
     site.write("404.html", "404.html", missing="this page")
     for doc in corpus.documents.values():

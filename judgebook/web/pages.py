@@ -33,7 +33,7 @@ def heading_text(sec: Section) -> str:
     text = sec.text.strip()
     if sec.title or not sec.number or not text or len(text) > HEADING_CHARS or "\n" in text:
         return ""
-    return "" if text[-1] in ".:;!?" else text
+    return "" if text.rstrip("\"'”’)")[-1:] in ".:;!?" else text
 
 
 LABEL_CHARS = 70
@@ -538,3 +538,37 @@ def document_page(corpus: Corpus, doc: str) -> DocumentPage | None:
     reading = [ReadingNode(r, 0, _examples(corpus, r), reading_tree(corpus, r.id, 1)) for r in roots or ()]
     return DocumentPage(d, len(corpus.in_doc(doc)), sidebar(corpus, doc), reading,
                         [] if reading else toc(corpus, doc))
+
+
+# ---- first run: what is not loaded, and the line that loads it ----------------------
+CURRENT_CR_ERA = "nsg"     # the Comprehensive Rules published today (NSG's YAML sources)
+
+
+@dataclass(frozen=True)
+class MissingSource:
+    what: str       # "the current Comprehensive Rules (NSG)"
+    folder: str     # the placeholder in the build line
+    where: str      # where a user gets it
+
+
+_MISSING_CR = MissingSource(
+    "the current Comprehensive Rules (NSG)", "/path/to/nsg-cr",
+    "a checkout of NSG's Comprehensive Rules YAML sources (a version folder such as v26.03/, or a folder of them)")
+_MISSING_CARDS = MissingSource(
+    "the card data and its rulings (NetrunnerDB)", "/path/to/netrunner-cards-json",
+    "a checkout of NetrunnerDB's netrunner-cards-json (the folder holding v2/)")
+
+
+def missing_sources(corpus: Corpus) -> list[MissingSource]:
+    """The user sources a judge needs that this build lacks."""
+    out = []
+    if not any(d.is_cr and d.era == CURRENT_CR_ERA for d in corpus.documents.values()):
+        out.append(_MISSING_CR)
+    if "cards" not in corpus.documents:
+        out.append(_MISSING_CARDS)
+    return out
+
+
+def build_line(missing: list[MissingSource]) -> str:
+    """The exact command that adds them: `judgebook build --with ... --with ...`."""
+    return "judgebook build" + "".join(f" --with {m.folder}" for m in missing)

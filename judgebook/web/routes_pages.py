@@ -14,8 +14,10 @@ FILTERS = ("doc", "era", "kind")
 @bp.get("/")
 def home():
     corpus = state().corpus
+    missing = pages.missing_sources(corpus)
     return render_template("home.html", docs=pages.documents(corpus),
-                           newest=corpus.newest_cr(), counts=_doc_counts(corpus), autofocus=True)
+                           newest=corpus.newest_cr(), counts=_doc_counts(corpus), autofocus=True,
+                           missing=missing, build_line=pages.build_line(missing))
 
 
 def _doc_counts(corpus) -> dict[str, int]:
