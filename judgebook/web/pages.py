@@ -36,7 +36,7 @@ def heading_text(sec: Section) -> str:
     return "" if text.rstrip("\"'”’)")[-1:] in ".:;!?" else text
 
 
-LABEL_CHARS = 70
+LABEL_CHARS = 90
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s")
 _CLAUSE_END = re.compile(r"[,;:\u2014\u2013](?=\s)|\s[\u2014\u2013-]\s")
 
@@ -46,7 +46,8 @@ def phrase(text: str, limit: int = LABEL_CHARS) -> str:
 
     The first sentence when it is short enough; else the longest run of whole
     clauses (up to a comma, semicolon, colon or dash) that fits, marked "…";
-    only a single clause longer than `limit` is cut between words.
+    else the whole sentence if it is at most twice as long; only a longer
+    single clause is cut between words.
     """
     flat = " ".join(text.split())
     first = _SENTENCE_END.split(flat, maxsplit=1)[0]
@@ -59,6 +60,8 @@ def phrase(text: str, limit: int = LABEL_CHARS) -> str:
         cut = m.start()
     if cut >= limit // 3:
         return first[:cut].rstrip() + "…"
+    if len(first) <= 2 * limit:
+        return first
     return first[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"
 
 
