@@ -103,7 +103,12 @@
     var wide = window.matchMedia ? window.matchMedia("(min-width: 62rem)") : { matches: true };
     side.open = wide.matches;
     var here = side.querySelector("a[aria-current]");
-    if (here && wide.matches) here.scrollIntoView({ block: "center" });
+    var showHere = function () {   // scroll the contents list (not the page) to "you are here"
+      var nav = side.querySelector("nav");
+      if (here && nav) nav.scrollTop += here.getBoundingClientRect().top - nav.getBoundingClientRect().top - nav.clientHeight / 3;
+    };
+    side.addEventListener("toggle", function () { if (side.open) showHere(); });
+    if (wide.matches) showHere();
     if (side.dataset.spy) {
       var links = {};
       side.querySelectorAll("a[data-frag]").forEach(function (a) { links[a.dataset.frag] = a; });
@@ -125,6 +130,10 @@
         if (lastOn) lastOn.removeAttribute("aria-current");
         if (link) link.setAttribute("aria-current", "location");
         lastOn = link;
+        if (link && wide.matches) {   // keep "you are here" in sight in a long contents list
+          var nav = side.querySelector("nav"), r = link.getBoundingClientRect(), n = nav.getBoundingClientRect();
+          if (r.top < n.top || r.bottom > n.bottom) { here = link; showHere(); }
+        }
       };
       window.addEventListener("scroll", function () {
         if (!queued) { queued = true; window.requestAnimationFrame(spy); }
