@@ -22,8 +22,8 @@ def _shot(pg, name: str, full: bool = False) -> None:
     pg.screenshot(path=str(ARTIFACTS / f"reading-{name}.png"), full_page=full)
 
 
-def _read_through(pg, server) -> None:
-    pg.goto(server + f"/s/{STEPS_OF_A_RUN}")
+def _read_through(pg, base: str) -> None:
+    pg.goto(base + f"/s/{STEPS_OF_A_RUN}")
     article = pg.locator("article.section")
     for phase, steps in zip(PHASES, STEP_COUNTS, strict=True):
         block = article.locator(f"section.rd-0:has(> h2 a:text-is('{phase} {_phase_title(phase)}'))")

@@ -64,7 +64,7 @@ def card_names(ctx: LinkContext, sections: list[Section], common: frozenset[str]
             continue
         found = list(_WORDS.finditer(printed))
         exact = tuple(m.group(0) for m in found)
-        gaps = tuple(gap(printed, a.end(), b.start()) for a, b in zip(found, found[1:]))
+        gaps = tuple(gap(printed, a.end(), b.start()) for a, b in zip(found, found[1:], strict=False))
         index[words[0]].append(CardName(words, exact, title, card_id, all_common, gaps))
     for names in index.values():
         names.sort(key=lambda n: -len(n.words))

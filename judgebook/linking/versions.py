@@ -5,7 +5,8 @@ anchor where both have one (the YAML versions), then by text similarity
 within the same chapter, with a bonus for an unchanged number. Numbers alone
 are not trusted: CR 1.6 inserted 1.12 "Objects", so everything after it
 shifted. A last pass pairs what is left under already-aligned parents at the
-same number when they still share a quarter of their words (a reworded rule). The pairwise matches chain into histories, and every section in a
+same number when they still share a quarter of their words (a reworded rule).
+The pairwise matches chain into histories, and every section in a
 history gets `version` links to all its counterparts.
 """
 from __future__ import annotations
@@ -63,11 +64,11 @@ def _tokens(s: Section) -> frozenset[str]:
 
 def _chapter(s: Section, by_id: dict[str, Section]) -> str:
     """The chapter a section sits in: its own number's head, else its nearest numbered ancestor's."""
-    seen = 0
-    while s is not None and seen < 20:
-        if s.number:
-            return (normalise_number(s.number) or s.number).split(".")[0]
-        s = by_id.get(s.parent)
+    seen, here = 0, s    # type: int, Section | None
+    while here is not None and seen < 20:
+        if here.number:
+            return (normalise_number(here.number) or here.number).split(".")[0]
+        here = by_id.get(here.parent)
         seen += 1
     return ""
 
@@ -149,7 +150,7 @@ def align_versions(documents: list[Document], sections: list[Section]) -> list[l
             by_doc[s.doc].append(s)
     by_id = {s.id: s for s in sections}
     nxt: dict[str, str] = {}
-    for a, b in zip(versions, versions[1:]):
+    for a, b in zip(versions, versions[1:], strict=False):
         for old_id, new_id in align_pair(by_doc[a.key], by_doc[b.key], by_id):
             nxt[old_id] = new_id
     has_prev = set(nxt.values())

@@ -48,8 +48,8 @@ def export_site(corpus: Corpus, out_dir: str | Path,
     site.write("search.html", "static_search.html", autofocus=True)
     site.write("404.html", "404.html", missing="this page")
     for doc in corpus.documents.values():
-        page = pages.document_page(corpus, doc.key)
-        site.write(f"d/{file_slug(doc.key)}.html", "document.html", page=page, doc=doc)
+        site.write(f"d/{file_slug(doc.key)}.html", "document.html", page=pages.document_page(corpus, doc.key),
+                   doc=doc)
     _write_changes(site, corpus)
     site.write("rulings.html", "rulings.html", topics=pages.ruling_topics(corpus),
                cards=pages.ruling_cards(corpus), doc=corpus.documents.get("onr-rulings"))
@@ -58,6 +58,7 @@ def export_site(corpus: Corpus, out_dir: str | Path,
     say(f"writing {len(corpus.sections)} section pages")
     for n, sid in enumerate(corpus.sections, 1):
         page = pages.section_page(corpus, sid)
+        assert page is not None     # sid comes from the corpus itself
         site.write(section_path(sid), "section.html", page=page, sec=page.section)
         if n % 2000 == 0:
             say(f"  {n} pages")
@@ -97,7 +98,7 @@ def _environment(corpus: Corpus):
 class _Site:
     def __init__(self, out: Path, env, html: Html):
         self.out, self.env, self.html, self.count = out, env, html, 0
-        self.pairs = frozenset()
+        self.pairs: frozenset[tuple[str, str]] = frozenset()
         self._made: set[Path] = set()
 
     def write(self, rel: str, template: str, **context) -> None:

@@ -201,11 +201,12 @@ def section_page(corpus: Corpus, section_id: str) -> SectionPage | None:
 
 def _step(corpus: Corpus, sec: Section, forward: int) -> Section | None:
     """The previous/next section in document order, passing over examples (shown on their rule's page)."""
-    here = sec
-    while True:
+    here: Section | None = sec
+    while here is not None:
         here = corpus.neighbours(here.id)[forward]
         if here is None or here.kind != "example" or sec.kind == "example":
             return here
+    return None
 
 
 def backlink_rows(corpus: Corpus, backlinks: list[Backlink]) -> list[BacklinkRow]:
