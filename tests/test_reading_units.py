@@ -154,3 +154,13 @@ def test_cited_rule_table():
     assert cited_rule("no_such_anchor") is None
     assert len(RULES) == 259   # = len(set(CITE.values()) | all_anchors()), checked in test_reading_pages.py
     assert LINK_CARD  # (imported for the card tests' kinds)
+
+
+def test_home_page_of_a_seeds_only_build_gives_the_exact_build_line():
+    from test_web_corpus import FakeSearcher, documents
+
+    from judgebook.web.app import create_app
+    corpus = Corpus([d for d in documents() if d.key not in ("cards", "cr-26.03")], [])
+    html = create_app(corpus, searcher=FakeSearcher(corpus)).test_client().get("/").get_data(as_text=True)
+    assert "Not loaded yet" in html
+    assert "<code>judgebook build --with /path/to/nsg-cr --with /path/to/netrunner-cards-json</code>" in html
