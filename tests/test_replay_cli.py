@@ -50,7 +50,9 @@ def test_text_timeline_is_numbered_with_citations_and_outcome(capsys, scenario_f
     assert code == 0
     assert "Replay: End the run stops the remaining subroutines" in out
     assert " 1. [" in out and "12. [encounter ice: resolve unbroken subroutines]" in out
-    assert "rule: step_resolve_subroutine — not in the loaded documents" in out
+    # CR 26.03 is not loaded, yet the citation names the rule's number and heading
+    assert ("rule: step_resolve_subroutine — CR 26.03 6.9.3c (Steps of a Run › Encounter Ice Phase), "
+            "not in the loaded documents") in out
     assert "changed: runner.clicks 4 → 3" in out
     assert "run on R&D: unsuccessful, ended by end_the_run" in out
 
@@ -62,8 +64,10 @@ def test_json_shape(capsys, scenario_file, no_index):
     assert set(data) >= {"outcome", "steps"}
     step = data["steps"][0]
     assert set(step) >= {"n", "phase", "event", "text", "rule", "state", "path"}
-    assert step["rule"] == {"anchor": "step_runner_turn_loop_paw", "id": None, "number": None,
-                            "doc": None, "note": "not in the loaded documents"}
+    assert step["rule"] == {"anchor": "step_runner_turn_loop_paw", "id": None, "number": "5.7.1e",
+                            "doc": None, "title": "Turns › Steps of the Runner's Turn",
+                            "note": "CR 26.03 5.7.1e (Turns › Steps of the Runner's Turn), "
+                                    "not in the loaded documents"}
     assert data["outcome"]["runs"][0]["ended_by"] == "end_the_run"
 
 
@@ -85,7 +89,7 @@ def test_citations_resolve_against_the_loaded_cr(capsys, scenario_file, tiny_ind
     assert sub["rule"]["doc"] == "cr-26.03" and sub["rule"]["number"] == "6.9.3c"
     assert sub["rule"]["id"] == "cr-26.03:step_resolve_subroutine"
     other = next(s for s in steps if s["event"] == "end_run")
-    assert other["rule"]["doc"] is None and other["rule"]["note"] == "not in the loaded documents"
+    assert other["rule"]["doc"] is None and other["rule"]["note"].endswith("not in the loaded documents")
     # the top-level --index works too
     code, text, _ = run_cli(capsys, "--index", tiny_index, "replay", scenario_file)
     assert "rule: cr-26.03 6.9.3c (step_resolve_subroutine)" in text
@@ -131,7 +135,7 @@ def test_illegal_decision_prints_the_partial_timeline_and_the_rule(capsys, tmp_p
     code, out, _ = run_cli(capsys, "replay", str(bad), "--index", no_index)
     assert code == 1
     assert "ILLEGAL DECISION" in out and "line 15" in out
-    assert "breaks: rule_cost — not in the loaded documents" in out
+    assert "breaks: rule_cost — CR 26.03 1.16.1 (Game Concepts › Costs), not in the loaded documents" in out
     assert "the Runner encounters Ice Wall" in out
     code, out, _ = run_cli(capsys, "replay", str(bad), "--json", "--index", no_index)
     data = json.loads(out)

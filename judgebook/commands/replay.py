@@ -11,6 +11,8 @@ import json
 import sys
 from typing import Any
 
+from judgebook.linking.cited_rules import cited_rule
+
 HELP = "replay a judge scenario (YAML) through the game's timing structures"
 NOT_LOADED = "not in the loaded documents"
 
@@ -74,6 +76,10 @@ def rule_ref(corpus: Any, anchor: str | None) -> dict | None:
             if sec is not None:
                 return {"anchor": anchor, "id": sec.id, "number": sec.number, "doc": doc.key,
                         "title": sec.title, "text": sec.text}
+    cited = cited_rule(anchor)   # CR 26.03 not loaded: its number and heading are still known
+    if cited is not None:
+        return {"anchor": anchor, "id": None, "number": cited.number, "doc": None, "title": cited.heading,
+                "note": f"{cited.describe()}, {NOT_LOADED}"}
     return {"anchor": anchor, "id": None, "number": None, "doc": None, "note": NOT_LOADED}
 
 
@@ -113,7 +119,7 @@ def _cite(rule: dict | None) -> str:
     if rule.get("doc"):
         number = f" {rule['number']}" if rule.get("number") else ""
         return f"{rule['doc']}{number} ({rule['anchor']})"
-    return f"{rule['anchor']} — {NOT_LOADED}"
+    return f"{rule['anchor']} — {rule.get('note', NOT_LOADED)}"
 
 
 def _changes(state: dict) -> str:

@@ -1,7 +1,8 @@
 """`judgebook show REF`: one section with its links out, backlinks, terms, cards and history.
 
-REF is a section id (cr-26.03:rule_run), DOC:NUMBER (cr-1.6:1.16.10b) or a
-bare rule number (the newest loaded CR that has it).
+REF is a section id (cr-26.03:rule_run), DOC:NUMBER (cr-1.6:1.16.10b), a
+bare rule number (the newest loaded CR that has it), or the name of a card or
+glossary entry ("Hostile Infrastructure"; a typo finds the closest name).
 """
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ HELP = "print one section with its references, backlinks and history"
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("show", help=HELP, description=HELP)
-    p.add_argument("ref", metavar="REF", help="an id, DOC:NUMBER (cr-1.6:1.16.10b) or a rule number")
+    p.add_argument("ref", metavar="REF",
+                   help="an id, DOC:NUMBER (cr-1.6:1.16.10b), a rule number, or a card or glossary entry's name")
     p.add_argument("--json", action="store_true", help="structured output")
     p.add_argument("--diff", metavar="DOC",
                    help="also show a word diff against the same rule in CR version DOC")
@@ -32,8 +34,10 @@ def run(args: argparse.Namespace) -> int:
         return 1
     sec = corpus.lookup(args.ref)
     if sec is None:
+        sec = _by_name(corpus, args.ref)
+    if sec is None:
         print(f"judgebook show: no section {args.ref!r} (try an id, DOC:NUMBER such as "
-              f"cr-1.6:1.16.10b, or a rule number)", file=sys.stderr)
+              f"cr-1.6:1.16.10b, a rule number, or a card or glossary entry's name)", file=sys.stderr)
         return 1
     report = describe(corpus, sec)
     if args.diff:
@@ -47,6 +51,21 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render(report))
     return 0
+
+
+def _by_name(corpus, name: str):
+    """A card or glossary entry by name; what else answers to it, or the correction made, goes to stderr."""
+    from judgebook.store.corpus import _fold
+
+    found = corpus.named(name)
+    if not found:
+        return None
+    first = found[0]
+    if _fold(first.title) != _fold(name) and not _fold(first.title).startswith(_fold(name) + " "):
+        print(f"judgebook show: no name {name!r}; showing the closest, {first.title!r}", file=sys.stderr)
+    if len(found) > 1:
+        print("judgebook show: also named so: " + ", ".join(f"{s.id}" for s in found[1:]), file=sys.stderr)
+    return first
 
 
 def _brief(sec) -> dict:

@@ -147,6 +147,16 @@ def _header_source(header: str) -> RulingSource:
     return RulingSource(source=" ".join(readable.split()), attribution=who.strip())
 
 
+# A line break inside a paragraph: not next to another break, not opening a list item.
+_HARD_BREAK = re.compile(r"(?<=[^\n])\n(?=[^\n•*\-\d])")
+
+
+def reflow(text: str) -> str:
+    """The source's hard line breaks inside a paragraph become spaces; paragraphs and list
+    items stay. One character for one, so link spans found before still fit."""
+    return _HARD_BREAK.sub(" ", text)
+
+
 def markdown_links(text: str, titles: dict[str, str]) -> tuple[str, tuple[Link, ...]]:
     """Markdown links become their text; links to cards become card links."""
     out, links, last = [], [], 0
@@ -234,6 +244,7 @@ def parse_ruling(item: Any, file: str, first: int, last: int, card_id: str, n: i
                          str(item["card_id"]))
     raw, source = _ruling_body(item, file, first)
     plain, card_links = markdown_links(strip_bold(clean_html(raw)), titles)
+    plain = reflow(plain)
     verified = item.get("nsg_rules_team_verified")
     if not isinstance(verified, bool):
         raise ParseError(file, first, "'nsg_rules_team_verified': true or false", str(verified))
@@ -272,6 +283,117 @@ def with_rulings(card: Section, rulings: list[Section]) -> Section:
     return replace(card, children=ids, links=card.links + links)
 
 
+# ---- format legality -------------------------------------------------------------
+
+# The formats a judge is asked about, in the order shown. Each is judged by its
+# newest snapshot in v2/formats/<id>.json (the last listed: NetrunnerDB appends
+# them in order, and its "active" flag lags behind newly published ban lists).
+LEGALITY_FORMATS = ("standard", "startup", "eternal")
+LEGALITY_META = "format:"      # meta key prefix: "format:standard"
+# restriction keys this reader understands; any other in a list we use is an error, not ignored
+_RESTRICTION_KEYS = {"banned", "date_start", "format_id", "id", "name", "point_limit", "points", "restricted"}
+
+
+@dataclass(frozen=True)
+class FormatRules:
+    """One format's newest snapshot: its card pool and its restriction list."""
+    id: str
+    name: str
+    pool_name: str
+    sets: frozenset[str]
+    restriction_name: str
+    restriction_date: str
+    banned: frozenset[str]
+    restricted: frozenset[str]
+    points: dict[str, int]
+
+    def status(self, card_id: str, card_sets: set[str]) -> str:
+        """"banned", "legal", "legal, restricted", "legal, N points" or "not in the card pool"."""
+        if not card_sets & self.sets:
+            return "not in the card pool"
+        if card_id in self.banned:
+            return "banned"
+        if card_id in self.restricted:
+            return "legal, restricted"
+        if card_id in self.points:
+            n = self.points[card_id]
+            return f"legal, {n} point{'s' if n != 1 else ''}"
+        return "legal"
+
+
+def read_formats(v2: Path, root: Path) -> list[FormatRules]:
+    """The newest snapshot of each of LEGALITY_FORMATS present in `v2/formats/`."""
+    out = []
+    for fmt in LEGALITY_FORMATS:
+        path = v2 / "formats" / f"{fmt}.json"
+        if not path.exists():
+            continue
+        text = path.read_text("utf-8")
+        data = read_json(text, _rel(path, root))
+        snaps = data.get("snapshots") if isinstance(data, dict) else None
+        if not snaps or not isinstance(snaps[-1], dict) or not snaps[-1].get("card_pool_id"):
+            raise ParseError(_rel(path, root), _field_line(text, "snapshots"),
+                             "'snapshots' ending with one that names its card_pool_id", str(snaps)[:40])
+        snap = snaps[-1]
+        pool = _pool(v2, root, fmt, snap["card_pool_id"])
+        restriction = _restriction(v2, root, snap.get("restriction_id", ""))
+        points = {card: int(n) for n, cards in (restriction.get("points") or {}).items() for card in cards}
+        out.append(FormatRules(
+            id=fmt, name=str(data.get("name", fmt)), pool_name=str(pool.get("name", pool["id"])),
+            sets=frozenset(pool.get("card_set_ids") or ()),
+            restriction_name=str(restriction.get("name", "")),
+            restriction_date=str(restriction.get("date_start", "")),
+            banned=frozenset(restriction.get("banned") or ()),
+            restricted=frozenset(restriction.get("restricted") or ()), points=points))
+    return out
+
+
+def _pool(v2: Path, root: Path, fmt: str, pool_id: str) -> dict:
+    path = v2 / "card_pools" / f"{fmt}.json"
+    text = path.read_text("utf-8") if path.exists() else "[]"
+    pools = read_json(text, _rel(path, root))
+    pool = next((p for p in pools if isinstance(p, dict) and p.get("id") == pool_id), None)
+    if pool is None:
+        raise ParseError(_rel(path, root), 1, f"a card pool with id {pool_id!r} (named by formats/{fmt}.json)",
+                         "none")
+    return pool
+
+
+def _restriction(v2: Path, root: Path, restriction_id: str) -> dict:
+    if not restriction_id:
+        return {}
+    found = sorted((v2 / "restrictions").glob(f"*/{restriction_id}.json"))
+    if not found:
+        raise ParseError(_rel(v2 / "restrictions", root), 0,
+                         f"a restriction list {restriction_id}.json", "none")
+    text = found[0].read_text("utf-8")
+    data = read_json(text, _rel(found[0], root))
+    unknown = sorted(set(data) - _RESTRICTION_KEYS)
+    if unknown:
+        raise ParseError(_rel(found[0], root), _field_line(text, unknown[0]),
+                         "restriction fields judgebook understands (banned, restricted, points)", unknown[0])
+    return data
+
+
+def card_sets(v2: Path, root: Path) -> dict[str, set[str]]:
+    """card id -> the sets it was printed in (v2/printings/*.json)."""
+    out: dict[str, set[str]] = {}
+    for path in sorted((v2 / "printings").glob("*.json")):
+        for row in read_json(path.read_text("utf-8"), _rel(path, root)):
+            if isinstance(row, dict) and "card_id" in row:
+                out.setdefault(row["card_id"], set()).add(row.get("card_set_id", path.stem))
+    return out
+
+
+def legality_meta(card_id: str, formats: list[FormatRules],
+                  printed: dict[str, set[str]]) -> tuple[tuple[str, str], ...]:
+    """("format:standard", "banned|Standard|Standard Ban List 25.10|Seventh Rotation"), one per format."""
+    sets = printed.get(card_id, set())
+    return tuple((LEGALITY_META + f.id, "|".join((f.status(card_id, sets), f.name, f.restriction_name,
+                                                    f.pool_name)))
+                 for f in formats)
+
+
 # ---- a whole checkout ----------------------------------------------------------------
 
 def read_names(v2: Path) -> Names:
@@ -280,7 +402,7 @@ def read_names(v2: Path) -> Names:
         if not path.exists():
             return {}
         rows = read_json(path.read_text("utf-8"), str(path))
-        return {r["id"]: r.get("name", r["id"]) for r in rows if isinstance(r, dict) and "id" in r}
+        return {str(r["id"]): str(r.get("name", r["id"])) for r in rows if isinstance(r, dict) and "id" in r}
     return Names(types=table("card_types.json"), factions=table("factions.json"),
                  subtypes=table("card_subtypes.json"))
 
@@ -289,10 +411,13 @@ def load(v2: Path, root: Path | None = None) -> tuple[list[Section], list[Sectio
     """(cards, rulings) from a `v2` folder; provenance paths relative to `root`."""
     root = root or v2.parent
     names = read_names(v2)
+    formats = read_formats(v2, root)
+    printed = card_sets(v2, root) if formats else {}
     cards = {}
     for path in sorted((v2 / "cards").glob("*.json")):
         card = parse_card(path.read_text("utf-8"), _rel(path, root), names)
-        cards[card.id.removeprefix(f"{CARDS_DOC}:")] = card
+        card_id = card.id.removeprefix(f"{CARDS_DOC}:")
+        cards[card_id] = replace(card, meta=card.meta + legality_meta(card_id, formats, printed))
     titles = _titles(cards.values())
     rulings: list[Section] = []
     for path in sorted((v2 / "rulings").glob("*.json")):

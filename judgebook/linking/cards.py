@@ -24,7 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from judgebook.linking.context import CARDS_DOC, LinkContext, fold
-from judgebook.linking.scan import longest_matches
+from judgebook.linking.scan import gap, longest_matches
 from judgebook.model import LINK_CARD, Link, Section
 
 _WORDS = re.compile(r"\w+")
@@ -38,6 +38,7 @@ class CardName:
     title: str
     id: str
     needs_case: bool
+    gaps: tuple[str, ...] = ()   # the name's own punctuation between its words ("." in "Mr. Stone")
 
 
 def common_words(ctx: LinkContext, sections: list[Section]) -> frozenset[str]:
@@ -61,8 +62,10 @@ def card_names(ctx: LinkContext, sections: list[Section], common: frozenset[str]
         all_common = all(w in common for w in words)
         if all_common and len(words) == 1:
             continue
-        exact = tuple(_WORDS.findall(printed))
-        index[words[0]].append(CardName(words, exact, title, card_id, all_common))
+        found = list(_WORDS.finditer(printed))
+        exact = tuple(m.group(0) for m in found)
+        gaps = tuple(gap(printed, a.end(), b.start()) for a, b in zip(found, found[1:], strict=False))
+        index[words[0]].append(CardName(words, exact, title, card_id, all_common, gaps))
     for names in index.values():
         names.sort(key=lambda n: -len(n.words))
     return index
@@ -78,6 +81,10 @@ def find_cards(text: str, index: dict[str, list[CardName]]) -> list[tuple[CardNa
         if folded[i:i + n] != name.words:
             return False
         if name.needs_case and tuple(t[0] for t in toks[i:i + n]) != name.exact:
+            return False
+        # the text's punctuation between the words must be the name's own: "damage. Net" is two sentences
+        if len(name.gaps) == n - 1 and any(gap(text, toks[i + k][3], toks[i + k + 1][2]) != name.gaps[k]
+                                            for k in range(n - 1)):
             return False
         return not (n == 1 and _inside_longer_name(text, toks, i))
     hits = longest_matches(len(toks), lambda i: index.get(folded[i], ()),

@@ -46,6 +46,25 @@ def _about(ctx: LinkContext, target: Section) -> set[str]:
 def resolve(ctx: LinkContext, ruling: Section, link: Link) -> Link:
     if link.target or link.reason:
         return link
+    settled = _resolve(ctx, ruling, link)
+    return settled if settled.target else replace(settled, alternatives=_offer(ctx, ruling, settled))
+
+
+def _offer(ctx: LinkContext, ruling: Section, link: Link) -> tuple[str, ...]:
+    """For a number the CR in force does not hold: the same number in the earliest loaded
+    version where the rule is about what the ruling's sentence is about (1.5's numbering,
+    which is not loaded, lives on in 22.12), offered as "see ...", never as the link itself."""
+    said = _words(context_sentence(ruling.text, link.start, link.end))
+    if not said:
+        return ()
+    for doc in sorted((d for d in ctx.documents.values() if d.is_cr), key=lambda d: (d.effective, d.key)):
+        target, _ = resolve_number(ctx, doc.key, link.ref)
+        if target and said & _about(ctx, ctx.by_id[target]):
+            return (target,)
+    return ()
+
+
+def _resolve(ctx: LinkContext, ruling: Section, link: Link) -> Link:
     doc = version_for(ctx, ruling)
     if not doc:
         return replace(link, reason=f"the ruling ({ruling.provenance.date or 'undated'}) predates "

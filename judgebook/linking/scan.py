@@ -34,3 +34,18 @@ def longest_matches(count: int, candidates: Callable[[int], Iterable[T]],
     return hits
 
 
+_QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"'})
+
+
+def gap(text: str, end: int, start: int) -> str:
+    """What separates two words besides spaces and hyphens: "" for "paid ability" and
+    "Mushin-no-Shin", "," for "paid, abilities"; curly quotes read as straight ones."""
+    between = text[end:start]
+    mark = "".join(between.split()).translate(_QUOTES).replace("-", "")
+    return mark + "¶" if "\n\n" in between else mark   # a paragraph break separates like punctuation
+
+
+def joined(text: str, end: int, start: int) -> bool:
+    """Do two words read as one phrase? Only spaces (or a hyphen) between them: never a
+    sentence's or clause's punctuation ("been paid, abilities" is not a "paid ability")."""
+    return gap(text, end, start) == ""

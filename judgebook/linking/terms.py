@@ -8,6 +8,8 @@ glossary's, and the 1996 rulebook's glossary entries).
 
 Usage links are kept precise and few:
   - whole words only, longest term first, so "credit pool" wins over "credit";
+  - never across punctuation: "after all costs have been paid, abilities..."
+    is no use of "paid ability", nor "Corp. Cards" of "Corp card";
   - a term is linked at its first use in a section, never in its own definition;
   - within a family (one CR version; the FFG documents; the 1996 documents),
     since terms mean what their own edition defines;
@@ -23,7 +25,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 
 from judgebook.linking.context import LinkContext, fold
-from judgebook.linking.scan import longest_matches
+from judgebook.linking.scan import joined, longest_matches
 from judgebook.model import LINK_TERM, Link, Section
 
 CAP_WORD = 0.03     # one-word terms: above this share of sections they are the common vocabulary
@@ -114,12 +116,14 @@ def _definitions(ctx: LinkContext, s: Section, docs_with_meta: set, caps: Counte
     return found
 
 
-def _find(words: list[tuple[str, int, int]], index: dict[str, list[Term]]) -> list[tuple[Term, int, int]]:
-    """(term, start, end) for each term use, longest first, non-overlapping."""
+def _find(text: str, words: list[tuple[str, int, int]],
+          index: dict[str, list[Term]]) -> list[tuple[Term, int, int]]:
+    """(term, start, end) for each term use, longest first, non-overlapping, never across punctuation."""
     def fits(i: int, term: Term) -> bool:
         n = len(term.words)
         return (all(words[i + k][0] == term.words[k] for k in range(n - 1))
-                and _matches(words[i + n - 1][0], term.words[-1]))
+                and _matches(words[i + n - 1][0], term.words[-1])
+                and all(joined(text, words[i + k][2], words[i + k + 1][1]) for k in range(n - 1)))
     hits = longest_matches(len(words), lambda i: index.get(words[i][0], ()),
                            lambda t: len(t.words), fits)
     return [(t, words[a][1], words[b][2]) for t, a, b in hits]
@@ -151,7 +155,7 @@ def link_terms(ctx: LinkContext, sections: list[Section]) -> list[Section]:
             continue
         members[fam] += 1
         first: dict[Term, tuple[Term, int, int]] = {}
-        for hit in _find(_tokens(s.text), indexes[fam]):
+        for hit in _find(s.text, _tokens(s.text), indexes[fam]):
             if hit[0].section != s.id:
                 first.setdefault(hit[0], hit)
         uses[s.id] = list(first.values())

@@ -5,7 +5,8 @@ anchor where both have one (the YAML versions), then by text similarity
 within the same chapter, with a bonus for an unchanged number. Numbers alone
 are not trusted: CR 1.6 inserted 1.12 "Objects", so everything after it
 shifted. A last pass pairs what is left under already-aligned parents at the
-same number when they still share a quarter of their words (a reworded rule). The pairwise matches chain into histories, and every section in a
+same number when they still share a quarter of their words (a reworded rule).
+The pairwise matches chain into histories, and every section in a
 history gets `version` links to all its counterparts.
 """
 from __future__ import annotations
@@ -63,11 +64,11 @@ def _tokens(s: Section) -> frozenset[str]:
 
 def _chapter(s: Section, by_id: dict[str, Section]) -> str:
     """The chapter a section sits in: its own number's head, else its nearest numbered ancestor's."""
-    seen = 0
-    while s is not None and seen < 20:
-        if s.number:
-            return (normalise_number(s.number) or s.number).split(".")[0]
-        s = by_id.get(s.parent)
+    seen, here = 0, s    # type: int, Section | None
+    while here is not None and seen < 20:
+        if here.number:
+            return (normalise_number(here.number) or here.number).split(".")[0]
+        here = by_id.get(here.parent)
         seen += 1
     return ""
 
@@ -149,7 +150,7 @@ def align_versions(documents: list[Document], sections: list[Section]) -> list[l
             by_doc[s.doc].append(s)
     by_id = {s.id: s for s in sections}
     nxt: dict[str, str] = {}
-    for a, b in zip(versions, versions[1:]):
+    for a, b in zip(versions, versions[1:], strict=False):
         for old_id, new_id in align_pair(by_doc[a.key], by_doc[b.key], by_id):
             nxt[old_id] = new_id
     has_prev = set(nxt.values())
@@ -208,3 +209,28 @@ def changes(corpus, old_doc: str, new_doc: str) -> list[Change]:
             out.append(Change("renumbered" if renumbered else "changed", o.id, s.id, text_changed))
     out += [Change("removed", old=s.id) for s in corpus.in_doc(old_doc) if counterpart(s, new_doc) is None]
     return out
+
+
+# ---- typography: differences that change how a rule looks, not what it says ----
+
+# Curly and straight quotes, dashes, and the symbol notations: "[c]" in the
+# NISEI texts, "{c}" where the NSG source describes its own notation; the NSG
+# "[trashcost]" and "[dash]" tokens for the NISEI "[trash]" and "–"; and the
+# unique mark "◆", which the CR 1.6 PDF text lost.
+_TYPOGRAPHY = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "–": "-", "—": "-",
+                             "{": "[", "}": "]", "◆": ""})
+_NOTATION = (("[trashcost]", "[trash]"), ("[dash]", "-"))
+
+
+def typography_key(text: str) -> str:
+    """The text with quote style, capitals, whitespace and symbol notation folded away."""
+    folded = text.translate(_TYPOGRAPHY).casefold()
+    for token, same in _NOTATION:
+        folded = folded.replace(token, same)
+    return " ".join(folded.split())
+
+
+def typography_only(old: str, new: str) -> bool:
+    """Do two texts say the same once typography is folded away? (True for identical texts too:
+    the caller has already found them different in some other respect, such as a label.)"""
+    return typography_key(old) == typography_key(new)

@@ -4,8 +4,10 @@ Search, web and CLI read this; they never parse documents themselves.
 """
 from __future__ import annotations
 
+import difflib
 import json
 import re
+import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from functools import cached_property
@@ -31,6 +33,16 @@ def normalise_number(text: str) -> str | None:
     if not m:
         return None
     return m.group(1) + (m.group(2) or "").lower()
+
+
+NAME_CUTOFF = 0.8          # difflib ratio: "Hostle Infrastructur" finds the card, "Hostile" alone does not
+_NAMED_KINDS = ("card", "glossary-entry")
+
+
+def _fold(text: str) -> str:
+    """Case, accents and punctuation folded, for names typed by a person."""
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return " ".join(re.sub(r"[^\w]+", " ", text.casefold()).split())
 
 
 class Corpus:
@@ -95,6 +107,19 @@ class Corpus:
                 return hit
         return None
 
+    def named(self, name: str) -> list[Section]:
+        """Cards and glossary entries called `name` (case, accents and punctuation do not matter;
+        an identity also answers to the name before its colon), else those whose name is
+        closest to it (a typo), best first. Cards come before glossary entries."""
+        key = _fold(name)
+        if not key:
+            return []
+        exact = self._by_name.get(key)
+        if exact:
+            return list(exact)
+        close = difflib.get_close_matches(key, self._by_name.keys(), n=3, cutoff=NAME_CUTOFF)
+        return [s for k in close for s in self._by_name[k]]
+
     def by_anchor(self, doc: str, anchor: str) -> Section | None:
         return self._by_anchor.get((doc, anchor))
 
@@ -155,6 +180,20 @@ class Corpus:
             if s.number:
                 out.setdefault((s.doc, normalise_number(s.number) or s.number), s)
         return out
+
+    @cached_property
+    def _by_name(self) -> dict[str, list[Section]]:
+        out: dict[str, list[Section]] = defaultdict(list)
+        named = [s for s in self.sections.values() if s.title and s.kind in _NAMED_KINDS]
+        named.sort(key=lambda s: (_NAMED_KINDS.index(s.kind), s.doc, s.order))
+        for s in named:
+            out[_fold(s.title)].append(s)
+        for s in named:     # after every full name, so a short name never shadows one
+            if s.kind == "card" and ":" in s.title:
+                short = _fold(s.title.split(":", 1)[0])
+                if short not in out:
+                    out[short].append(s)
+        return dict(out)
 
     @cached_property
     def _by_anchor(self) -> dict[tuple[str, str], Section]:

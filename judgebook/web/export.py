@@ -41,13 +41,15 @@ def export_site(corpus: Corpus, out_dir: str | Path,
     env = _environment(corpus)
     site = _Site(out, env, Html(corpus, ExportUrls()))
     say = progress or (lambda _msg: None)
+    missing = pages.missing_sources(corpus)
     site.write("index.html", "home.html", docs=pages.documents(corpus), newest=corpus.newest_cr(),
-               counts={k: len(corpus.in_doc(k)) for k in corpus.documents}, autofocus=True)
+               counts={k: len(corpus.in_doc(k)) for k in corpus.documents}, autofocus=True,
+               missing=missing, build_line=pages.build_line(missing))
     site.write("search.html", "static_search.html", autofocus=True)
     site.write("404.html", "404.html", missing="this page")
     for doc in corpus.documents.values():
-        site.write(f"d/{file_slug(doc.key)}.html", "document.html", doc=doc,
-                   toc=pages.toc(corpus, doc.key), count=len(corpus.in_doc(doc.key)))
+        site.write(f"d/{file_slug(doc.key)}.html", "document.html", page=pages.document_page(corpus, doc.key),
+                   doc=doc)
     _write_changes(site, corpus)
     site.write("rulings.html", "rulings.html", topics=pages.ruling_topics(corpus),
                cards=pages.ruling_cards(corpus), doc=corpus.documents.get("onr-rulings"))
@@ -56,6 +58,7 @@ def export_site(corpus: Corpus, out_dir: str | Path,
     say(f"writing {len(corpus.sections)} section pages")
     for n, sid in enumerate(corpus.sections, 1):
         page = pages.section_page(corpus, sid)
+        assert page is not None     # sid comes from the corpus itself
         site.write(section_path(sid), "section.html", page=page, sec=page.section)
         if n % 2000 == 0:
             say(f"  {n} pages")
@@ -95,7 +98,7 @@ def _environment(corpus: Corpus):
 class _Site:
     def __init__(self, out: Path, env, html: Html):
         self.out, self.env, self.html, self.count = out, env, html, 0
-        self.pairs = frozenset()
+        self.pairs: frozenset[tuple[str, str]] = frozenset()
         self._made: set[Path] = set()
 
     def write(self, rel: str, template: str, **context) -> None:

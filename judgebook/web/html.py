@@ -10,21 +10,16 @@ from functools import lru_cache
 
 from markupsafe import Markup, escape
 
+from judgebook.linking.versions import word_diff
 from judgebook.model import Section
 from judgebook.store.corpus import Corpus
 from judgebook.symbols import SYMBOLS
-from judgebook.web import render
-from judgebook.web.pages import section_label
+from judgebook.web import pages, render
 from judgebook.web.searching import safe_snippet
-from judgebook.web.urls import Urls
+from judgebook.web.urls import Urls, file_slug
 
 # "[recurring]" in a snippet, possibly with the word highlighted: "[<mark>recurring</mark>]"
 _SNIPPET_SYMBOL = re.compile(r"\[(<mark>)?(" + "|".join(t[1:-1] for t in SYMBOLS) + r")(</mark>)?\]", re.I)
-
-try:   # the linking engineer's word diff; the History falls back to whole texts without it
-    from judgebook.linking.versions import word_diff
-except ImportError:   # pragma: no cover - only while linking is being written
-    word_diff = None
 
 
 @lru_cache(maxsize=2048)
@@ -46,7 +41,16 @@ class Html:
 
     # ---- names -------------------------------------------------------------
     def label(self, sec: Section | None) -> str:
-        return section_label(sec) if sec else ""
+        return pages.label(self.corpus, sec) if sec else ""
+
+    def is_heading(self, sec: Section) -> bool:
+        """Its whole text is already its heading (the label says it)."""
+        return bool(pages.heading_text(sec))
+
+    def frag(self, sec: Section) -> str:
+        """The in-page anchor of a section shown in full on its ancestor's or document's page:
+        the source's own anchor, else its number, else its file-safe id."""
+        return sec.anchor or sec.number or file_slug(sec.id)
 
     def doc_title(self, key: str) -> str:
         d = self.corpus.documents.get(key)
@@ -70,7 +74,7 @@ class Html:
             return ""
         doc = self.corpus.documents.get(sec.doc)
         prefix = self.doc_short(sec.doc) + " " if doc and doc.is_cr else ""
-        return prefix + section_label(sec)
+        return prefix + pages.label(self.corpus, sec)
 
     def _definition_of(self, section_id: str) -> str:
         """The first paragraph of a section as plain text (glossary HTML reduced to its words)."""
@@ -104,8 +108,6 @@ class Html:
 
     def diff(self, a: str, b: str) -> Markup:
         """Word-level diff of a -> b: deletions in <del>, insertions in <ins>."""
-        if word_diff is None:
-            return Markup(f"<del>{escape(a)}</del> <ins>{escape(b)}</ins>")
         out = []
         for op in _diff_ops(a, b):
             piece = render.inline(op.text, self.urls)
@@ -116,6 +118,12 @@ class Html:
             else:
                 out.append(str(piece))
         return Markup("".join(out))
+
+    def card_facts(self, sec: Section) -> list[tuple[str, str]]:
+        return pages.card_facts(sec)
+
+    def legality(self, sec: Section) -> list[pages.Legality]:
+        return pages.legality(sec)
 
     def meta(self, sec: Section) -> list[tuple[str, str]]:
         """Facts worth showing: "faction_name: Criminal" rather than both it and "faction: criminal"."""

@@ -14,8 +14,10 @@ FILTERS = ("doc", "era", "kind")
 @bp.get("/")
 def home():
     corpus = state().corpus
+    missing = pages.missing_sources(corpus)
     return render_template("home.html", docs=pages.documents(corpus),
-                           newest=corpus.newest_cr(), counts=_doc_counts(corpus), autofocus=True)
+                           newest=corpus.newest_cr(), counts=_doc_counts(corpus), autofocus=True,
+                           missing=missing, build_line=pages.build_line(missing))
 
 
 def _doc_counts(corpus) -> dict[str, int]:
@@ -81,11 +83,10 @@ def by_number(ref: str):
 
 @bp.get("/d/<doc>")
 def document(doc: str):
-    corpus = state().corpus
-    if doc not in corpus.documents:
+    page = pages.document_page(state().corpus, doc)
+    if page is None:
         abort(404)
-    return render_template("document.html", doc=corpus.documents[doc],
-                           toc=pages.toc(corpus, doc), count=len(corpus.in_doc(doc)))
+    return render_template("document.html", page=page, doc=page.document)
 
 
 @bp.get("/changes")

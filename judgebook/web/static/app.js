@@ -96,6 +96,52 @@
     }
   }
 
+  // Contents sidebar: open beside the text on a wide screen, folded above it on a phone;
+  // on a page holding the whole text, it follows the reader ("you are here").
+  var side = document.getElementById("contents");
+  if (side) {
+    var wide = window.matchMedia ? window.matchMedia("(min-width: 62rem)") : { matches: true };
+    side.open = wide.matches;
+    var here = side.querySelector("a[aria-current]");
+    var showHere = function () {   // scroll the contents list (not the page) to "you are here"
+      var nav = side.querySelector("nav");
+      if (here && nav) nav.scrollTop += here.getBoundingClientRect().top - nav.getBoundingClientRect().top - nav.clientHeight / 3;
+    };
+    side.addEventListener("toggle", function () { if (side.open) showHere(); });
+    if (wide.matches) showHere();
+    if (side.dataset.spy) {
+      var links = {};
+      side.querySelectorAll("a[data-frag]").forEach(function (a) { links[a.dataset.frag] = a; });
+      var heads = Array.prototype.slice.call(document.querySelectorAll("section[data-toc] > .rd-head"));
+      var lastOn = null, queued = false;
+      var spy = function () {
+        queued = false;
+        var cur = null;
+        for (var i = 0; i < heads.length; i++) {
+          if (heads[i].getBoundingClientRect().top > 120) break;
+          cur = heads[i];
+        }
+        var sec = cur && cur.parentElement, link = null;
+        while (sec && !link) {       // the nearest enclosing section the contents list names
+          link = links[sec.id] || null;
+          sec = sec.parentElement && sec.parentElement.closest("section[data-toc]");
+        }
+        if (link === lastOn) return;
+        if (lastOn) lastOn.removeAttribute("aria-current");
+        if (link) link.setAttribute("aria-current", "location");
+        lastOn = link;
+        if (link && wide.matches) {   // keep "you are here" in sight in a long contents list
+          var nav = side.querySelector("nav"), r = link.getBoundingClientRect(), n = nav.getBoundingClientRect();
+          if (r.top < n.top || r.bottom > n.bottom) { here = link; showHere(); }
+        }
+      };
+      window.addEventListener("scroll", function () {
+        if (!queued) { queued = true; window.requestAnimationFrame(spy); }
+      }, { passive: true });
+      spy();
+    }
+  }
+
   // Offline: a service worker where one can run (http(s), not file://).
   if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol) && document.body.dataset.sw) {
     navigator.serviceWorker.register(document.body.dataset.sw).catch(function () {});
