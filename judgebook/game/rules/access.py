@@ -1,0 +1,111 @@
+"""Breaching a server and accessing cards (sec_breaching_steps, sec_steps_accessing_card)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from judgebook.game.driver.choice import ChoicePoint, Option, Refused, decision
+from judgebook.game.language.context import Ctx
+from judgebook.game.language.costs import Cost
+from judgebook.game.language.quantities import Number
+from judgebook.game.rules import costs
+from judgebook.game.rules.effects import move, trash
+from judgebook.game.rules.frames import Frame, event, log, path, pop, push, set_top
+from judgebook.game.rules.triggers import emit
+from judgebook.game.state import queries as q
+from judgebook.game.state.model import Game
+
+
+@dataclass(frozen=True)
+class Breach(Frame):
+    server: str
+    run_seq: int
+    started: bool = False
+    accessed: tuple[str, ...] = ()
+    label = "breach"
+
+    def candidates(self, g: Game) -> list[str]:
+        root = [c for c in g.zone(q.root_zone(self.server)) if c not in self.accessed]
+        if self.server == "R&D":
+            top = list(g.zone("corp.deck")[:1])
+            return [c for c in top if c not in self.accessed] + root
+        if self.server == "HQ":
+            hand = [] if any(c in self.accessed for c in g.zone("corp.hand")) else list(g.zone("corp.hand"))
+            return hand + root
+        if self.server == "Archives":
+            return [c for c in g.zone("corp.discard") if c not in self.accessed] + root
+        return root
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        if g.over:
+            return pop(g)
+        if not self.started:
+            g = set_top(g, replace(self, started=True))
+            return emit(g, event("breach", server=self.server), f"the Runner breaches {self.server}",
+                        "step_breaching_begins", "runner")
+        cands = self.candidates(g)
+        if costs.cannot(g, "access", "runner", self.server):
+            cands = []
+        if not cands:
+            return log(pop(g), "breach_complete", f"the breach of {self.server} is complete", "step_breach_complete")
+        if len(cands) == 1:
+            return self._access(g, cands[0])
+        return ChoicePoint("runner", "access", "choose the next card to access", "step_choose_candidate",
+                           tuple(Option(decision("access", c), f"access {c}", "step_choose_candidate")
+                                 for c in cands), default=0, path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        return self._access(g, str(option.decision.value))
+
+    def _access(self, g: Game, cid: str) -> Game:
+        g = set_top(g, replace(self, accessed=self.accessed + (cid,)))
+        return push(g, Access(cid))
+
+
+@dataclass(frozen=True)
+class Access(Frame):
+    card: str
+    at: str = "accessed"                 # accessed | decide | complete
+    label = "access"
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        if g.over:
+            return pop(g)
+        d = q.definition(g, self.card)
+        if self.at == "accessed":
+            g = set_top(g, replace(self, at="decide"))
+            return emit(g, event("access", card=self.card, type=d.type, server=q.server_of(g, self.card)),
+                        f"the Runner accesses {self.card}", "step_card_accessed", "runner")
+        if self.at == "decide":
+            if self.card not in g.cards or g.cards[self.card].zone in ("runner.score", "corp.discard"
+                                                                          ) and d.type != "agenda":
+                return pop(g)
+            if d.type == "agenda":
+                if costs.cannot(g, "steal", "runner", card=self.card):
+                    return log(pop(g), "not_stolen", f"{self.card} cannot be stolen", "rule_cannot_precedence",
+                               "runner")
+                g = pop(g)
+                g = move(g, self.card, "runner.score")
+                return emit(g, event("stolen", card=self.card, player="runner"), f"the Runner steals {self.card}",
+                            "step_access_agenda", "runner")
+            if d.trash_cost is None or g.cards[self.card].zone == "corp.discard":
+                return pop(g)
+            cost = Cost(credits=Number(d.trash_cost), has_credits=True)
+            no = Option(decision("trash", False), "do not trash it", "step_access_complete")
+            why = costs.refusal(g, cost, Ctx(self.card, "runner"), "runner")
+            if why:
+                return ChoicePoint("runner", "trash", f"trash {self.card}?", "rule_trash_cost", (no,),
+                                   (Refused(decision("trash", True), f"pay {d.trash_cost}[c] to trash {self.card}",
+                                            why[0], why[1]),), default=0, default_reason="only", path=path(g))
+            return ChoicePoint("runner", "trash", f"trash {self.card}?", "rule_trash_cost",
+                               (no, Option(decision("trash", True), f"pay {d.trash_cost}[c] to trash {self.card}",
+                                           "rule_trash_cost")), default=0, path=path(g))
+        return pop(g)
+
+    def choose(self, g: Game, option: Option) -> Game:
+        g = pop(g)
+        if not option.decision.value:
+            return g
+        d = q.definition(g, self.card)
+        g = costs.pay(g, Cost(credits=Number(d.trash_cost or 0), has_credits=True), Ctx(self.card, "runner"),
+                      "runner")
+        return trash(g, self.card, "runner")

@@ -1,0 +1,92 @@
+"""Resolving an ability's instructions one at a time, with a checkpoint after each (rule_checkpoint)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from judgebook.game.driver.choice import ChoicePoint, Option, decision
+from judgebook.game.language.context import Ctx
+from judgebook.game.language.instructions import ChooseOne, Instruction
+from judgebook.game.rules.checkpoint import checkpoint
+from judgebook.game.rules.frames import Frame, log, path, pop, push, set_top
+from judgebook.game.state.model import Game
+
+
+@dataclass(frozen=True)
+class Resolve(Frame):
+    instrs: tuple[Instruction, ...]
+    ctx: Ctx
+    anchor: str
+    index: int = 0
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        if g.over or self.index >= len(self.instrs):
+            return pop(g)
+        ins = self.instrs[self.index]
+        sel = ins.selector
+        if sel is not None and sel.chooses and not self.ctx.targets:
+            picks = sel.picks(g, self.ctx)
+            if len(picks) > 1 or (picks and sel.up_to):
+                return ChoicePoint(self.ctx.controller, "target", f"choose {sel.render()} for: {ins.render()}",
+                                   "rule_choosing_targets",
+                                   tuple(Option(decision("target", list(p)), ", ".join(p) or "none",
+                                                "rule_choosing_targets") for p in picks),
+                                   path=path(g))
+            if picks:
+                return set_top(g, replace(self, ctx=self.ctx.with_targets(picks[0])))
+            # No legal target: the instruction does nothing (rule_no_valid_targets).
+            g = log(g, "no_target", f"{ins.render()}: no legal target", "rule_targets_must_be_in_play_area",
+                    self.ctx.controller, card=self.ctx.source)
+            return set_top(g, replace(self, index=self.index + 1))
+        ctx = self.ctx
+        g = set_top(g, replace(self, index=self.index + 1, ctx=replace(ctx, targets=())))
+        if ins.mods.if_able and not ins.possible(g, ctx):
+            return log(g, "not_able", f"{ins.render()}: cannot be carried out in full, so not at all",
+                       "rule_if_able", ctx.controller, card=ctx.source)
+        g = push(g, Checkpoint())
+        return ins.run(g, ctx)
+
+    def choose(self, g: Game, option: Option) -> Game:
+        targets = tuple(option.decision.value or ())
+        return set_top(g, replace(self, ctx=self.ctx.with_targets(targets)))
+
+
+@dataclass(frozen=True)
+class Checkpoint(Frame):
+    def step(self, g: Game) -> Game:
+        return checkpoint(pop(g))
+
+
+def resolve_now(g: Game, ctx: Ctx, instrs: tuple[Instruction, ...], anchor: str) -> Game:
+    """Resolve `instrs` next, before anything else on the stack (a branch, a loop body)."""
+    return push(g, Resolve(instrs, ctx, anchor))
+
+
+@dataclass(frozen=True)
+class Choose(Frame):
+    ctx: Ctx
+    instr: ChooseOne
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        chooser = self.ctx.side(self.instr.by)
+        possible = [i for i, opt in enumerate(self.instr.options) if all(ins.possible(g, self.ctx) for ins in opt)]
+        if len(possible) <= 1:
+            g = pop(g)
+            if not possible:
+                return log(g, "no_option", "no option can be carried out: nothing happens", "rule_mandatory_choice",
+                           chooser)
+            return resolve_now(g, self.ctx, self.instr.options[possible[0]], "rule_mandatory_choice")
+        return ChoicePoint(chooser, "choose", self.instr.render(), "rule_mandatory_choice",
+                           tuple(Option(decision("choose", i + 1), _render(self.instr.options[i]),
+                                        "rule_mandatory_choice") for i in possible), path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        return resolve_now(pop(g), self.ctx, self.instr.options[int(option.decision.value) - 1],
+                           "rule_mandatory_choice")
+
+
+def _render(instrs: tuple[Instruction, ...]) -> str:
+    return "; ".join(i.render() for i in instrs)
+
+
+def push_choose(g: Game, ctx: Ctx, instr: ChooseOne) -> Game:
+    return push(g, Choose(ctx, instr))

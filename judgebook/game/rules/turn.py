@@ -1,0 +1,242 @@
+"""Turns (rule_sec_corp_turn, rule_sec_runner_turn) and the basic actions."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from judgebook.game.driver.choice import ChoicePoint, Option, Refused, decision
+from judgebook.game.language.context import Ctx
+from judgebook.game.language.costs import Cost
+from judgebook.game.language.quantities import Number
+from judgebook.game.rules import costs
+from judgebook.game.rules.effects import draw, move, set_player
+from judgebook.game.rules.frames import Call, Frame, event, log, path, pop, push, set_top
+from judgebook.game.rules.resolve import Resolve
+from judgebook.game.rules.triggers import emit
+from judgebook.game.rules.values import hand_size
+from judgebook.game.rules.windows import PriorityWindow, use_ability
+from judgebook.game.state import queries as q
+from judgebook.game.state.model import Game, Side, other
+from judgebook.game.timing.structures import CORP_TURN, RUNNER_TURN
+
+ALLOTTED = {"corp": 3, "runner": 4}
+
+
+def structure(side: Side) -> list[tuple[object, object]]:
+    return (CORP_TURN if side == "corp" else RUNNER_TURN).steps()  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class Turn(Frame):
+    side: Side
+    at: int = 0
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return "Corp's turn" if self.side == "corp" else "Runner's turn"
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        if g.over:
+            return pop(g)
+        steps = (CORP_TURN if self.side == "corp" else RUNNER_TURN).steps()
+        if self.at >= len(steps):
+            g = pop(g)
+            nxt = other(self.side)
+            return push(replace(g, active=nxt, turn=g.turn + 1, history=()), Turn(nxt))
+        phase, st = steps[self.at]
+        g = set_top(g, replace(self, at=self.at + 1))
+        key = st.key
+        side = self.side
+        if key == "allotted_clicks":
+            g = set_player(g, side, clicks=ALLOTTED[side])
+            return log(g, "clicks", f"the {side} gains {ALLOTTED[side]}[click]", st.anchor, side)
+        if key == "refill":
+            for cid in q.installed(g, side):
+                d = q.definition(g, cid)
+                if d.recurring and q.is_active(g, cid):
+                    card = g.cards[cid]
+                    refilled = card.with_counter("credit", d.recurring - card.count("credit"))
+                    g = replace(g, cards=g.cards.set(cid, refilled))
+            return g
+        if st.event in ("turn_begins", "turn_ends", "action_phase_ends"):
+            return emit(g, event(st.event, player=side), f"{st.label} ({side})", st.anchor, side)
+        if key == "mandatory_draw":
+            return draw(g, "corp", 1)
+        if key == "action":
+            if g.player(side).clicks <= 0:
+                return set_top(g, replace(self, at=self.at + 1))
+            return push(g, Action(side))
+        if key == "action_loop":
+            if g.player(side).clicks > 0:
+                return set_top(g, replace(self, at=self.at - 2))
+            return g
+        if key == "discard":
+            excess = len(g.zone(f"{side}.hand")) - hand_size(g, side)
+            return push(g, Discard(side)) if excess > 0 else g
+        if key == "lose_clicks":
+            return set_player(g, side, clicks=0)
+        if st.window:
+            return push(g, PriorityWindow(frozenset(st.window), st.anchor))
+        return g
+
+
+@dataclass(frozen=True)
+class Action(Frame):
+    side: Side
+    label = "action"
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        if g.over:
+            return pop(g)
+        opts, refused = action_options(g, self.side)
+        return ChoicePoint(self.side, "action", f"the {self.side} takes an action", "rule_taking_actions",
+                           tuple(opts), tuple(refused), default=None, default_reason="the script ends here",
+                           path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        g = pop(g)
+        d = option.decision
+        side = self.side
+        g = log(g, "action", f"the {side} takes the action: {option.label}", option.rule, side, how="chosen")
+        if d.value == "use":
+            return use_ability(g, side, str(d.get("card")), str(d.get("ability")), None)
+        g = costs.pay(g, Cost(clicks=1), Ctx(f"{side}.identity", side), side)
+        kind = d.value
+        if kind == "gain_credit":
+            return set_player(g, side, credits=g.player(side).credits + 1)
+        if kind == "draw":
+            return draw(g, side, 1)
+        if kind == "run":
+            from judgebook.game.rules.run import start_run
+            return start_run(g, str(d.get("server")))
+        if kind == "remove_tag":
+            g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx("runner", side), side)
+            return set_player(g, "runner", tags=g.runner.tags - 1)
+        if kind == "install":
+            return install(g, side, str(d.get("card")), d.get("server"))
+        if kind == "play":
+            return play(g, side, str(d.get("card")))
+        if kind == "advance":
+            cid = str(d.get("card"))
+            g = costs.pay(g, Cost(credits=Number(1), has_credits=True), Ctx(cid, side), side)
+            g = replace(g, cards=g.cards.set(cid, g.cards[cid].with_counter("advancement", 1)))
+            return emit(g, event("advanced", card=cid, type=q.definition(g, cid).type), f"{cid} is advanced",
+                        "rule_advance", side)
+        raise ValueError(kind)
+
+
+def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
+    opts: list[Option] = []
+    refused: list[Refused] = []
+    clicks = g.player(side).clicks
+    if clicks < 1:
+        return [], [Refused(decision("action", "run"), "take an action", "rule_cost", "no [click] left")]
+    opts.append(Option(decision("action", "gain_credit"), "gain 1[c]", "rule_basic_action_gain_credit"))
+    opts.append(Option(decision("action", "draw"), "draw 1 card", "rule_basic_action_draw"))
+    if side == "runner":
+        for server in g.servers:
+            d = decision("action", "run", server=server)
+            if costs.cannot(g, "run", "runner", server):
+                refused.append(Refused(d, f"run on {server}", "rule_cannot_precedence", "a card forbids it"))
+            else:
+                opts.append(Option(d, f"run on {server}", "rule_basic_action_run"))
+        if g.runner.tags:
+            why = costs.refusal(g, Cost(credits=Number(2), has_credits=True), Ctx("runner", "runner"), "runner")
+            d = decision("action", "remove_tag")
+            (refused.append(Refused(d, "remove 1 tag", why[0], why[1])) if why else
+             opts.append(Option(d, "remove 1 tag (2[c])", "rule_basic_action_remove_tag")))
+    for cid in g.zone(f"{side}.hand"):
+        card_def = q.definition(g, cid)
+        if card_def.type in ("event", "operation"):
+            d = decision("action", "play", card=cid)
+            why = costs.refusal(g, Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True),
+                                Ctx(cid, side), side)
+            (refused.append(Refused(d, f"play {cid}", why[0], why[1])) if why else
+             opts.append(Option(d, f"play {cid}", "rule_basic_action_play")))
+        elif side == "runner":
+            d = decision("action", "install", card=cid)
+            why = costs.refusal(g, Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True),
+                                Ctx(cid, side), side, "install")
+            (refused.append(Refused(d, f"install {cid}", why[0], why[1])) if why else
+             opts.append(Option(d, f"install {cid}", "rule_basic_action_install")))
+        else:
+            for server in list(g.servers) + ["new"]:
+                if card_def.type != "ice" and server in q.CENTRAL and card_def.type != "upgrade":
+                    continue
+                opts.append(Option(decision("action", "install", card=cid, server=server),
+                                   f"install {cid} in {server}", "rule_basic_action_install"))
+    if side == "corp":
+        for cid in q.installed(g, "corp"):
+            card_def = q.definition(g, cid)
+            if card_def.type == "agenda" or (card_def.type != "ice" and g.cards[cid].count("advancement") >= 0
+                                             and "advanceable" in card_def.subtypes):
+                opts.append(Option(decision("action", "advance", card=cid), f"advance {cid}",
+                                   "rule_basic_action_advance"))
+    for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")):
+        for ab in q.definition(g, cid).abilities:
+            if ab.is_action and q.is_active(g, cid):
+                d = decision("action", "use", card=cid, ability=ab.id)
+                why = costs.refusal(g, ab.cost, Ctx(cid, side, ab.id), side) if ab.cost else None
+                (refused.append(Refused(d, f"{cid}: {ab.text or ab.id}", why[0], why[1])) if why else
+                 opts.append(Option(d, f"{cid}: {ab.text or ab.id}", "rule_click_ability")))
+    return opts, refused
+
+
+def install(g: Game, side: Side, cid: str, server: object) -> Game:
+    d = q.definition(g, cid)
+    if side == "runner":
+        g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side, "install")
+        g = move(g, cid, "runner.rig")
+    else:
+        name = str(server or "new")
+        if name == "new":
+            n = 1 + sum(1 for s in g.servers if s.startswith("Server "))
+            name = f"Server {n}"
+            g = replace(g, servers=g.servers + (name,))
+        if d.type == "ice":
+            extra = len(g.zone(q.ice_zone(name)))
+            g = costs.pay(g, Cost(credits=Number(extra), has_credits=True), Ctx(cid, side), side, "install")
+            g = move(g, cid, q.ice_zone(name))
+        else:
+            g = move(g, cid, q.root_zone(name))
+        g = replace(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
+    return emit(g, event("installed", card=cid, type=d.type, player=side), f"the {side} installs {cid}",
+                "rule_install", side)
+
+
+def play(g: Game, side: Side, cid: str) -> Game:
+    d = q.definition(g, cid)
+    g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side)
+    g = move(g, cid, "play")
+    g = emit(g, event("played", card=cid, player=side), f"the {side} plays {cid}", "rule_play", side)
+    effects = tuple(e for ab in d.abilities if ab.kind == "play" for e in ab.effects)
+    g = push(g, Call(_to_discard, (cid,)))
+    return push(g, Resolve(effects, Ctx(cid, side, "play"), "rule_play")) if effects else g
+
+
+def _to_discard(g: Game, cid: str) -> Game:
+    if g.cards[cid].zone == "play":
+        return move(g, cid, f"{g.cards[cid].owner}.discard")
+    return g
+
+
+@dataclass(frozen=True)
+class Discard(Frame):
+    side: Side
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        hand = g.zone(f"{self.side}.hand")
+        excess = len(hand) - hand_size(g, self.side)
+        if excess <= 0:
+            return pop(g)
+        from itertools import combinations
+        picks = list(combinations(hand, excess))[:200]
+        return ChoicePoint(self.side, "discard", f"discard {excess} card(s) to maximum hand size",
+                           "step_corp_turn_discard" if self.side == "corp" else "step_runner_turn_discard",
+                           tuple(Option(decision("discard", list(p)), ", ".join(p), "rule_discard") for p in picks),
+                           default=len(picks) - 1, path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        for cid in option.decision.value:
+            g = move(g, str(cid), f"{self.side}.discard")
+        return log(pop(g), "discard", f"the {self.side} discards {', '.join(option.decision.value)}",
+                   "rule_discard", self.side, how="chosen")

@@ -1,0 +1,287 @@
+"""Priority windows (rule_paid_ability_window) and reaction windows (rule_reaction_window).
+
+A priority window: the active player receives priority first; a player with
+priority uses a paid ability (and keeps priority), rezzes or scores where the
+window allows, or passes; the window closes when both players pass in
+succession. Before any player receives priority, pending abilities resolve in a
+reaction window: the active player's first, in the order they choose.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from itertools import combinations
+
+from judgebook.game.driver.choice import ChoicePoint, Option, Refused, decision
+from judgebook.game.language.cards import Ability
+from judgebook.game.language.context import Ctx
+from judgebook.game.rules import costs
+from judgebook.game.rules.checkpoint import checkpoint
+from judgebook.game.rules.frames import Frame, current_encounter, current_run, event, log, path, pop, push, set_top
+from judgebook.game.rules.resolve import Resolve
+from judgebook.game.rules.triggers import emit
+from judgebook.game.rules.values import ability_active, strength
+from judgebook.game.state import queries as q
+from judgebook.game.state.model import Game, Pending, Side, Use, other
+
+
+@dataclass(frozen=True)
+class PriorityWindow(Frame):
+    kinds: frozenset[str]
+    anchor: str
+    holder: Side | None = None           # None: the active player receives priority first
+    passed: frozenset[Side] = frozenset()
+    run_seq: int | None = None           # a window of a run closes when the run ends
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        if g.over:
+            return pop(g)
+        if self.run_seq is not None:
+            run = current_run(g)
+            if run is None or run.seq != self.run_seq:
+                return pop(g)
+        g = checkpoint(g)
+        if _live_pending(g):
+            return push(g, ReactionWindow())
+        holder = self.holder or g.active
+        if len(self.passed) == 2:
+            return pop(g)
+        kinds = self.kinds | ({"encounter"} if self.anchor == "step_encounter_paw" else set())
+        opts, refused = options(g, holder, kinds)
+        return ChoicePoint(holder, "priority", f"paid ability window: the {holder} has priority", self.anchor,
+                           (Option(decision("pass", holder), "pass priority", "rule_paw_pass"),) + tuple(opts),
+                           tuple(refused), default=0, path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        holder = self.holder or g.active
+        d = option.decision
+        if d.kind == "pass":
+            g = log(g, "pass", f"the {holder} passes priority", "rule_paw_pass", holder, how="chosen")
+            return set_top(g, replace(self, holder=other(holder), passed=self.passed | {holder}))
+        g = set_top(g, replace(self, holder=holder, passed=frozenset()))
+        return act(g, holder, option)
+
+
+def _live_pending(g: Game) -> bool:
+    return bool(g.pending)
+
+
+def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], list[Refused]]:
+    opts: list[Option] = []
+    refused: list[Refused] = []
+    for cid in _controlled(g, side):
+        d = q.definition(g, cid)
+        for ab in d.abilities:
+            if ab.kind != "paid" or ab.is_action:
+                continue
+            if not ability_active(g, cid, ab.active_in) and not (ab.access and _accessing(g) == cid):
+                continue
+            _ability_options(g, side, cid, ab, kinds, opts, refused)
+    if "rez" in kinds or "rez_ice" in kinds:
+        for cid in q.installed(g, "corp") if side == "corp" else ():
+            card = g.cards[cid]
+            if card.rezzed:
+                continue
+            d = q.definition(g, cid)
+            ice = q.is_ice(g, cid)
+            if d.type == "agenda":
+                continue
+            if ice and not ("rez_ice" in kinds and _approached(g) == cid):
+                refused.append(Refused(decision("rez", cid), f"rez {cid}", "rule_rez_ice_timing",
+                                       "ice is rezzed only when the Runner approaches it", later=True))
+                continue
+            if not ice and "rez" not in kinds:
+                continue
+            why = _rez_refusal(g, cid)
+            if why:
+                refused.append(Refused(decision("rez", cid), f"rez {cid}", why[0], why[1]))
+            else:
+                opts.append(Option(decision("rez", cid), f"rez {cid} ({d.cost or 0}[c])", "rule_rez"))
+    if "score" in kinds and side == "corp":
+        for cid in q.installed(g, "corp"):
+            d = q.definition(g, cid)
+            if d.type == "agenda" and g.cards[cid].count("advancement") >= (d.advancement_requirement or 0):
+                opts.append(Option(decision("score", cid), f"score {cid}", "rule_score_agenda"))
+    return opts, refused
+
+
+def _controlled(g: Game, side: Side) -> list[str]:
+    out = q.installed(g, side) + list(g.zone(f"{side}.identity"))
+    acc = _accessing(g)
+    if acc and side == "runner":
+        out.append(acc)
+    return out
+
+
+def _accessing(g: Game) -> str | None:
+    from judgebook.game.rules.access import Access
+    from judgebook.game.rules.frames import find
+    f = find(g, Access)
+    return f.card if f is not None else None
+
+
+def _approached(g: Game) -> str | None:
+    run = current_run(g)
+    return run.ice_at(g) if run is not None and run.phase == "approach_ice" else None
+
+
+def _rez_refusal(g: Game, cid: str) -> tuple[str, str] | None:
+    if costs.cannot(g, "rez", "corp", q.server_of(g, cid), cid):
+        return "rule_cannot_precedence", "a card forbids rezzing it"
+    d = q.definition(g, cid)
+    from judgebook.game.language.costs import Cost
+    from judgebook.game.language.quantities import Number
+    return costs.refusal(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, "corp"), "corp")
+
+
+def _use_key(g: Game, cid: str, ab: Ability) -> Use | None:
+    if ab.once_per is None:
+        return None
+    if ab.once_per == "turn":
+        key = g.turn
+    elif ab.once_per == "run":
+        run = current_run(g)
+        key = int(run.seq) if run else -1
+    else:
+        enc = current_encounter(g)
+        key = int(enc.seq) if enc else -1
+    return Use(cid, ab.id, ab.once_per, key)
+
+
+def _ability_options(g: Game, side: Side, cid: str, ab: Ability, kinds: frozenset[str],
+                     opts: list[Option], refused: list[Refused]) -> None:
+    label = f"{cid}: {ab.text or ab.id}"
+    base = decision("use", cid, ability=ab.id)
+    use = _use_key(g, cid, ab)
+    if use is not None and use in g.uses:
+        refused.append(Refused(base, label, "rule_cost_restrictions", f"once per {ab.once_per}"))
+        return
+    ctx = Ctx(cid, side, ab.id)
+    if ab.brk is not None:
+        enc = current_encounter(g)
+        if enc is None or "encounter" not in kinds:
+            refused.append(Refused(base, label, "rule_icebreaker_interface", "breaks subroutines only during an "
+                                   "encounter's paid ability window", later=True))
+            return
+        ice_def = q.definition(g, enc.ice)
+        if ab.brk.subtype and ab.brk.subtype not in ice_def.subtypes:
+            refused.append(Refused(base, label, "rule_icebreaker_interface", f"{enc.ice} is not a {ab.brk.subtype}",
+                                   later=True))
+            return
+        if strength(g, cid) < strength(g, enc.ice):
+            refused.append(Refused(base, label, "rule_icebreaker_interface_strength",
+                                   f"strength {strength(g, cid)} is below {enc.ice}'s {strength(g, enc.ice)}"))
+            return
+        unbroken = [i for i in range(len(ice_def.subroutines)) if i not in enc.broken]
+        if not unbroken:
+            refused.append(Refused(base, label, "rule_break_subroutine", "no unbroken subroutine", later=True))
+            return
+    if ab.cost is not None:
+        purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "any"
+        why = costs.refusal(g, ab.cost, ctx, side, purpose)
+        if why:
+            refused.append(Refused(base, label, why[0], why[1]))
+            return
+    if ab.brk is not None:
+        n = len(unbroken) if ab.brk.count is None else min(ab.brk.count, len(unbroken))
+        for subs in combinations(unbroken, n):
+            chosen = [i + 1 for i in subs]
+            opts.append(Option(decision("use", cid, ability=ab.id, subroutines=chosen),
+                               f"{label} (subroutine {', '.join(map(str, chosen))})", "rule_break_subroutine"))
+        return
+    opts.append(Option(base, label, "rule_paid_ability"))
+
+
+def act(g: Game, side: Side, option: Option) -> Game:
+    d = option.decision
+    if d.kind == "rez":
+        from judgebook.game.rules.effects import rez
+        cid = str(d.value)
+        from judgebook.game.language.costs import Cost
+        from judgebook.game.language.quantities import Number
+        cost = Cost(credits=Number(q.definition(g, cid).cost or 0), has_credits=True)
+        g = costs.pay(g, cost, Ctx(cid, "corp"), "corp")
+        return rez(g, cid, paid=True)
+    if d.kind == "score":
+        from judgebook.game.rules.effects import move
+        cid = str(d.value)
+        g = move(g, cid, "corp.score")
+        return emit(g, event("scored", card=cid, player="corp"), f"the Corp scores {cid}", "rule_score_agenda", "corp")
+    if d.kind == "use":
+        return use_ability(g, side, str(d.value), str(d.get("ability")), d.get("subroutines"))
+    raise ValueError(d.kind)
+
+
+def use_ability(g: Game, side: Side, cid: str, ability: str, subroutines: list[int] | None) -> Game:
+    ab = q.definition(g, cid).ability(ability)
+    assert ab is not None
+    ctx = Ctx(cid, side, ab.id)
+    use = _use_key(g, cid, ab)
+    if use is not None:
+        g = replace(g, uses=g.uses | {use})
+    if ab.cost is not None:
+        purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "any"
+        g = costs.pay(g, ab.cost, ctx, side, purpose)
+    g = emit(g, event("ability_used", card=cid, ability=ab.id, player=side,
+                      trash_cost=bool(ab.cost and ab.cost.trash_self)),
+             f"the {side} uses {cid}: {ab.text or ab.id}", "rule_paid_ability", side)
+    if ab.brk is not None:
+        from judgebook.game.rules.encounter import break_subroutines
+        g = break_subroutines(g, cid, [s - 1 for s in subroutines or []])
+    return push(g, Resolve(ab.effects, ctx, "rule_paid_ability")) if ab.effects else g
+
+
+@dataclass(frozen=True)
+class ReactionWindow(Frame):
+    def step(self, g: Game) -> Game | ChoicePoint:
+        g = _drop_stale(g)
+        if g.over or not g.pending:
+            return pop(g)
+        side = g.active if any(p.controller == g.active for p in g.pending) else other(g.active)
+        mine = [p for p in g.pending if p.controller == side]
+        opts = [Option(decision("trigger", p.card, ability=p.ability), f"resolve {p.label}", "rule_pending_order")
+                for p in mine]
+        opts += [Option(decision("decline", p.card, ability=p.ability), f"do not use {p.label}", "rule_optional")
+                 for p in mine if _ability(g, p).optional]
+        return ChoicePoint(side, "reaction", f"reaction window: the {side} resolves a pending ability",
+                           "rule_reaction_window", tuple(opts), default=0,
+                           default_reason="only" if len(opts) == 1 else "default", path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        d = option.decision
+        p = next(p for p in g.pending if p.card == d.value and p.ability == d.get("ability"))
+        g = replace(g, pending=tuple(x for x in g.pending if x is not p))
+        if d.kind == "decline":
+            return log(g, "decline", f"the {p.controller} does not use {p.label}", "rule_optional", p.controller,
+                       how="chosen", card=p.card, ability=p.ability)
+        ab = _ability(g, p)
+        ctx = Ctx(p.card, p.controller, p.ability, p.event)
+        if ab.condition is not None and not ab.condition.holds(g, ctx):
+            return log(g, "fizzle", f"{p.label}: its condition no longer holds", "rule_conditional_ability_condition",
+                       p.controller, card=p.card, ability=p.ability)
+        g = log(g, "resolve", f"{p.label} resolves: {ab.text or ab.id}", "rule_resolving_abilities", p.controller,
+                card=p.card, ability=p.ability)
+        use = _use_key(g, p.card, ab)
+        if use is not None:
+            g = replace(g, uses=g.uses | {use})
+        return push(g, Resolve(ab.effects, ctx, "rule_resolving_abilities"))
+
+
+def _ability(g: Game, p: Pending) -> Ability:
+    ab = q.definition(g, p.card).ability(p.ability)
+    assert ab is not None
+    return ab
+
+
+def _drop_stale(g: Game) -> Game:
+    """rule_reaction_window_closing_timing_structure: abilities that became pending in an encounter that is
+    over no longer resolve."""
+    enc = current_encounter(g)
+    keep = []
+    for p in g.pending:
+        seq = p.event.get("encounter_seq")
+        if seq is not None and (enc is None or enc.seq != seq):
+            g = log(g, "expired", f"{p.label} no longer resolves: its encounter has ended",
+                    "rule_reaction_window_closing_timing_structure", p.controller, card=p.card, ability=p.ability)
+            continue
+        keep.append(p)
+    return replace(g, pending=tuple(keep)) if len(keep) != len(g.pending) else g

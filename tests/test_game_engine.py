@@ -1,0 +1,188 @@
+"""The rebuilt engine (judgebook.game): one state value, choices/advance, the composing card language.
+
+Assertions are on events (step kinds), cited anchors and state values, never on English wording.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from judgebook.game import IllegalDecision, advance, choices
+from judgebook.game.driver.choice import decision
+from judgebook.game.driver.script import check, replay
+from judgebook.game.driver.step import start
+from judgebook.game.errors import ScenarioError
+from judgebook.game.language.conditions import parse_condition
+from judgebook.game.language.context import Ctx
+from judgebook.game.language.nodes import At
+from judgebook.game.language.quantities import parse_quantity
+from judgebook.game.language.selectors import parse_selector
+from judgebook.game.scenario.load import load, parse, setup
+
+HERE = Path(__file__).parent / "game"
+SCENARIOS = sorted(HERE.glob("*.yaml"))
+
+
+def _game(name: str = "femme_tollbooth.yaml"):
+    sc = load(HERE / name)
+    g, _ = start(setup(sc))
+    return sc, g
+
+
+def test_femme_fatale_bypass_drops_tollbooth_tax():
+    sc, _ = _game()
+    out = replay(sc)
+    assert check(sc, out) == []
+    kinds = [(s.kind, s.anchor) for s in out.steps]
+    assert ("bypass", "rule_bypass") in kinds
+    assert ("expired", "rule_reaction_window_closing_timing_structure") in kinds
+    resolved = [f"{s.card}:{s.ability}" for s in out.steps if s.kind == "resolve"]
+    assert resolved == ["Femme Fatale:bypass"]
+    assert out.final.runner.credits == 4
+
+
+def test_choice_point_names_player_options_and_rules():
+    _, g = _game()
+    point = choices(g)
+    assert point is not None and point.player == "runner" and point.kind == "priority"
+    assert point.options[0].decision.kind == "pass"
+    g2, _ = advance(g, decision("pass", "runner"))
+    g3, _ = advance(g2, decision("pass", "corp"))
+    action = choices(g3)
+    assert action is not None and action.kind == "action" and action.default is None
+    runs = [o for o in action.options if o.decision.value == "run"]
+    assert {o.decision.get("server") for o in runs} == {"HQ", "R&D", "Archives"}
+    assert all(o.rule == "rule_basic_action_run" for o in runs)
+
+
+def test_refused_option_is_refused_by_advance_with_its_rule():
+    _, g = _game()
+    for d in (decision("pass", "runner"), decision("pass", "corp"), decision("action", "run", server="HQ")):
+        g, _ = advance(g, d)
+    while choices(g).kind != "priority" or "encounter" not in choices(g).path:
+        g, _ = advance(g, choices(g).options[0].decision)
+    # In Tollbooth's encounter window (after the tax was paid), Femme Fatale cannot break a code gate.
+    point = choices(g)
+    refused = [r for r in point.refused if r.decision.value == "Femme Fatale" and r.decision.get("ability") == "break"]
+    assert refused and refused[0].rule == "rule_icebreaker_interface"
+    with pytest.raises(IllegalDecision) as err:
+        advance(g, refused[0].decision)
+    assert err.value.rule == "rule_icebreaker_interface"
+
+
+def test_same_inputs_same_timeline_and_undo_is_the_previous_state():
+    sc, _ = _game()
+    a, b = replay(sc), replay(sc)
+    assert [(s.kind, s.anchor, s.how) for s in a.steps] == [(s.kind, s.anchor, s.how) for s in b.steps]
+    assert a.states == b.states
+    # Undo: going back to an earlier state and taking the same decision again reaches an equal state.
+    g0 = a.states[0]
+    g1, _ = advance(g0, choices(g0).options[0].decision)
+    assert g1 == a.states[1] and hash(g1) == hash(a.states[1])
+    assert g0 == a.states[0]       # the earlier state was not touched
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_random_legal_play_property(path):
+    """Every option `choices` offers is accepted by `advance`; every refused one is refused with the same
+    rule; undo (the previous value) is unchanged by advancing from it."""
+    sc = load(path)
+    rng = random.Random(7)
+    for _walk in range(12):
+        g, _ = start(setup(sc))
+        for _ in range(80):
+            point = choices(g)
+            if point is None or not point.options:
+                break
+            for r in point.refused:
+                with pytest.raises(IllegalDecision) as err:
+                    advance(g, r.decision)
+                assert err.value.rule == r.rule
+            before = g
+            option = rng.choice(point.options)
+            g, _ = advance(g, option.decision)
+            again, _ = advance(before, option.decision)
+            assert again == g
+
+
+def _ctx_game():
+    sc = parse("""
+title: quantities
+card_defs:
+  - {name: Ice Wall, side: corp, type: ice, subtypes: [barrier], cost: 1, strength: 1, subroutines: [[end_the_run]]}
+  - {name: Corroder, side: runner, type: program, subtypes: [icebreaker, fracter], cost: 2, memory: 1, strength: 2}
+  - {name: Sure Gamble, side: runner, type: event, cost: 5}
+corp:
+  credits: 7
+  servers: {HQ: {ice: [{card: Ice Wall, rezzed: true}]}}
+runner:
+  credits: 3
+  tags: 2
+  hand: [Sure Gamble]
+  installed: [{card: Corroder, counters: {virus: 3}}]
+""")
+    return setup(sc)
+
+
+@pytest.mark.parametrize("node, want", [
+    (4, 4),
+    ({"credits": "corp"}, 7),
+    ({"credits": "you"}, 3),
+    ({"tags": "runner"}, 2),
+    ({"half_down": {"credits": "corp"}}, 3),
+    ({"half_up": {"credits": "corp"}}, 4),
+    ({"plus": [{"tags": "runner"}, 1]}, 3),
+    ({"minus": [1, {"credits": "corp"}]}, 0),
+    ({"times": [2, {"tags": "runner"}]}, 4),
+    ({"max": [{"tags": "runner"}, 5]}, 5),
+    ({"count": {"zone": "installed", "side": "runner", "subtype": "icebreaker"}}, 1),
+    ({"counters": {"kind": "virus", "on": {"zone": "installed", "counter": "virus"}}}, 3),
+    ({"install_cost": "Corroder"}, 2),
+    ({"strength": "Ice Wall"}, 1),
+    ({"cards_in_hand": "runner"}, 1),
+    ({"unused_mu": "runner"}, 3),
+])
+def test_quantities(node, want):
+    g = _ctx_game()
+    assert parse_quantity(node, At("q", 1)).value(g, Ctx("Corroder", "runner")) == want
+
+
+@pytest.mark.parametrize("node, want", [
+    ({"at_least": [{"tags": "runner"}, 2]}, True),
+    ({"less_than": [{"credits": "runner"}, 3]}, False),
+    ({"all": [{"tagged": True}, {"exists": {"zone": "ice", "rezzed": True}}]}, True),
+    ({"not": {"tagged": True}}, False),
+    ({"any": ["during_run", {"equals": [{"counters": "virus"}, 3]}]}, True),
+    ("during_run", False),
+])
+def test_conditions(node, want):
+    g = _ctx_game()
+    assert parse_condition(node, At("c", 1)).holds(g, Ctx("Corroder", "runner")) is want
+
+
+def test_selectors_pick_and_count():
+    g = _ctx_game()
+    sel = parse_selector({"zone": "installed", "side": "opponent", "count": {"up_to": 2}}, At("s", 1))
+    ctx = Ctx("Corroder", "runner")
+    assert sel.candidates(g, ctx) == ["Ice Wall"]
+    assert sel.picks(g, ctx) == [(), ("Ice Wall",)]
+
+
+@pytest.mark.parametrize("bad, field", [
+    ("abilities: [{trigger: encounter_ice, condition: {ice: self, colour: red}, effects: [end_the_run]}]",
+     "condition.colour"),
+    ("abilities: [{trigger: encounter_ice, effects: [{gain_credits: 1, server: HQ}]}]", "effects[0].server"),
+    ("abilities: [{cost: {credits: 1}, effects: [{explode: 1}]}]", "effects[0]"),
+    ("abilities: [{cost: {credits: 1}, optional: true, effects: [end_the_run]}]", "optional"),
+    ("abilities: [{static: {strength: 1}, if: during_run}]", "if"),
+    ("abilities: [{cost: {credits: {half_down: [1, 2]}}, effects: [end_the_run]}]", "credits"),
+])
+def test_unimplemented_or_meaningless_keys_are_errors_with_line(bad, field):
+    text = ("title: bad\ncard_defs:\n  - name: X\n    side: corp\n    type: ice\n    " + bad +
+            "\ncorp: {servers: {HQ: {ice: [X]}}}\n")
+    with pytest.raises(ScenarioError) as err:
+        parse(text, file="bad.yaml")
+    assert field in err.value.field
+    assert err.value.line == 6
