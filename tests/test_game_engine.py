@@ -66,10 +66,10 @@ def test_refused_option_is_refused_by_advance_with_its_rule():
     # In Tollbooth's encounter window (after the tax was paid), Femme Fatale cannot break a code gate.
     point = choices(g)
     refused = [r for r in point.refused if r.decision.value == "Femme Fatale" and r.decision.get("ability") == "break"]
-    assert refused and refused[0].rule == "rule_icebreaker_interface"
+    assert refused and refused[0].rule == "rule_paid_ability_breaks_subroutines"
     with pytest.raises(IllegalDecision) as err:
         advance(g, refused[0].decision)
-    assert err.value.rule == "rule_icebreaker_interface"
+    assert err.value.rule == "rule_paid_ability_breaks_subroutines"
 
 
 def test_same_inputs_same_timeline_and_undo_is_the_previous_state():

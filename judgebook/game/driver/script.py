@@ -93,7 +93,7 @@ def replay(sc: Scenario) -> Outcome:
     if out.error is None and i < len(script) and out.ended != "loop":
         d = script[i]
         out.error = IllegalDecision(f"decision {d.describe()} was never used: no point fitted it",
-                                    "rule_timing_structures",
+                                    "rule_action_window",
                                     field=d.field, line=d.line)
     return out
 

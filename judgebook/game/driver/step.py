@@ -38,7 +38,7 @@ def advance(g: Game, choice: Decision | None = None, how: str = "chosen") -> tup
         if how != "chosen":      # a default or the only option: the timeline says so
             g = replace(g, out=tuple(replace(s, how=how) if s.how == "chosen" else s for s in g.out))
     elif choice is not None:
-        raise IllegalDecision("no decision is open here", "rule_timing_structures")
+        raise IllegalDecision("no decision is open here", "rule_action_window")
     return settle(g)
 
 

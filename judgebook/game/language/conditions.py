@@ -59,7 +59,8 @@ def _comparison(name: str, test: Any, words: str) -> None:
 
 for _name, _test, _words in (("at_least", lambda a, b: a >= b, "at least"),
                              ("at_most", lambda a, b: a <= b, "at most"),
-                             ("equals", lambda a, b: a == b, "equal to"), ("more_than", lambda a, b: a > b, "more than"),
+                             ("equals", lambda a, b: a == b, "equal to"),
+                             ("more_than", lambda a, b: a > b, "more than"),
                              ("less_than", lambda a, b: a < b, "less than")):
     _comparison(_name, _test, _words)
 

@@ -346,7 +346,7 @@ class Branch(Instruction):
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules.resolve import resolve_now
         branch = self.then if self.condition.holds(g, ctx) else self.otherwise
-        return resolve_now(g, ctx, branch, "rule_conditional_instruction") if branch else g
+        return resolve_now(g, ctx, branch, "rule_checkpoint_after_instruction_resolution") if branch else g
 
     def render(self) -> str:
         text = f"if {self.condition.render()}, {render_all(self.then) or 'nothing'}"
@@ -372,7 +372,7 @@ class ForEach(Instruction):
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules.resolve import resolve_now
         for cid in reversed(self.over.candidates(g, ctx)):
-            g = resolve_now(g, replace(ctx, targets=(cid,), chosen=(cid,)), self.body, "rule_for_each")
+            g = resolve_now(g, replace(ctx, targets=(cid,), chosen=(cid,)), self.body, "rule_checkpoint_after_instruction_resolution")
         return g
 
     def render(self) -> str:
@@ -416,7 +416,7 @@ class Win(Instruction):
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules import effects
-        return effects.win(g, ctx.side(self.side), "card", "rule_winning_the_game")
+        return effects.win(g, ctx.side(self.side), "card", "step_checkpoint_agenda_points")
 
     def render(self) -> str:
         return f"{player_phrase(self.side)} win{'s' if self.side != 'you' else ''} the game"

@@ -93,12 +93,12 @@ class Access(Frame):
             no = Option(decision("trash", False), "do not trash it", "step_access_complete")
             why = costs.refusal(g, cost, Ctx(self.card, "runner"), "runner")
             if why:
-                return ChoicePoint("runner", "trash", f"trash {self.card}?", "rule_trash_cost", (no,),
+                return ChoicePoint("runner", "trash", f"trash {self.card}?", "rule_basic_trash_ability", (no,),
                                    (Refused(decision("trash", True), f"pay {d.trash_cost}[c] to trash {self.card}",
                                             why[0], why[1]),), default=0, default_reason="only", path=path(g))
-            return ChoicePoint("runner", "trash", f"trash {self.card}?", "rule_trash_cost",
+            return ChoicePoint("runner", "trash", f"trash {self.card}?", "rule_basic_trash_ability",
                                (no, Option(decision("trash", True), f"pay {d.trash_cost}[c] to trash {self.card}",
-                                           "rule_trash_cost")), default=0, path=path(g))
+                                           "rule_basic_trash_ability")), default=0, path=path(g))
         return pop(g)
 
     def choose(self, g: Game, option: Option) -> Game:

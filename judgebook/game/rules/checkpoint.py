@@ -14,11 +14,11 @@ def checkpoint(g: Game) -> Game:
     for side in SIDES:
         if q.agenda_points(g, side) >= 7:
             from judgebook.game.rules.effects import win
-            return win(g, side, "agenda_points", "rule_agenda_points_win")
+            return win(g, side, "agenda_points", "step_checkpoint_agenda_points")
     kept = tuple(lasting for lasting in g.lasting if not _expired(g, lasting))
     if len(kept) != len(g.lasting):
         g = log(replace(g, lasting=kept), "expired", f"{len(g.lasting) - len(kept)} lasting effect(s) end",
-                "rule_checkpoint_expire")
+                "step_checkpoint_duration_abilities")
     return g
 
 

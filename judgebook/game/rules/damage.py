@@ -25,14 +25,14 @@ class Imminent(Frame):
             g = set_top(g, replace(self, opened=True, amount=self._after_static(g)))
             name = "would_damage" if self.what == "damage" else "would_end_run"
             g = emit(g, event(name, damage_type=self.kind, amount=self.amount, by=self.by),
-                     f"{self.what.replace('_', ' ')} is imminent", "rule_interrupts")
+                     f"{self.what.replace('_', ' ')} is imminent", "rule_interrupt_window_opening")
             if g.pending:
                 from judgebook.game.rules.windows import ReactionWindow
                 return push(g, ReactionWindow())
             return g
         g = pop(g)
         if self.amount <= 0:
-            return log(g, "prevented", f"the {self.what.replace('_', ' ')} is prevented", "rule_prevent")
+            return log(g, "prevented", f"the {self.what.replace('_', ' ')} is prevented", "sec_prevent_avoid")
         if self.what == "end_run":
             from judgebook.game.rules.run import end_run
             g = log(g, "end_the_run", "the run ends", "rule_end_the_run", "corp")
@@ -67,7 +67,7 @@ def suffer(g: Game, kind: str, amount: int, by: Side | None) -> Game:
         g = set_player(g, "runner", core_damage=g.runner.core_damage + amount,
                        base_hand_size=g.runner.base_hand_size - amount)
     g = emit(g, event("damage", damage_type=kind, amount=amount, by=by), f"the Runner suffers {amount} {kind} damage",
-             "rule_damage", "runner")
+             "rule_meat_net_damage", "runner")
     if flatline:
         return win(g, "corp", "flatline", "rule_flatline")
     return g

@@ -29,26 +29,26 @@ def apply_amount(g: Game, ctx: Ctx, name: str, side: Side, n: int) -> Game:
     if name == "gain_credits":
         g = set_player(g, side, credits=p.credits + n)
         return log(g, "credits", f"the {side} gains {n}[c] ({p.credits} → {p.credits + n})",
-                   "rule_gain_credits", side, changes=(f"{side} credits {p.credits} → {p.credits + n}",))
+                   "rule_cost", side, changes=(f"{side} credits {p.credits} → {p.credits + n}",))
     if name == "lose_credits":
         lost = min(n, p.credits)     # as much as possible (rule_do_as_much_as_you_can)
         g = set_player(g, side, credits=p.credits - lost)
-        return log(g, "credits", f"the {side} loses {lost}[c]", "rule_lose_credits", side,
+        return log(g, "credits", f"the {side} loses {lost}[c]", "rule_do_as_much_as_you_can", side,
                    changes=(f"{side} credits {p.credits} → {p.credits - lost}",))
     if name == "gain_clicks":
         return set_player(g, side, clicks=p.clicks + n)
     if name == "lose_clicks":
         g = set_player(g, side, clicks=max(0, p.clicks - n))
         return emit(g, event("clicks_spent", player=side, amount=min(n, p.clicks)), f"the {side} loses {n}[click]",
-                    "rule_lose_clicks", side)
+                    "rule_cost", side)
     if name == "draw":
         return draw(g, side, n)
     if name == "give_tags":
         g = set_player(g, "runner", tags=g.runner.tags + n)
-        return emit(g, event("tags_taken", amount=n), f"the Runner takes {n} tag(s)", "rule_take_tags", "runner")
+        return emit(g, event("tags_taken", amount=n), f"the Runner takes {n} tag(s)", "rule_tag", "runner")
     if name == "remove_tags":
         g = set_player(g, "runner", tags=max(0, g.runner.tags - n))
-        return log(g, "tags", f"{n} tag(s) removed", "rule_remove_tags", "runner")
+        return log(g, "tags", f"{n} tag(s) removed", "rule_tag", "runner")
     if name == "bad_publicity":
         return set_player(g, "corp", bad_publicity=g.corp.bad_publicity + n)
     raise ValueError(name)
@@ -62,7 +62,7 @@ def draw(g: Game, side: Side, n: int) -> Game:
     for cid in taken:
         g = move(g, cid, f"{side}.hand")
     return emit(g, event("drawn", player=side, amount=len(taken)), f"the {side} draws {len(taken)} card(s)",
-                "rule_draw", side)
+                "rule_draw_procedure", side)
 
 
 def move(g: Game, cid: str, zone: str, index: int | None = None) -> Game:
@@ -96,7 +96,7 @@ def trash(g: Game, cid: str, by: Side | None, cause: str = "") -> Game:
         g = replace(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=not was_installed or card.rezzed
                                                           or bool(cause))))
     return emit(g, event("trashed", card=cid, type=d.type, player=card.owner, by=by, installed=was_installed),
-                f"{cid} is trashed", "rule_trash", by)
+                f"{cid} is trashed", "rule_trashing", by)
 
 
 def apply_to_cards(g: Game, ctx: Ctx, name: str, targets: tuple[str, ...]) -> Game:
@@ -110,10 +110,10 @@ def apply_to_cards(g: Game, ctx: Ctx, name: str, targets: tuple[str, ...]) -> Ga
             g = rez(g, cid, paid=False)
         elif name == "derez":
             g = replace(g, cards=g.cards.set(cid, replace(card, rezzed=False)))
-            g = log(g, "derez", f"{cid} is derezzed", "rule_derez", ctx.controller, card=cid)
+            g = log(g, "derez", f"{cid} is derezzed", "rule_rez_procedure", ctx.controller, card=cid)
         elif name in ("expose", "reveal", "look_at"):
             g = log(g, name, f"{cid} is {name.replace('_', ' ')}{'d' if name != 'look_at' else ''}",
-                    f"rule_{name}", ctx.controller, card=cid)
+                    "rule_expose", ctx.controller, card=cid)
         elif name == "add_to_hand":
             g = move(g, cid, f"{card.owner}.hand")
         elif name == "add_to_top_of_deck":
@@ -131,20 +131,20 @@ def rez(g: Game, cid: str, paid: bool) -> Game:
     d = q.definition(g, cid)
     if d.recurring:
         g = replace(g, cards=g.cards.set(cid, g.cards[cid].with_counter("credit", d.recurring)))
-    return emit(g, event("rezzed", card=cid, type=d.type), f"{cid} is rezzed", "rule_rez", "corp")
+    return emit(g, event("rezzed", card=cid, type=d.type), f"{cid} is rezzed", "rule_rez_procedure", "corp")
 
 
 def counters(g: Game, targets: tuple[str, ...], kind: str, delta: int) -> Game:
     for cid in targets:
         g = replace(g, cards=g.cards.set(cid, g.cards[cid].with_counter(kind, delta)))
         g = log(g, "counters", f"{abs(delta)} {kind} counter(s) {'placed on' if delta > 0 else 'removed from'} {cid}",
-                "rule_counters", changes=(f"{cid} {kind} counters {'+' if delta > 0 else ''}{delta}",))
+                "rule_placing_advancement_counter", changes=(f"{cid} {kind} counters {'+' if delta > 0 else ''}{delta}",))
     return g
 
 
 def shuffle(g: Game, side: Side) -> Game:
     # Random order is not modelled: the deck keeps its order, which is one of the possible outcomes.
-    return log(g, "shuffle", f"the {side}'s deck is shuffled", "rule_shuffle", side)
+    return log(g, "shuffle", f"the {side}'s deck is shuffled", "rule_draw_procedure", side)
 
 
 def win(g: Game, side: Side, reason: str, anchor: str) -> Game:

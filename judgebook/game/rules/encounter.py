@@ -100,4 +100,4 @@ def pump(g: Game, cid: str, n: int) -> Game:
         enc = current_encounter(g)
         if enc is not None:
             g = swap(g, enc, replace(enc, strength=enc.strength + ((cid, n),)))
-    return log(g, "strength", f"{cid} gets {'+' if n >= 0 else ''}{n} strength", "rule_strength", card=cid)
+    return log(g, "strength", f"{cid} gets {'+' if n >= 0 else ''}{n} strength", "rule_icebreaker_strength_increase_implicit", card=cid)

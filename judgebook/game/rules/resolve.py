@@ -27,9 +27,9 @@ class Resolve(Frame):
             picks = sel.picks(g, self.ctx)
             if len(picks) > 1 or (picks and sel.up_to):
                 return ChoicePoint(self.ctx.controller, "target", f"choose {sel.render()} for: {ins.render()}",
-                                   "rule_choosing_targets",
+                                   "rule_instruction_target",
                                    tuple(Option(decision("target", list(p)), ", ".join(p) or "none",
-                                                "rule_choosing_targets") for p in picks),
+                                                "rule_instruction_target") for p in picks),
                                    path=path(g))
             if picks:
                 return set_top(g, replace(self, ctx=self.ctx.with_targets(picks[0])))

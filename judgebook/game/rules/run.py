@@ -165,7 +165,7 @@ def instruction(g: Game, ctx: Ctx, name: str) -> Game:
         from judgebook.game.rules.damage import imminent_end_run
         return imminent_end_run(g, ctx)
     if name == "jack_out":
-        g = log(g, "jack_out", "the Runner jacks out", "rule_jack_out", "runner")
+        g = log(g, "jack_out", "the Runner jacks out", "rule_jacking_out", "runner")
         return end_run(g, "jack_out")
     if name == "bypass":
         from judgebook.game.rules.encounter import bypass

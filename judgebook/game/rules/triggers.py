@@ -40,7 +40,7 @@ def _trigger(g: Game, ev: GameEvent) -> Game:
     g = replace(g, pending=g.pending + tuple(added), seq=seq)
     for p in added:
         g = log(g, "pending", f"{p.label} becomes pending for the {p.controller}",
-                "rule_pending_ability", p.controller, card=p.card, ability=p.ability)
+                "rule_pending_instances", p.controller, card=p.card, ability=p.ability)
     return g
 
 

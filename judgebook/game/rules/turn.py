@@ -88,7 +88,7 @@ class Action(Frame):
         if g.over:
             return pop(g)
         opts, refused = action_options(g, self.side)
-        return ChoicePoint(self.side, "action", f"the {self.side} takes an action", "rule_taking_actions",
+        return ChoicePoint(self.side, "action", f"the {self.side} takes an action", "rule_action_window",
                            tuple(opts), tuple(refused), default=None, default_reason="the script ends here",
                            path=path(g))
 
@@ -130,20 +130,20 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
     clicks = g.player(side).clicks
     if clicks < 1:
         return [], [Refused(decision("action", "run"), "take an action", "rule_cost", "no [click] left")]
-    opts.append(Option(decision("action", "gain_credit"), "gain 1[c]", "rule_basic_action_gain_credit"))
-    opts.append(Option(decision("action", "draw"), "draw 1 card", "rule_basic_action_draw"))
+    opts.append(Option(decision("action", "gain_credit"), "gain 1[c]", "runner_basic_action_credit"))
+    opts.append(Option(decision("action", "draw"), "draw 1 card", "runner_basic_action_card"))
     if side == "runner":
         for server in g.servers:
             d = decision("action", "run", server=server)
             if costs.cannot(g, "run", "runner", server):
                 refused.append(Refused(d, f"run on {server}", "rule_cannot_precedence", "a card forbids it"))
             else:
-                opts.append(Option(d, f"run on {server}", "rule_basic_action_run"))
+                opts.append(Option(d, f"run on {server}", "runner_basic_action_run"))
         if g.runner.tags:
             why = costs.refusal(g, Cost(credits=Number(2), has_credits=True), Ctx("runner", "runner"), "runner")
             d = decision("action", "remove_tag")
             (refused.append(Refused(d, "remove 1 tag", why[0], why[1])) if why else
-             opts.append(Option(d, "remove 1 tag (2[c])", "rule_basic_action_remove_tag")))
+             opts.append(Option(d, "remove 1 tag (2[c])", "runner_basic_action_remove_tag")))
     for cid in g.zone(f"{side}.hand"):
         card_def = q.definition(g, cid)
         if card_def.type in ("event", "operation"):
@@ -151,33 +151,33 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             why = costs.refusal(g, Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True),
                                 Ctx(cid, side), side)
             (refused.append(Refused(d, f"play {cid}", why[0], why[1])) if why else
-             opts.append(Option(d, f"play {cid}", "rule_basic_action_play")))
+             opts.append(Option(d, f"play {cid}", "runner_basic_action_event")))
         elif side == "runner":
             d = decision("action", "install", card=cid)
             why = costs.refusal(g, Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True),
                                 Ctx(cid, side), side, "install")
             (refused.append(Refused(d, f"install {cid}", why[0], why[1])) if why else
-             opts.append(Option(d, f"install {cid}", "rule_basic_action_install")))
+             opts.append(Option(d, f"install {cid}", "runner_basic_action_install")))
         else:
             for server in list(g.servers) + ["new"]:
                 if card_def.type != "ice" and server in q.CENTRAL and card_def.type != "upgrade":
                     continue
                 opts.append(Option(decision("action", "install", card=cid, server=server),
-                                   f"install {cid} in {server}", "rule_basic_action_install"))
+                                   f"install {cid} in {server}", "runner_basic_action_install"))
     if side == "corp":
         for cid in q.installed(g, "corp"):
             card_def = q.definition(g, cid)
             if card_def.type == "agenda" or (card_def.type != "ice" and g.cards[cid].count("advancement") >= 0
                                              and "advanceable" in card_def.subtypes):
                 opts.append(Option(decision("action", "advance", card=cid), f"advance {cid}",
-                                   "rule_basic_action_advance"))
+                                   "corp_basic_action_advance"))
     for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")):
         for ab in q.definition(g, cid).abilities:
             if ab.is_action and q.is_active(g, cid):
                 d = decision("action", "use", card=cid, ability=ab.id)
                 why = costs.refusal(g, ab.cost, Ctx(cid, side, ab.id), side) if ab.cost else None
                 (refused.append(Refused(d, f"{cid}: {ab.text or ab.id}", why[0], why[1])) if why else
-                 opts.append(Option(d, f"{cid}: {ab.text or ab.id}", "rule_click_ability")))
+                 opts.append(Option(d, f"{cid}: {ab.text or ab.id}", "rule_action")))
     return opts, refused
 
 
@@ -200,17 +200,17 @@ def install(g: Game, side: Side, cid: str, server: object) -> Game:
             g = move(g, cid, q.root_zone(name))
         g = replace(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
     return emit(g, event("installed", card=cid, type=d.type, player=side), f"the {side} installs {cid}",
-                "rule_install", side)
+                "rule_installing", side)
 
 
 def play(g: Game, side: Side, cid: str) -> Game:
     d = q.definition(g, cid)
     g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side)
     g = move(g, cid, "play")
-    g = emit(g, event("played", card=cid, player=side), f"the {side} plays {cid}", "rule_play", side)
+    g = emit(g, event("played", card=cid, player=side), f"the {side} plays {cid}", "rule_playing", side)
     effects = tuple(e for ab in d.abilities if ab.kind == "play" for e in ab.effects)
     g = push(g, Call(_to_discard, (cid,)))
-    return push(g, Resolve(effects, Ctx(cid, side, "play"), "rule_play")) if effects else g
+    return push(g, Resolve(effects, Ctx(cid, side, "play"), "rule_playing")) if effects else g
 
 
 def _to_discard(g: Game, cid: str) -> Game:
@@ -232,11 +232,11 @@ class Discard(Frame):
         picks = list(combinations(hand, excess))[:200]
         return ChoicePoint(self.side, "discard", f"discard {excess} card(s) to maximum hand size",
                            "step_corp_turn_discard" if self.side == "corp" else "step_runner_turn_discard",
-                           tuple(Option(decision("discard", list(p)), ", ".join(p), "rule_discard") for p in picks),
+                           tuple(Option(decision("discard", list(p)), ", ".join(p), "rule_discarding_process") for p in picks),
                            default=len(picks) - 1, path=path(g))
 
     def choose(self, g: Game, option: Option) -> Game:
         for cid in option.decision.value:
             g = move(g, str(cid), f"{self.side}.discard")
         return log(pop(g), "discard", f"the {self.side} discards {', '.join(option.decision.value)}",
-                   "rule_discard", self.side, how="chosen")
+                   "rule_discarding_process", self.side, how="chosen")

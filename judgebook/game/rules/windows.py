@@ -48,14 +48,14 @@ class PriorityWindow(Frame):
         kinds = self.kinds | ({"encounter"} if self.anchor == "step_encounter_paw" else set())
         opts, refused = options(g, holder, kinds)
         return ChoicePoint(holder, "priority", f"paid ability window: the {holder} has priority", self.anchor,
-                           (Option(decision("pass", holder), "pass priority", "rule_paw_pass"),) + tuple(opts),
+                           (Option(decision("pass", holder), "pass priority", "rule_pass"),) + tuple(opts),
                            tuple(refused), default=0, path=path(g))
 
     def choose(self, g: Game, option: Option) -> Game:
         holder = self.holder or g.active
         d = option.decision
         if d.kind == "pass":
-            g = log(g, "pass", f"the {holder} passes priority", "rule_paw_pass", holder, how="chosen")
+            g = log(g, "pass", f"the {holder} passes priority", "rule_pass", holder, how="chosen")
             return set_top(g, replace(self, holder=other(holder), passed=self.passed | {holder}))
         g = set_top(g, replace(self, holder=holder, passed=frozenset()))
         return act(g, holder, option)
@@ -86,7 +86,7 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
             if d.type == "agenda":
                 continue
             if ice and not ("rez_ice" in kinds and _approached(g) == cid):
-                refused.append(Refused(decision("rez", cid), f"rez {cid}", "rule_rez_ice_timing",
+                refused.append(Refused(decision("rez", cid), f"rez {cid}", "rule_rez_ice_restriction",
                                        "ice is rezzed only when the Runner approaches it", later=True))
                 continue
             if not ice and "rez" not in kinds:
@@ -95,12 +95,12 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
             if why:
                 refused.append(Refused(decision("rez", cid), f"rez {cid}", why[0], why[1]))
             else:
-                opts.append(Option(decision("rez", cid), f"rez {cid} ({d.cost or 0}[c])", "rule_rez"))
+                opts.append(Option(decision("rez", cid), f"rez {cid} ({d.cost or 0}[c])", "rule_rez_procedure"))
     if "score" in kinds and side == "corp":
         for cid in q.installed(g, "corp"):
             d = q.definition(g, cid)
             if d.type == "agenda" and g.cards[cid].count("advancement") >= (d.advancement_requirement or 0):
-                opts.append(Option(decision("score", cid), f"score {cid}", "rule_score_agenda"))
+                opts.append(Option(decision("score", cid), f"score {cid}", "rule_paid_ability_window_corp_score"))
     return opts, refused
 
 
@@ -159,12 +159,12 @@ def _ability_options(g: Game, side: Side, cid: str, ab: Ability, kinds: frozense
     if ab.brk is not None:
         enc = current_encounter(g)
         if enc is None or "encounter" not in kinds:
-            refused.append(Refused(base, label, "rule_icebreaker_interface", "breaks subroutines only during an "
+            refused.append(Refused(base, label, "rule_paid_ability_breaks_subroutines", "breaks subroutines only during an "
                                    "encounter's paid ability window", later=True))
             return
         ice_def = q.definition(g, enc.ice)
         if ab.brk.subtype and ab.brk.subtype not in ice_def.subtypes:
-            refused.append(Refused(base, label, "rule_icebreaker_interface", f"{enc.ice} is not a {ab.brk.subtype}",
+            refused.append(Refused(base, label, "rule_paid_ability_breaks_subroutines", f"{enc.ice} is not a {ab.brk.subtype}",
                                    later=True))
             return
         if strength(g, cid) < strength(g, enc.ice):
@@ -188,7 +188,7 @@ def _ability_options(g: Game, side: Side, cid: str, ab: Ability, kinds: frozense
             opts.append(Option(decision("use", cid, ability=ab.id, subroutines=chosen),
                                f"{label} (subroutine {', '.join(map(str, chosen))})", "rule_break_subroutine"))
         return
-    opts.append(Option(base, label, "rule_paid_ability"))
+    opts.append(Option(base, label, "step_paid_ability_resolution"))
 
 
 def act(g: Game, side: Side, option: Option) -> Game:
@@ -205,7 +205,7 @@ def act(g: Game, side: Side, option: Option) -> Game:
         from judgebook.game.rules.effects import move
         cid = str(d.value)
         g = move(g, cid, "corp.score")
-        return emit(g, event("scored", card=cid, player="corp"), f"the Corp scores {cid}", "rule_score_agenda", "corp")
+        return emit(g, event("scored", card=cid, player="corp"), f"the Corp scores {cid}", "rule_paid_ability_window_corp_score", "corp")
     if d.kind == "use":
         return use_ability(g, side, str(d.value), str(d.get("ability")), d.get("subroutines"))
     raise ValueError(d.kind)
@@ -223,11 +223,11 @@ def use_ability(g: Game, side: Side, cid: str, ability: str, subroutines: list[i
         g = costs.pay(g, ab.cost, ctx, side, purpose)
     g = emit(g, event("ability_used", card=cid, ability=ab.id, player=side,
                       trash_cost=bool(ab.cost and ab.cost.trash_self)),
-             f"the {side} uses {cid}: {ab.text or ab.id}", "rule_paid_ability", side)
+             f"the {side} uses {cid}: {ab.text or ab.id}", "step_paid_ability_resolution", side)
     if ab.brk is not None:
         from judgebook.game.rules.encounter import break_subroutines
         g = break_subroutines(g, cid, [s - 1 for s in subroutines or []])
-    return push(g, Resolve(ab.effects, ctx, "rule_paid_ability")) if ab.effects else g
+    return push(g, Resolve(ab.effects, ctx, "step_paid_ability_resolution")) if ab.effects else g
 
 
 @dataclass(frozen=True)
@@ -238,9 +238,9 @@ class ReactionWindow(Frame):
             return pop(g)
         side = g.active if any(p.controller == g.active for p in g.pending) else other(g.active)
         mine = [p for p in g.pending if p.controller == side]
-        opts = [Option(decision("trigger", p.card, ability=p.ability), f"resolve {p.label}", "rule_pending_order")
+        opts = [Option(decision("trigger", p.card, ability=p.ability), f"resolve {p.label}", "rule_reaction_window_priority")
                 for p in mine]
-        opts += [Option(decision("decline", p.card, ability=p.ability), f"do not use {p.label}", "rule_optional")
+        opts += [Option(decision("decline", p.card, ability=p.ability), f"do not use {p.label}", "rule_optional_conditional_ability")
                  for p in mine if _ability(g, p).optional]
         return ChoicePoint(side, "reaction", f"reaction window: the {side} resolves a pending ability",
                            "rule_reaction_window", tuple(opts), default=0,
@@ -251,19 +251,19 @@ class ReactionWindow(Frame):
         p = next(p for p in g.pending if p.card == d.value and p.ability == d.get("ability"))
         g = replace(g, pending=tuple(x for x in g.pending if x is not p))
         if d.kind == "decline":
-            return log(g, "decline", f"the {p.controller} does not use {p.label}", "rule_optional", p.controller,
+            return log(g, "decline", f"the {p.controller} does not use {p.label}", "rule_optional_conditional_ability", p.controller,
                        how="chosen", card=p.card, ability=p.ability)
         ab = _ability(g, p)
         ctx = Ctx(p.card, p.controller, p.ability, p.event)
         if ab.condition is not None and not ab.condition.holds(g, ctx):
-            return log(g, "fizzle", f"{p.label}: its condition no longer holds", "rule_conditional_ability_condition",
+            return log(g, "fizzle", f"{p.label}: its condition no longer holds", "step_checkpoint_conditional_abilities",
                        p.controller, card=p.card, ability=p.ability)
-        g = log(g, "resolve", f"{p.label} resolves: {ab.text or ab.id}", "rule_resolving_abilities", p.controller,
+        g = log(g, "resolve", f"{p.label} resolves: {ab.text or ab.id}", "step_conditional_ability_resolution", p.controller,
                 card=p.card, ability=p.ability)
         use = _use_key(g, p.card, ab)
         if use is not None:
             g = replace(g, uses=g.uses | {use})
-        return push(g, Resolve(ab.effects, ctx, "rule_resolving_abilities"))
+        return push(g, Resolve(ab.effects, ctx, "step_conditional_ability_resolution"))
 
 
 def _ability(g: Game, p: Pending) -> Ability:
