@@ -54,7 +54,7 @@ def test_choice_point_names_player_options_and_rules():
     assert action is not None and action.kind == "action" and action.default is None
     runs = [o for o in action.options if o.decision.value == "run"]
     assert {o.decision.get("server") for o in runs} == {"HQ", "R&D", "Archives"}
-    assert all(o.rule == "rule_basic_action_run" for o in runs)
+    assert all(o.rule == "runner_basic_action_run" for o in runs)
 
 
 def test_refused_option_is_refused_by_advance_with_its_rule():

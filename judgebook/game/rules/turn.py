@@ -19,6 +19,10 @@ from judgebook.game.state.model import Game, Side, other
 from judgebook.game.timing.structures import CORP_TURN, RUNNER_TURN
 
 ALLOTTED = {"corp": 3, "runner": 4}
+BASIC = {"corp": {"gain_credit": "rule_corp_basic_action_credit", "draw": "rule_corp_basic_action_draw",
+                  "install": "rule_corp_basic_action_install", "play": "rule_corp_basic_action_operation"},
+         "runner": {"gain_credit": "runner_basic_action_credit", "draw": "runner_basic_action_card",
+                    "install": "runner_basic_action_install", "play": "runner_basic_action_event"}}
 
 
 def structure(side: Side) -> list[tuple[object, object]]:
@@ -130,8 +134,9 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
     clicks = g.player(side).clicks
     if clicks < 1:
         return [], [Refused(decision("action", "run"), "take an action", "rule_cost", "no [click] left")]
-    opts.append(Option(decision("action", "gain_credit"), "gain 1[c]", "runner_basic_action_credit"))
-    opts.append(Option(decision("action", "draw"), "draw 1 card", "runner_basic_action_card"))
+    cite = BASIC[side]
+    opts.append(Option(decision("action", "gain_credit"), "gain 1[c]", cite["gain_credit"]))
+    opts.append(Option(decision("action", "draw"), "draw 1 card", cite["draw"]))
     if side == "runner":
         for server in g.servers:
             d = decision("action", "run", server=server)
@@ -151,7 +156,7 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             why = costs.refusal(g, Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True),
                                 Ctx(cid, side), side)
             (refused.append(Refused(d, f"play {cid}", why[0], why[1])) if why else
-             opts.append(Option(d, f"play {cid}", "runner_basic_action_event")))
+             opts.append(Option(d, f"play {cid}", cite["play"])))
         elif side == "runner":
             d = decision("action", "install", card=cid)
             why = costs.refusal(g, Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True),
@@ -163,7 +168,7 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                 if card_def.type != "ice" and server in q.CENTRAL and card_def.type != "upgrade":
                     continue
                 opts.append(Option(decision("action", "install", card=cid, server=server),
-                                   f"install {cid} in {server}", "runner_basic_action_install"))
+                                   f"install {cid} in {server}", cite["install"]))
     if side == "corp":
         for cid in q.installed(g, "corp"):
             card_def = q.definition(g, cid)
