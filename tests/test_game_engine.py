@@ -138,7 +138,7 @@ runner:
     ({"times": [2, {"tags": "runner"}]}, 4),
     ({"max": [{"tags": "runner"}, 5]}, 5),
     ({"count": {"zone": "installed", "side": "runner", "subtype": "icebreaker"}}, 1),
-    ({"counters": {"kind": "virus", "on": {"zone": "installed", "counter": "virus"}}}, 3),
+    ({"counters": {"kind": "virus", "cards": {"zone": "installed", "counter": "virus"}}}, 3),
     ({"install_cost": "Corroder"}, 2),
     ({"strength": "Ice Wall"}, 1),
     ({"cards_in_hand": "runner"}, 1),

@@ -32,9 +32,11 @@ class Decision:
 
 
 def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+    if isinstance(a, list | tuple) or isinstance(b, list | tuple):
+        a = a if isinstance(a, list | tuple) else [a]
+        b = b if isinstance(b, list | tuple) else [b]
         return [str(x) for x in a] == [str(x) for x in b]
-    return a == b or str(a) == str(b)
+    return bool(a == b or str(a) == str(b))
 
 
 def decision(kind: str, value: Any = None, **params: Any) -> Decision:

@@ -13,7 +13,6 @@ from judgebook.game.scenario.load import Scenario, setup
 from judgebook.game.state import queries as q
 from judgebook.game.state.model import Game, Step
 
-AT_PATH = {"run": "run", "encounter_ice": "encounter", "access": "access", "breach": "breach"}
 
 
 @dataclass
@@ -41,10 +40,7 @@ def _fits_here(d: ScriptDecision, point: ChoicePoint) -> bool:
     if d.player is not None and d.player != point.player:
         return False
     at = d.get("at")
-    if at is None:
-        return True
-    label = AT_PATH.get(at)
-    return (label in point.path) if label else at in point.rule
+    return at is None or at in point.path
 
 
 def replay(sc: Scenario) -> Outcome:

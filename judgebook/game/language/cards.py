@@ -179,7 +179,8 @@ def parse_card(node: Any, at: At, file: str | None = None) -> CardDef:
     subs = want_list(node, "subroutines", at)
     if subs and ctype != "ice":
         at.key(node, "subroutines").fail("only ice has subroutines")
-    parsed = tuple(parse_ability(a, at.key(abilities, i), i, ctype) for i, a in enumerate(abilities))
+    ab_at = at.key(node, "abilities")
+    parsed = tuple(parse_ability(a, ab_at.key(abilities, i), i, ctype) for i, a in enumerate(abilities))
     ids = [a.id for a in parsed]
     if len(set(ids)) != len(ids):
         at.key(node, "abilities").fail(f"ability ids repeat: {ids}")
@@ -194,7 +195,7 @@ def parse_card(node: Any, at: At, file: str | None = None) -> CardDef:
         recurring=recurring, link=want_int(node, "link", at, 0) or 0, unique=want_bool(node, "unique", at),
         credits_for=credits_for, install_faceup=want_bool(node, "install_faceup", at),
         text=str(node.get("text", "")), abilities=parsed,
-        subroutines=tuple(_subroutine(s, at.key(subs, i)) for i, s in enumerate(subs)),
+        subroutines=tuple(_subroutine(s, at.key(node, "subroutines").key(subs, i)) for i, s in enumerate(subs)),
         file=file, line=node_line(node, at.line))
 
 

@@ -16,6 +16,8 @@ class Ctx:
     targets: tuple[str, ...] = ()        # the cards chosen for the instruction being resolved
     chosen: tuple[str, ...] = ()         # the cards the ability chose earlier ("that program")
     paid: int = 0                        # credits paid by the last nested cost
+    server: str | None = None            # the server chosen for "run any server"
+    since: int = 0                       # delayed abilities: the game's sequence number when created
 
     def side(self, who: str) -> Side:
         """`you` / `opponent` / `corp` / `runner` from this ability's point of view."""

@@ -229,3 +229,26 @@ def parse_trigger(event: Any, filters: Any, at_event: At, at_filters: At) -> Tri
                     "a condition on the state goes in `if:`")
             parsed.append(EVENT_FILTERS.by_name[key].parse(value, at_filters.key(filters, str(key))))  # type: ignore
     return Trigger(str(event), tuple(parsed))
+
+
+@EVENT_FILTERS.register("next_ice")
+@dataclass(frozen=True)
+class NextIce(EventFilter):
+    """Delayed abilities: the event belongs to the first encounter after the ability was created."""
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> NextIce:
+        if arg is not True:
+            at.fail("write next_ice: true")
+        return cls()
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        seq = event.get("encounter_seq")
+        if seq is None or seq <= ctx.since:
+            return False
+        firsts = [f.event.get("encounter_seq") for f in g.history
+                  if f.event.name == "encounter_ice" and (f.event.get("encounter_seq") or 0) > ctx.since]
+        return bool(firsts) and min(firsts) == seq
+
+    def render(self) -> str:
+        return "the next ice encountered"

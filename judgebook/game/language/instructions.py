@@ -63,6 +63,7 @@ def parse_instructions(node: Any, at: At) -> tuple[Instruction, ...]:
 
 
 def parse_instruction(node: Any, at: At) -> Instruction:
+    INSTRUCTIONS.modifiers = tuple(sorted(set(MODIFIERS) | {k for keys in EXTRA.values() for k in keys}))
     cls, arg = INSTRUCTIONS.head(node, at)
     name = cls.name  # type: ignore[attr-defined]
     mods = node if isinstance(node, dict) else {}
@@ -117,7 +118,7 @@ def _amount_instruction(name: str, verb: str, noun: str) -> None:
 
 for _name, _verb, _noun in (("gain_credits", "gain", "[c]"), ("lose_credits", "lose", "[c]"),
                             ("gain_clicks", "gain", "[click]"), ("lose_clicks", "lose", "[click]"),
-                            ("draw", "draw", "cards"), ("give_tags", "take", "tags"),
+                            ("draw", "draw", "cards"),
                             ("remove_tags", "remove", "tags"), ("bad_publicity", "take", "bad publicity")):
     _amount_instruction(_name, _verb, _noun)
 
@@ -143,6 +144,10 @@ def _run_instruction(name: str, words: str) -> None:
             from judgebook.game.rules import run as runs
             return runs.instruction(g, ctx, name)
 
+        def parts(self, g: Game, ctx: Ctx) -> tuple[Any, ...]:
+            from judgebook.game.rules.damage import Part
+            return (Part("end_run", 1, by=ctx.controller),)
+
         def render(self) -> str:
             return words
 
@@ -161,25 +166,35 @@ def _card_instruction(name: str, verb: str) -> None:
     @dataclass(frozen=True)
     class CardInstr(Instruction):
         selector: Selector
+        by: str | None = None            # who performs it (and chooses the cards): default the controller
+        then: tuple[Instruction, ...] = ()   # "if you do": only after it acted on a card
         mods: Mods = field(default_factory=Mods)
 
         @classmethod
         def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> CardInstr:
-            return cls(parse_selector(arg, at))
+            return cls(parse_selector(arg, at), want_str(mods, "by", whole, None, PLAYER_WORDS),
+                       parse_instructions(mods.get("then"), whole.key(mods, "then")))
+
+        def chooser(self, ctx: Ctx) -> Any:
+            return ctx.side(self.by or "you")
 
         def possible(self, g: Game, ctx: Ctx) -> bool:
             return bool(self.selector.candidates(g, ctx))
 
         def run(self, g: Game, ctx: Ctx) -> Game:
             from judgebook.game.rules import effects
+            from judgebook.game.rules.resolve import resolve_now
             targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
-            return effects.apply_to_cards(g, ctx, name, targets)
+            if self.then and targets:
+                g = resolve_now(g, replace(ctx, targets=(), chosen=targets), self.then, "rule_nested_cost")
+            return effects.apply_to_cards(g, replace(ctx, controller=self.chooser(ctx)), name, targets)
 
         def render(self) -> str:
-            return f"{verb} {self.selector.render()}"
+            text = f"{verb} {self.selector.render()}"
+            return text + (f"; if you do, {render_all(self.then)}" if self.then else "")
 
     CardInstr.__name__ = CardInstr.__qualname__ = f"Card_{name}"
-    instruction(name)(CardInstr)
+    instruction(name, "by", "then")(CardInstr)
 
 
 for _name, _verb in (("trash", "trash"), ("rez", "rez"), ("derez", "derez"), ("expose", "expose"),
@@ -193,7 +208,7 @@ for _name, _verb in (("trash", "trash"), ("rez", "rez"), ("derez", "derez"), ("e
 @instruction("counters")
 @dataclass(frozen=True)
 class PlaceCounters(Instruction):
-    """{counters: {add: 2, kind: virus, on: self}} / {counters: {remove: 1, kind: power, on: target}}"""
+    """{counters: {add: 2, kind: virus, card: self}} / {counters: {remove: 1, kind: power, card: target}}"""
     kind: str
     amount: Quantity
     remove: bool
@@ -206,7 +221,7 @@ class PlaceCounters(Instruction):
 
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> PlaceCounters:
-        check_keys(arg, ("add", "remove", "kind", "on"), at)
+        check_keys(arg, ("add", "remove", "kind", "card"), at)
         if ("add" in arg) == ("remove" in arg):
             at.fail("counters needs `add: N` or `remove: N`")
         kind = want_str(arg, "kind", at)
@@ -214,7 +229,7 @@ class PlaceCounters(Instruction):
             at.fail("counters needs `kind`")
         key = "add" if "add" in arg else "remove"
         return cls(kind, parse_quantity(arg[key], at.key(arg, key)), key == "remove",
-                   parse_selector(arg.get("on", "self"), at.key(arg, "on")))
+                   parse_selector(arg.get("card", "self"), at.key(arg, "card")))
 
     def possible(self, g: Game, ctx: Ctx) -> bool:
         if not self.remove:
@@ -240,32 +255,42 @@ DURATIONS = ("encounter", "run", "turn", "until_your_next_turn_begins", "until_e
              "until_opponent_next_turn_begins", "until_end_of_opponent_next_turn", "while")
 
 
-@instruction("lasting", "while")
+@instruction("lasting")
 @dataclass(frozen=True)
 class CreateLasting(Instruction):
-    """{lasting: {hand_size: -1, player: runner}, duration: until_your_next_turn_begins}"""
-    effect: Static
+    """{lasting: {static: {hand_size: {by: 1, minus: true, player: runner}}, duration: until_opponent_next_turn_begins}}
+    or a delayed conditional ability: {lasting: {duration: run, ability: {trigger, condition, if, effects}}}."""
+    effect: Static | None
+    ability: Any
     duration: str
     condition: Condition | None
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> CreateLasting:
-        check_keys(arg, ("static", "duration", "while"), at)
+        check_keys(arg, ("static", "ability", "duration", "while"), at)
         duration = want_str(arg, "duration", at, None, DURATIONS)
-        if duration is None or "static" not in arg:
-            at.fail("lasting needs `static` (the effect) and `duration`")
+        if duration is None or ("static" in arg) == ("ability" in arg):
+            at.fail("lasting needs `duration` and one of `static` (an effect) or `ability` (a delayed ability)")
         cond = parse_condition(arg["while"], at.key(arg, "while")) if "while" in arg else None
         if (duration == "while") != (cond is not None):
             at.fail("`duration: while` goes with a `while:` condition, and only with it")
-        return cls(parse_static(arg["static"], at.key(arg, "static")), duration, cond)
+        ability = None
+        if "ability" in arg:
+            from judgebook.game.language.cards import parse_ability
+            ability = parse_ability(arg["ability"], at.key(arg, "ability"), 0, "delayed")
+            if ability.trigger is None:
+                at.key(arg, "ability").fail("a delayed ability needs a `trigger`")
+        static = parse_static(arg["static"], at.key(arg, "static")) if "static" in arg else None
+        return cls(static, ability, duration, cond)
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules import effects
-        return effects.create_lasting(g, ctx, self.effect, self.duration)
+        return effects.create_lasting(g, ctx, self.effect, self.duration, self.ability, self.condition)
 
     def render(self) -> str:
-        return f"{self.effect.render()} ({self.duration.replace('_', ' ')})"
+        what = self.effect.render() if self.effect is not None else f"delayed: {self.ability.trigger.render()}"
+        return f"{what} ({self.duration.replace('_', ' ')})"
 
 
 @instruction("strength")
@@ -464,9 +489,305 @@ class Damage(Instruction):
         from judgebook.game.rules import damage
         return damage.deal(g, ctx, self.kind, self.amount.value(g, ctx), ctx.side(self.by or "you"))
 
+    def parts(self, g: Game, ctx: Ctx) -> tuple[Any, ...]:
+        from judgebook.game.rules.damage import Part
+        return (Part("damage", self.amount.value(g, ctx), self.kind, by=ctx.side(self.by or "you")),)
+
     def render(self) -> str:
         return f"do {self.amount.render()} {self.kind} damage"
 
 
 def render_all(instrs: tuple[Instruction, ...]) -> str:
     return "; ".join(i.render() for i in instrs)
+
+
+# --- imminent instructions and interrupts --------------------------------------------------
+
+@instruction("prevent")
+@dataclass(frozen=True)
+class ChangeImminent(Instruction):
+    """{prevent: {what: damage, amount: 1|all, damage_type: net}} / {increase: {what: damage, amount: 1}}:
+    change the imminent instruction this interrupt interrupts."""
+    what: str
+    amount: Quantity | None
+    kind: str | None
+    increase: bool = False
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ChangeImminent:
+        from judgebook.game.language.statics import PREVENT_WHAT
+        check_keys(arg, ("what", "amount", "damage_type"), at)
+        what = want_str(arg, "what", at, None, PREVENT_WHAT)
+        if what is None:
+            at.fail("needs `what` (damage, tags, trash, end_run)")
+        amount = arg.get("amount", "all")
+        return cls(what, None if amount == "all" else parse_quantity(amount, at.key(arg, "amount")),
+                   want_str(arg, "damage_type", at, None, ("net", "meat", "core")))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.game.rules.damage import change_imminent
+        n = None if self.amount is None else self.amount.value(g, ctx)
+        if self.increase:
+            return change_imminent(g, self.what, n or 0, self.kind)
+        return change_imminent(g, self.what, None if n is None else -n, self.kind)
+
+    def render(self) -> str:
+        n = "all" if self.amount is None else self.amount.render()
+        return f"{'increase' if self.increase else 'prevent'} {n} {self.what.replace('_', ' ')}"
+
+
+@instruction("increase")
+@dataclass(frozen=True)
+class Increase(ChangeImminent):
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Increase:
+        base = ChangeImminent.parse(arg, at, mods, whole)
+        if base.amount is None:
+            at.fail("increase needs an amount")
+        return cls(base.what, base.amount, base.kind, True)
+
+
+@instruction("give_tags")
+@dataclass(frozen=True)
+class GiveTags(Instruction):
+    amount: Quantity
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> GiveTags:
+        return cls(parse_quantity(arg, at))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.game.rules.damage import Part, imminent
+        n = self.amount.value(g, ctx)
+        return imminent(g, (Part("tags", n, by=ctx.controller),), ctx.source) if n > 0 else g
+
+    def parts(self, g: Game, ctx: Ctx) -> tuple[Any, ...]:
+        from judgebook.game.rules.damage import Part
+        return (Part("tags", self.amount.value(g, ctx), by=ctx.controller),)
+
+    def render(self) -> str:
+        return f"give the Runner {self.amount.render()} tags"
+
+
+@instruction("all")
+@dataclass(frozen=True)
+class AllAtOnce(Instruction):
+    """Several imminent instructions as one: one interrupt window for all their parts (Snare!)."""
+    parts_of: tuple[Instruction, ...]
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> AllAtOnce:
+        instrs = parse_instructions(arg, at)
+        for i, ins in enumerate(instrs):
+            if ins.name not in ("give_tags", "damage", "end_the_run"):
+                at.key(arg, i).fail("`all` joins imminent instructions: give_tags, damage, end_the_run")
+        return cls(instrs)
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.game.rules.damage import imminent
+        parts = tuple(p for ins in self.parts_of for p in ins.parts(g, ctx))  # type: ignore[attr-defined]
+        return imminent(g, parts, ctx.source)
+
+    def render(self) -> str:
+        return " and ".join(i.render() for i in self.parts_of)
+
+
+# --- installing, playing, running ------------------------------------------------------------
+
+@instruction("install", "pay_cost", "server", "position", "rez", "discount")
+@dataclass(frozen=True)
+class Install(Instruction):
+    """Install cards (ignoring the install cost unless `pay_cost`, lowered by `discount`); Corp cards in
+    `server` (new | this | a name), ice `position: inward_of_self`; `rez: true` installs and rezzes it."""
+    selector: Selector
+    pay_cost: bool = False
+    server: str | None = None
+    position: str | None = None
+    rez: bool = False
+    discount: Quantity | None = None
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Install:
+        discount = parse_quantity(mods["discount"], whole.key(mods, "discount")) if "discount" in mods else None
+        if discount is not None and not want_bool(mods, "pay_cost", whole):
+            whole.key(mods, "discount").fail("a discount lowers a cost that is paid: add `pay_cost: true`")
+        return cls(parse_selector(arg, at), want_bool(mods, "pay_cost", whole), want_str(mods, "server", whole),
+                   want_str(mods, "position", whole, None, ("inward_of_self", "outermost")),
+                   want_bool(mods, "rez", whole), discount)
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        return bool(self.selector.candidates(g, ctx))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.game.rules.procedures import install_by_instruction
+        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        for cid in targets:
+            g = install_by_instruction(g, ctx, cid, self)
+        return g
+
+    def render(self) -> str:
+        how = "" if self.pay_cost else ", ignoring all costs"
+        return f"install {self.selector.render()}{how}"
+
+
+@instruction("play", "pay_cost")
+@dataclass(frozen=True)
+class Play(Instruction):
+    selector: Selector
+    pay_cost: bool = False
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Play:
+        return cls(parse_selector(arg, at), want_bool(mods, "pay_cost", whole))
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        return bool(self.selector.candidates(g, ctx))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.game.rules.turn import play
+        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        for cid in reversed(targets):
+            g = play(g, ctx.controller, cid, pay=self.pay_cost)
+        return g
+
+    def render(self) -> str:
+        return f"play {self.selector.render()}"
+
+
+@instruction("run")
+@dataclass(frozen=True)
+class MakeRun(Instruction):
+    server: str                          # a server name, or `any`
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> MakeRun:
+        if not isinstance(arg, str):
+            at.fail("run names a server or `any`")
+        return cls(arg)
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.game.rules.procedures import run_instruction
+        return run_instruction(g, ctx, self.server)
+
+    def render(self) -> str:
+        return "run any server" if self.server == "any" else f"run {self.server}"
+
+
+@instruction("access")
+@dataclass(frozen=True)
+class MoreAccess(Instruction):
+    """Access N additional cards when breaching R&D or HQ this run."""
+    amount: Quantity
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> MoreAccess:
+        return cls(parse_quantity(arg, at))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.game.rules.procedures import access_bonus
+        return access_bonus(g, self.amount.value(g, ctx))
+
+    def render(self) -> str:
+        return f"access {self.amount.render()} additional cards"
+
+
+@instruction("breach")
+@dataclass(frozen=True)
+class BreachNow(Instruction):
+    server: str
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> BreachNow:
+        if not isinstance(arg, str):
+            at.fail("breach names a server")
+        return cls(arg)
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.game.rules.access import Breach
+        from judgebook.game.rules.frames import current_run, push
+        run = current_run(g)
+        return push(g, Breach(self.server, run.seq if run else 0))
+
+    def render(self) -> str:
+        return f"the Runner breaches {self.server}"
+
+
+@instruction("encounter")
+@dataclass(frozen=True)
+class ForcedEncounter(Instruction):
+    selector: Selector
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ForcedEncounter:
+        return cls(parse_selector(arg, at, default_count=None))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.game.rules.procedures import forced_encounter
+        cards = self.selector.candidates(g, ctx)
+        return forced_encounter(g, cards[0]) if cards else g
+
+    def render(self) -> str:
+        return f"the Runner encounters {self.selector.render()}"
+
+
+@instruction("add_to_score")
+@dataclass(frozen=True)
+class AddToScore(Instruction):
+    selector: Selector
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> AddToScore:
+        return cls(parse_selector(arg, at, default_count=None))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.game.rules.effects import move
+        from judgebook.game.rules.frames import log
+        side = self.who(ctx)
+        for cid in self.selector.candidates(g, ctx):
+            g = move(g, cid, f"{side}.score")
+            g = log(g, "add_to_score", f"{cid} is added to the {side}'s score area", "rule_add_agenda_to_score_area",
+                    side, card=cid)
+        return g
+
+    def render(self) -> str:
+        return f"add {self.selector.render()} to a score area"
+
+
+@instruction("trace")
+@dataclass(frozen=True)
+class Trace(Instruction):
+    base: Quantity
+    success: tuple[Instruction, ...]
+    failure: tuple[Instruction, ...]
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Trace:
+        check_keys(arg, ("base", "success", "failure"), at)
+        if "base" not in arg:
+            at.fail("trace needs `base` (the base trace strength)")
+        return cls(parse_quantity(arg["base"], at.key(arg, "base")),
+                   parse_instructions(arg.get("success"), at.key(arg, "success")),
+                   parse_instructions(arg.get("failure"), at.key(arg, "failure")))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.game.rules.procedures import start_trace
+        return start_trace(g, ctx, self)
+
+    def render(self) -> str:
+        text = f"trace[{self.base.render()}]"
+        if self.success:
+            text += f". If successful, {render_all(self.success)}"
+        if self.failure:
+            text += f". If unsuccessful, {render_all(self.failure)}"
+        return text

@@ -1,7 +1,7 @@
 """Quantities: numbers the card language reads from the state, with arithmetic.
 
     3 | X | {credits: runner} | {count: <selector>} | {counters: virus} |
-    {counters: {kind: virus, on: <selector>}} | {strength: <card>} | {install_cost: <card>} |
+    {counters: {kind: virus, cards: <selector>}} | {strength: <card>} | {install_cost: <card>} |
     {plus: [q, q]} | {minus: [q, q]} | {times: [q, q]} | {half_down: q} | {half_up: q} |
     {min: [q, ...]} | {max: [q, ...]} | {event: amount}
 """
@@ -123,11 +123,11 @@ class Counters(Quantity):
         from judgebook.game.language.selectors import parse_selector
         if isinstance(arg, str):
             return cls(arg, None)
-        check_keys(arg, ("kind", "on"), at)
+        check_keys(arg, ("kind", "cards"), at)
         kind = want_str(arg, "kind", at)
         if kind is None:
             at.fail("counters needs `kind`")
-        return cls(kind, parse_selector(arg["on"], at.key(arg, "on")) if "on" in arg else None)
+        return cls(kind, parse_selector(arg["cards"], at.key(arg, "cards"), None) if "cards" in arg else None)
 
     def value(self, g: Game, ctx: Ctx) -> int:
         cards = self.on.candidates(g, ctx) if self.on else [ctx.source]
@@ -328,3 +328,30 @@ class Paid(Quantity):
 
     def render(self) -> str:
         return "the credits paid"
+
+
+def _events(scope: str) -> None:
+    @dataclass(frozen=True)
+    class EventsThis(Quantity):
+        event: str
+
+        @classmethod
+        def parse(cls, arg: Any, at: At) -> EventsThis:
+            from judgebook.game.language.events import EVENTS
+            if arg not in EVENTS:
+                at.fail(f"expected an event name ({', '.join(EVENTS)})")
+            return cls(str(arg))
+
+        def value(self, g: Game, ctx: Ctx) -> int:
+            from judgebook.game.rules.history import count_this
+            return count_this(g, self.event, scope)
+
+        def render(self) -> str:
+            return f"the number of times {self.event.replace('_', ' ')} happened this {scope}"
+
+    EventsThis.__name__ = EventsThis.__qualname__ = f"Events_{scope}"
+    QUANTITIES.register(f"events_this_{scope}")(EventsThis)
+
+
+_events("turn")
+_events("run")

@@ -386,3 +386,23 @@ def _count(value: Any, at: At) -> tuple[int | None, bool]:
     if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
         return value, False
     at.fail("count is a number, `all` or {up_to: N}")
+
+
+@FILTERS.register("same_name_as")
+@dataclass(frozen=True)
+class SameName(Filter):
+    """A copy of another card: the same title (Twins: "a copy of the encountered ice")."""
+    ref: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> SameName:
+        if not isinstance(arg, str):
+            at.fail("same_name_as is a card reference")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        names = {g.cards[c].name for c in resolve_ref(g, ctx, self.ref) if c in g.cards}
+        return g.cards[cid].name in names and cid not in resolve_ref(g, ctx, self.ref)
+
+    def render(self) -> str:
+        return f"with the same name as {Ref(self.ref).render()}"

@@ -32,4 +32,23 @@ def _expired(g: Game, lasting: Lasting) -> bool:
         return d.key <= g.runs and (run is None or run.seq != d.key)
     if d.kind == "turn":
         return g.turn != d.key
+    if d.kind == "while":
+        from judgebook.game.language.context import Ctx
+        return not d.condition.holds(g, Ctx(lasting.source, lasting.controller))
+    if d.kind == "checkpoint":
+        return True
     return False
+
+
+def turn_boundary(g: Game, side: str, begins: bool) -> Game:
+    """Durations "until the beginning / end of <player>'s next turn" end here."""
+    kept = []
+    for lasting in g.lasting:
+        d = lasting.duration
+        if d.player == side and d.kind == ("until_turn_begins" if begins else "until_turn_end"):
+            if d.started or begins:
+                continue
+        if d.player == side and d.kind == "until_turn_end" and begins:
+            lasting = replace(lasting, duration=replace(d, started=True))
+        kept.append(lasting)
+    return replace(g, lasting=tuple(kept))

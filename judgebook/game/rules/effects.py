@@ -105,7 +105,8 @@ def apply_to_cards(g: Game, ctx: Ctx, name: str, targets: tuple[str, ...]) -> Ga
             continue
         card = g.cards[cid]
         if name == "trash":
-            g = trash(g, cid, ctx.controller)
+            from judgebook.game.rules.damage import Part, imminent
+            g = imminent(g, (Part("trash", 1, card=cid, by=ctx.controller),), ctx.source)
         elif name == "rez":
             g = rez(g, cid, paid=False)
         elif name == "derez":
@@ -154,7 +155,8 @@ def win(g: Game, side: Side, reason: str, anchor: str) -> Game:
     return log(g, "win", f"the {side} wins ({reason.replace('_', ' ')})", anchor, side)
 
 
-def create_lasting(g: Game, ctx: Ctx, effect: Static, duration: str) -> Game:
+def create_lasting(g: Game, ctx: Ctx, effect: Static | None, duration: str, ability: Any = None,
+                   condition: Any = None) -> Game:
     key = 0
     player: Side | None = None
     kind = duration
@@ -169,8 +171,10 @@ def create_lasting(g: Game, ctx: Ctx, effect: Static, duration: str) -> Game:
     elif duration.startswith("until"):
         player = ctx.controller if "your" in duration else ("runner" if ctx.controller == "corp" else "corp")
         kind = "until_turn_begins" if duration.endswith("begins") else "until_turn_end"
-    lasting = Lasting(effect, Duration(kind, key, player, started=False), ctx.source, ctx.controller,
-                      ctx.chosen[0] if ctx.chosen else None)
+    lasting = Lasting(effect, Duration(kind, key, player, started=False, condition=condition), ctx.source,
+                      ctx.controller, ctx.chosen[0] if ctx.chosen else None, ability, since=g.seq)
     g = replace(g, lasting=g.lasting + (lasting,))
-    return log(g, "lasting", f"{effect.render()} ({duration.replace('_', ' ')})", "rule_lingering_effect",
+    what = effect.render() if effect is not None else "a delayed conditional ability"
+    return log(g, "lasting", f"{what} ({duration.replace('_', ' ')})",
+               "rule_lingering_effect" if effect is not None else "rule_delayed_conditional_ability",
                ctx.controller, card=ctx.source)

@@ -36,6 +36,7 @@ class Encounter(Frame):
     bypassed: bool = False
     over: bool = False
     strength: tuple[tuple[str, int], ...] = ()
+    forced: bool = False
     label = "encounter"
 
     def step(self, g: Game) -> Game | ChoicePoint:

@@ -20,6 +20,10 @@ if TYPE_CHECKING:
 class Frame:
     label = ""                           # its name in the timeline's path ("" keeps it out of the path)
 
+    def labels(self) -> tuple[str, ...]:
+        """Its place in the timeline's path: its name, and the phase it is in where it has phases."""
+        return (self.label,) if self.label else ()
+
     def step(self, g: Game) -> Game | ChoicePoint:
         raise NotImplementedError
 
@@ -46,7 +50,7 @@ def swap(g: Game, old: Frame, new: Frame) -> Game:
 
 
 def path(g: Game) -> tuple[str, ...]:
-    return tuple(f.label for f in g.stack if f.label)
+    return tuple(label for f in g.stack for label in f.labels())
 
 
 def log(g: Game, kind: str, text: str, anchor: str, player: Side | None = None, how: str = "engine",

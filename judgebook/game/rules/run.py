@@ -27,12 +27,16 @@ class Run(Frame):
     ended_by: str | None = None
     successful: bool = False
     bp_credits: int = 0
+    access_bonus: int = 0
     strength: tuple[tuple[str, int], ...] = ()   # strength changes lasting for the run
     label = "run"
 
     @property
     def phase(self) -> str:
         return STEPS[self.at][0].key
+
+    def labels(self) -> tuple[str, ...]:
+        return ("run", self.phase)
 
     def ice_at(self, g: Game) -> str | None:
         ice = g.zone(q.ice_zone(self.server))
@@ -71,7 +75,7 @@ class Run(Frame):
                 return me.goto(g, "approach_next")
             if g.cards[ice].rezzed:
                 from judgebook.game.rules.encounter import Encounter
-                g = me.goto(g, "pass_ice", passed_ice=True)
+                g = me.goto(g, "encounter_begins", passed_ice=True)
                 return push(replace(g, seq=g.seq + 1), Encounter(ice, g.seq + 1, self.seq))
             g = log(g, "not_rezzed", f"{ice} is unrezzed: the Runner passes it", st.anchor, "runner")
             return me.goto(g, "pass_ice", passed_ice=True)

@@ -34,7 +34,16 @@ def _trigger(g: Game, ev: GameEvent) -> Game:
             seq += 1
             added.append(Pending(cid, ab.id, card.owner, ev, serial=seq))
     for lasting in g.lasting:
-        _ = lasting  # delayed conditional abilities arrive with lasting abilities (not yet in this engine)
+        ab = lasting.ability
+        if ab is None or ab.trigger is None or ab.trigger.event != ev.name:
+            continue
+        chosen = (lasting.target,) if lasting.target else ()
+        ctx = Ctx(lasting.source, lasting.controller, ab.id, ev, chosen=chosen, since=lasting.since)
+        if not ab.trigger.matches(g, ctx, ev) or (ab.condition is not None and not ab.condition.holds(g, ctx)):
+            continue
+        seq += 1
+        added.append(Pending(lasting.source, ab.id, lasting.controller, ev, target=lasting.target, serial=seq,
+                             delayed=ab, since=lasting.since))
     if not added:
         return g
     g = replace(g, pending=g.pending + tuple(added), seq=seq)

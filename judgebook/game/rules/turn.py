@@ -34,9 +34,10 @@ class Turn(Frame):
     side: Side
     at: int = 0
 
-    @property
-    def label(self) -> str:  # type: ignore[override]
-        return "Corp's turn" if self.side == "corp" else "Runner's turn"
+    def labels(self) -> tuple[str, ...]:
+        steps = (CORP_TURN if self.side == "corp" else RUNNER_TURN).steps()
+        phase = steps[min(max(self.at - 1, 0), len(steps) - 1)][0].key
+        return ("Corp's turn" if self.side == "corp" else "Runner's turn", phase)
 
     def step(self, g: Game) -> Game | ChoicePoint:
         if g.over:
@@ -62,7 +63,11 @@ class Turn(Frame):
                     g = replace(g, cards=g.cards.set(cid, refilled))
             return g
         if st.event in ("turn_begins", "turn_ends", "action_phase_ends"):
-            return emit(g, event(st.event, player=side), f"{st.label} ({side})", st.anchor, side)
+            g = emit(g, event(st.event, player=side), f"{st.label} ({side})", st.anchor, side)
+            if st.event != "action_phase_ends":
+                from judgebook.game.rules.checkpoint import turn_boundary
+                g = turn_boundary(g, side, st.event == "turn_begins")
+            return g
         if key == "mandatory_draw":
             return draw(g, "corp", 1)
         if key == "action":
@@ -118,7 +123,7 @@ class Action(Frame):
         if kind == "install":
             return install(g, side, str(d.get("card")), d.get("server"))
         if kind == "play":
-            return play(g, side, str(d.get("card")))
+            return play(g, side, str(d.get("card")), server=d.get("server"))
         if kind == "advance":
             cid = str(d.get("card"))
             g = costs.pay(g, Cost(credits=Number(1), has_credits=True), Ctx(cid, side), side)
@@ -155,8 +160,13 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             d = decision("action", "play", card=cid)
             why = costs.refusal(g, Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True),
                                 Ctx(cid, side), side)
-            (refused.append(Refused(d, f"play {cid}", why[0], why[1])) if why else
-             opts.append(Option(d, f"play {cid}", cite["play"])))
+            if why:
+                refused.append(Refused(d, f"play {cid}", why[0], why[1]))
+            elif _runs_any(card_def):
+                opts += [Option(decision("action", "play", card=cid, server=s), f"play {cid} (run {s})", cite["play"])
+                         for s in g.servers]
+            else:
+                opts.append(Option(d, f"play {cid}", cite["play"]))
         elif side == "runner":
             d = decision("action", "install", card=cid)
             why = costs.refusal(g, Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True),
@@ -186,6 +196,12 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
     return opts, refused
 
 
+def _runs_any(card_def: object) -> bool:
+    from judgebook.game.language.instructions import MakeRun
+    return any(isinstance(e, MakeRun) and e.server == "any"
+               for ab in card_def.abilities for e in ab.effects)  # type: ignore[attr-defined]
+
+
 def install(g: Game, side: Side, cid: str, server: object) -> Game:
     d = q.definition(g, cid)
     if side == "runner":
@@ -208,14 +224,15 @@ def install(g: Game, side: Side, cid: str, server: object) -> Game:
                 "rule_installing", side)
 
 
-def play(g: Game, side: Side, cid: str) -> Game:
+def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = None) -> Game:
     d = q.definition(g, cid)
-    g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side)
+    if pay:
+        g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side)
     g = move(g, cid, "play")
     g = emit(g, event("played", card=cid, player=side), f"the {side} plays {cid}", "rule_playing", side)
     effects = tuple(e for ab in d.abilities if ab.kind == "play" for e in ab.effects)
     g = push(g, Call(_to_discard, (cid,)))
-    return push(g, Resolve(effects, Ctx(cid, side, "play"), "rule_playing")) if effects else g
+    return push(g, Resolve(effects, Ctx(cid, side, "play", server=server), "rule_playing")) if effects else g
 
 
 def _to_discard(g: Game, cid: str) -> Game:

@@ -24,6 +24,8 @@ def statics(g: Game) -> Iterator[tuple[Static, Ctx]]:
                 continue
             yield ab.static, ctx
     for lasting in g.lasting:
+        if lasting.effect is None:
+            continue
         owner = lasting.controller
         yield lasting.effect, Ctx(lasting.source, owner, "", chosen=(lasting.target,) if lasting.target else ())
 

@@ -40,6 +40,12 @@ class PriorityWindow(Frame):
             if run is None or run.seq != self.run_seq:
                 return pop(g)
         g = checkpoint(g)
+        if "interrupt" in self.kinds and not _imminent_live(g):
+            # Fully prevented: the remaining interrupts are no longer relevant (sec_relevant_interrupts).
+            stale = tuple(p for p in g.pending if p.event.name.startswith("would_"))
+            if stale:
+                g = replace(g, pending=tuple(p for p in g.pending if p not in stale))
+            return pop(g)
         if _live_pending(g):
             return push(g, ReactionWindow())
         holder = self.holder or g.active
@@ -63,6 +69,35 @@ class PriorityWindow(Frame):
 
 def _live_pending(g: Game) -> bool:
     return bool(g.pending)
+
+
+def _imminent(g: Game) -> object:
+    from judgebook.game.rules.damage import Imminent
+    from judgebook.game.rules.frames import find
+    return find(g, Imminent)
+
+
+def _imminent_live(g: Game) -> bool:
+    imm = _imminent(g)
+    return imm is not None and bool(imm.live)  # type: ignore[attr-defined]
+
+
+def interrupt_options(g: Game) -> bool:
+    """Whether either player could use a paid interrupt now (else no interrupt window opens)."""
+    return any(options(g, side, frozenset({"paid", "interrupt"}))[0] for side in ("corp", "runner"))
+
+
+def _relevant(g: Game, ab: Ability) -> bool:
+    """An interrupt is relevant while something it prevents or increases is still imminent."""
+    from judgebook.game.language.instructions import ChangeImminent
+    imm = _imminent(g)
+    if imm is None:
+        return False
+    changes = [e for e in ab.effects if isinstance(e, ChangeImminent)]
+    if not changes:
+        return True
+    return any(p.what == c.what and (p.amount > 0 or c.increase)  # type: ignore[attr-defined]
+               for c in changes for p in imm.parts)  # type: ignore[attr-defined]
 
 
 def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], list[Refused]]:
@@ -156,6 +191,16 @@ def _ability_options(g: Game, side: Side, cid: str, ab: Ability, kinds: frozense
         refused.append(Refused(base, label, "rule_cost_restrictions", f"once per {ab.once_per}"))
         return
     ctx = Ctx(cid, side, ab.id)
+    if ab.interrupt:
+        if "interrupt" not in kinds:
+            refused.append(Refused(base, label, "rule_interrupt", "an interrupt is used only while what it "
+                                   "interrupts is imminent", later=True))
+            return
+        if not _relevant(g, ab):
+            refused.append(Refused(base, label, "sec_relevant_interrupts", "nothing it prevents is imminent"))
+            return
+    elif "interrupt" in kinds:
+        return
     if ab.brk is not None:
         enc = current_encounter(g)
         if enc is None or "encounter" not in kinds:
@@ -254,7 +299,7 @@ class ReactionWindow(Frame):
             return log(g, "decline", f"the {p.controller} does not use {p.label}", "rule_optional_conditional_ability", p.controller,
                        how="chosen", card=p.card, ability=p.ability)
         ab = _ability(g, p)
-        ctx = Ctx(p.card, p.controller, p.ability, p.event)
+        ctx = Ctx(p.card, p.controller, p.ability, p.event, chosen=(p.target,) if p.target else (), since=p.since)
         if ab.condition is not None and not ab.condition.holds(g, ctx):
             return log(g, "fizzle", f"{p.label}: its condition no longer holds", "step_checkpoint_conditional_abilities",
                        p.controller, card=p.card, ability=p.ability)
@@ -267,6 +312,8 @@ class ReactionWindow(Frame):
 
 
 def _ability(g: Game, p: Pending) -> Ability:
+    if p.delayed is not None:
+        return p.delayed
     ab = q.definition(g, p.card).ability(p.ability)
     assert ab is not None
     return ab

@@ -17,7 +17,7 @@ from judgebook.game.state.fmap import FMap
 
 if TYPE_CHECKING:
     from judgebook.game.driver.choice import ChoicePoint
-    from judgebook.game.language.cards import CardLibrary
+    from judgebook.game.language.cards import Ability, CardLibrary
     from judgebook.game.language.statics import Static
     from judgebook.game.rules.frames import Frame
 
@@ -75,15 +75,18 @@ class Duration:
     key: int = 0
     player: Side | None = None
     started: bool = False                # until a player's *next* turn: that turn has begun
+    condition: Any = None                # kind `while`: the Condition it lasts while
 
 
 @dataclass(frozen=True)
 class Lasting:
-    effect: Static
+    effect: Static | None                # a lingering static effect, or
     duration: Duration
     source: str
     controller: Side
     target: str | None = None            # the card the creating ability chose ("that program")
+    ability: Ability | None = None       # a delayed conditional ability (rule_delayed_conditional_ability)
+    since: int = 0                       # the game's sequence number when it was created
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,8 @@ class Pending:
     lki: bool = False                    # its source left play: it resolves with last known information
     target: str | None = None            # delayed abilities: the card their creator chose
     serial: int = 0
+    delayed: Ability | None = None       # a delayed conditional ability (it has no card definition)
+    since: int = 0
 
     @property
     def label(self) -> str:
