@@ -55,6 +55,9 @@ def apply_amount(g: Game, ctx: Ctx, name: str, side: Side, n: int) -> Game:
 
 
 def draw(g: Game, side: Side, n: int) -> Game:
+    from judgebook.game.rules.costs import cannot
+    if cannot(g, "draw", side):
+        return log(g, "cannot_draw", f"the {side} cannot draw cards", "rule_cannot_precedence", side)
     deck = g.zone(f"{side}.deck")
     if side == "corp" and n > len(deck):
         return win(g, "runner", "rnd_empty", "rule_empty_rnd")
@@ -95,19 +98,22 @@ def trash(g: Game, cid: str, by: Side | None, cause: str = "") -> Game:
     if card.owner == "corp":
         g = replace(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=not was_installed or card.rezzed
                                                           or bool(cause))))
-    return emit(g, event("trashed", card=cid, type=d.type, player=card.owner, by=by, installed=was_installed),
+    return emit(g, event("trashed", card=cid, type=d.type, player=card.owner, by=by, installed=was_installed,
+                         cost=cause == "cost" or None),
                 f"{cid} is trashed", "rule_trashing", by)
 
 
 def apply_to_cards(g: Game, ctx: Ctx, name: str, targets: tuple[str, ...]) -> Game:
+    if name == "trash":
+        # One instruction trashing several cards: one interrupt window, then all are trashed.
+        from judgebook.game.rules.damage import Part, imminent
+        parts = tuple(Part("trash", 1, card=cid, by=ctx.controller) for cid in targets if cid in g.cards)
+        return imminent(g, parts, ctx.source) if parts else g
     for cid in targets:
         if cid not in g.cards:
             continue
         card = g.cards[cid]
-        if name == "trash":
-            from judgebook.game.rules.damage import Part, imminent
-            g = imminent(g, (Part("trash", 1, card=cid, by=ctx.controller),), ctx.source)
-        elif name == "rez":
+        if name == "rez":
             g = rez(g, cid, paid=False)
         elif name == "derez":
             g = replace(g, cards=g.cards.set(cid, replace(card, rezzed=False)))

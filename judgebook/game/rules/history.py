@@ -8,7 +8,8 @@ from judgebook.game.state.model import Game, GameEvent
 def _run_key(g: Game) -> int:
     from judgebook.game.rules.frames import current_run
     run = current_run(g)
-    return int(run.seq) if run is not None else -1
+    # After a run, "this run" / "that run" is the run that just ended.
+    return int(run.seq) if run is not None else g.runs
 
 
 def count_this(g: Game, name: str, scope: str) -> int:

@@ -25,14 +25,13 @@ class Resolve(Frame):
         sel = ins.selector
         if sel is not None and sel.chooses and not self.ctx.targets:
             picks = sel.picks(g, self.ctx)
-            if len(picks) > 1 or (picks and sel.up_to):
-                return ChoicePoint(self.ctx.controller, "target", f"choose {sel.render()} for: {ins.render()}",
+            chooser = ins.chooser(self.ctx) if hasattr(ins, "chooser") else self.ctx.controller
+            if picks and picks != [()]:
+                return ChoicePoint(chooser, "target", f"choose {sel.render()} for: {ins.render()}",
                                    "rule_instruction_target",
                                    tuple(Option(decision("target", list(p)), ", ".join(p) or "none",
                                                 "rule_instruction_target") for p in picks),
-                                   path=path(g))
-            if picks:
-                return set_top(g, replace(self, ctx=self.ctx.with_targets(picks[0])))
+                                   default_reason="only" if len(picks) == 1 else "default", path=path(g))
             # No legal target: the instruction does nothing (rule_no_valid_targets).
             g = log(g, "no_target", f"{ins.render()}: no legal target", "rule_targets_must_be_in_play_area",
                     self.ctx.controller, card=self.ctx.source)

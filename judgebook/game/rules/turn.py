@@ -191,6 +191,10 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             if ab.is_action and q.is_active(g, cid):
                 d = decision("action", "use", card=cid, ability=ab.id)
                 why = costs.refusal(g, ab.cost, Ctx(cid, side, ab.id), side) if ab.cost else None
+                from judgebook.game.rules.windows import use_key
+                use = use_key(g, cid, ab)
+                if use is not None and use in g.uses:
+                    why = ("rule_cost_restrictions", f"once per {ab.once_per}: already used")
                 (refused.append(Refused(d, f"{cid}: {ab.text or ab.id}", why[0], why[1])) if why else
                  opts.append(Option(d, f"{cid}: {ab.text or ab.id}", "rule_action")))
     return opts, refused

@@ -32,7 +32,7 @@ def statics(g: Game) -> Iterator[tuple[Static, Ctx]]:
 
 def ability_active(g: Game, cid: str, active_in: str | None) -> bool:
     card = g.cards[cid]
-    if active_in is None:
+    if active_in is None or q.is_active(g, cid):
         return q.is_active(g, cid)
     if active_in == "installed":
         return q.is_installed(g, cid)

@@ -87,6 +87,12 @@ def interrupt_options(g: Game) -> bool:
     return any(options(g, side, frozenset({"paid", "interrupt"}))[0] for side in ("corp", "runner"))
 
 
+def _prevents(ab: Ability, event_name: str) -> bool:
+    from judgebook.game.language.instructions import ChangeImminent
+    what = {"trashed": "trash", "damage": "damage", "tags_taken": "tags"}.get(event_name)
+    return any(isinstance(e, ChangeImminent) and e.what == what for e in ab.effects)
+
+
 def _relevant(g: Game, ab: Ability) -> bool:
     """An interrupt is relevant while something it prevents or increases is still imminent."""
     from judgebook.game.language.instructions import ChangeImminent
@@ -168,7 +174,7 @@ def _rez_refusal(g: Game, cid: str) -> tuple[str, str] | None:
     return costs.refusal(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, "corp"), "corp")
 
 
-def _use_key(g: Game, cid: str, ab: Ability) -> Use | None:
+def use_key(g: Game, cid: str, ab: Ability) -> Use | None:
     if ab.once_per is None:
         return None
     if ab.once_per == "turn":
@@ -186,12 +192,17 @@ def _ability_options(g: Game, side: Side, cid: str, ab: Ability, kinds: frozense
                      opts: list[Option], refused: list[Refused]) -> None:
     label = f"{cid}: {ab.text or ab.id}"
     base = decision("use", cid, ability=ab.id)
-    use = _use_key(g, cid, ab)
+    use = use_key(g, cid, ab)
     if use is not None and use in g.uses:
         refused.append(Refused(base, label, "rule_cost_restrictions", f"once per {ab.once_per}"))
         return
     ctx = Ctx(cid, side, ab.id)
     if ab.interrupt:
+        last = g.history[-1].event if g.history else None
+        if "interrupt" not in kinds and last is not None and last.get("cost") and _prevents(ab, last.name):
+            refused.append(Refused(base, label, "rule_cost_no_interrupt", f"{last.get('card')} was trashed to pay a "
+                                   "cost, and paying a cost cannot be prevented"))
+            return
         if "interrupt" not in kinds:
             refused.append(Refused(base, label, "rule_interrupt", "an interrupt is used only while what it "
                                    "interrupts is imminent", later=True))
@@ -260,7 +271,7 @@ def use_ability(g: Game, side: Side, cid: str, ability: str, subroutines: list[i
     ab = q.definition(g, cid).ability(ability)
     assert ab is not None
     ctx = Ctx(cid, side, ab.id)
-    use = _use_key(g, cid, ab)
+    use = use_key(g, cid, ab)
     if use is not None:
         g = replace(g, uses=g.uses | {use})
     if ab.cost is not None:
@@ -305,7 +316,7 @@ class ReactionWindow(Frame):
                        p.controller, card=p.card, ability=p.ability)
         g = log(g, "resolve", f"{p.label} resolves: {ab.text or ab.id}", "step_conditional_ability_resolution", p.controller,
                 card=p.card, ability=p.ability)
-        use = _use_key(g, p.card, ab)
+        use = use_key(g, p.card, ab)
         if use is not None:
             g = replace(g, uses=g.uses | {use})
         return push(g, Resolve(ab.effects, ctx, "step_conditional_ability_resolution"))
