@@ -25,10 +25,19 @@ class Decision:
 
     def fits(self, wanted: Decision) -> bool:
         """`wanted` (a scripted decision) names this option: same kind and value, and every parameter it
-        gives agrees (parameters it leaves out take this option's)."""
+        gives agrees (parameters it leaves out take this option's). How a cost is paid (`x`, `using`) is
+        not part of the option: it is checked when the cost is paid."""
         if wanted.kind != self.kind or not _same(wanted.value, self.value):
             return False
-        return all(_same(v, self.params.get(k)) for k, v in wanted.params.items() if k in self.params or v is not None)
+        return all(_same(v, self.params.get(k)) for k, v in wanted.params.items()
+                   if k not in PAYMENT and (k in self.params or v is not None))
+
+    def with_payment(self, wanted: Decision) -> Decision:
+        extra = {k: v for k, v in wanted.params.items() if k in PAYMENT}
+        return Decision(self.kind, self.value, FMap({**self.params, **extra})) if extra else self
+
+
+PAYMENT = ("x", "using")
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -78,6 +78,12 @@ def replay(sc: Scenario) -> Outcome:
             how = "only" if len(point.options) == 1 else "assumed"
         try:
             g, steps = advance(g, chosen, how)
+        except IllegalDecision as exc:
+            if how == "chosen" and i > 0:
+                exc.field, exc.line = script[i - 1].field, script[i - 1].line
+            out.error = exc
+            out.ended = "illegal decision"
+            break
         except EngineLimit as exc:
             out.limit = exc
             out.ended = "loop"

@@ -34,7 +34,7 @@ def advance(g: Game, choice: Decision | None = None, how: str = "chosen") -> tup
             raise IllegalDecision(f"{choice.as_yaml()} is not an option here ({point.prompt})", point.rule)
         top = g.stack[-1]
         g = replace(g, point=None)
-        g = top.choose(g, option)
+        g = top.choose(g, replace(option, decision=option.decision.with_payment(choice)))
         if how != "chosen":      # a default or the only option: the timeline says so
             g = replace(g, out=tuple(replace(s, how=how) if s.how == "chosen" else s for s in g.out))
     elif choice is not None:

@@ -64,13 +64,21 @@ class Breach(Frame):
 @dataclass(frozen=True)
 class Access(Frame):
     card: str
-    at: str = "accessed"                 # accessed | decide | complete
+    at: str = "cost"                     # cost | accessed | decide
+    paid: frozenset[str] = frozenset()   # additional costs paid (access, steal)
+    declined: frozenset[str] = frozenset()
     label = "access"
 
     def step(self, g: Game) -> Game | ChoicePoint:
         if g.over:
             return pop(g)
         d = q.definition(g, self.card)
+        if "access" in self.declined:
+            return pop(g)
+        if self.at == "cost":
+            g = set_top(g, replace(self, at="accessed"))
+            extra = costs.additional_cost(g, "access", self.card, _server_of_candidate(g, self.card))
+            return push(g, costs.AdditionalCostChoice("access", self.card, extra)) if extra else g
         if self.at == "accessed":
             g = set_top(g, replace(self, at="decide"))
             return emit(g, event("access", card=self.card, type=d.type, server=q.server_of(g, self.card)),
@@ -83,6 +91,11 @@ class Access(Frame):
                 if costs.cannot(g, "steal", "runner", card=self.card):
                     return log(pop(g), "not_stolen", f"{self.card} cannot be stolen", "rule_cannot_precedence",
                                "runner")
+                if "steal" in self.declined:
+                    return pop(g)
+                extra = costs.additional_cost(g, "steal", self.card, _server_of_candidate(g, self.card))
+                if extra is not None and "steal" not in self.paid:
+                    return push(g, costs.AdditionalCostChoice("steal", self.card, extra))
                 g = pop(g)
                 g = move(g, self.card, "runner.score")
                 return emit(g, event("stolen", card=self.card, player="runner"), f"the Runner steals {self.card}",
@@ -109,3 +122,11 @@ class Access(Frame):
         g = costs.pay(g, Cost(credits=Number(d.trash_cost or 0), has_credits=True), Ctx(self.card, "runner"),
                       "runner")
         return trash(g, self.card, "runner")
+
+
+def _server_of_candidate(g: Game, cid: str) -> str | None:
+    server = q.server_of(g, cid)
+    if server is not None:
+        return server
+    zone = g.cards[cid].zone
+    return next((s for s, z in q.CENTRAL_ZONES.items() if z == zone), None)

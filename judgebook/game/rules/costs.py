@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from judgebook.game.driver.choice import ChoicePoint, Option, Refused, decision
+from judgebook.game.errors import IllegalDecision
 from judgebook.game.language.context import Ctx
 from judgebook.game.language.costs import Cost
 from judgebook.game.language.statics import Cannot
@@ -35,6 +36,30 @@ def cannot(g: Game, what: str, side: Side, server: str | None = None, card: str 
             continue
         return effect
     return None
+
+
+def would_be_prevented(g: Game, what: str, kind: str | None) -> bool:
+    """rule_cost_interrupt_static_mandatory: a static prevention, or a mandatory conditional interrupt that
+    would prevent it, makes taking tags or suffering damage as a cost impossible."""
+    from judgebook.game.language.instructions import ChangeImminent
+    from judgebook.game.language.statics import Prevent
+    from judgebook.game.rules.damage import WOULD
+    from judgebook.game.rules.frames import event
+    from judgebook.game.rules.values import ability_active
+    for effect, _ in statics(g):
+        if isinstance(effect, Prevent) and effect.what == what and (effect.damage_type in (None, kind)):
+            return True
+    ev = event(WOULD[what], damage_type=kind, amount=1)
+    for cid, card in g.cards.items():
+        for ab in g.library.card(card.name).abilities:
+            if ab.trigger is None or ab.trigger.event != ev.name or ab.optional:
+                continue
+            if not any(isinstance(e, ChangeImminent) and e.what == what and not e.increase for e in ab.effects):
+                continue
+            ctx = Ctx(cid, card.owner, ab.id, ev)
+            if ability_active(g, cid, ab.active_in) and ab.trigger.matches(g, ctx, ev):
+                return True
+    return False
 
 
 def credit_sources(g: Game, side: Side, purpose: str, source: str | None) -> list[tuple[str, int]]:
@@ -75,14 +100,28 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
     if cost.trash_self and not q.is_installed(g, ctx.source) and g.cards[ctx.source].zone != "play":
         return "rule_cost", "the card is not installed"
     if cost.tags and cannot(g, "take_tags", payer):
-        return "rule_cost_interrupt_static_mandatory", "cannot take tags"
+        return "rule_cannot_precedence", "cannot take tags"
+    if cost.tags and would_be_prevented(g, "tags", None):
+        return "rule_cost_interrupt_static_mandatory", "taking the tag would be prevented"
+    for kind, n in cost.damage:
+        if would_be_prevented(g, "damage", kind):
+            return "rule_cost_interrupt_static_mandatory", f"the {kind} damage would be prevented"
     for kind, n in cost.counters:
         if g.cards[ctx.source].count(kind) < n:
             return "rule_cost", f"needs {n} {kind} counter(s) on {ctx.source}"
     return None
 
 
-def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") -> Game:
+def purpose_of(g: Game, source: str) -> str:
+    """What a payment is for, as hosted credits restricted to a use see it."""
+    if source in g.cards and "icebreaker" in q.definition(g, source).subtypes:
+        return "icebreakers"
+    return "any"
+
+
+def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using: tuple[str, ...] = ()) -> Game:
+    """Pay `cost`; credits come first from the cards named in `using` (the payer's choice), then the pool,
+    then hosted credits this payment may use, then (the Runner, in a run) bad publicity credits."""
     p = g.player(payer)
     changes = []
     if cost.clicks:
@@ -92,8 +131,23 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") -> Gam
     credits = cost.credits.value(g, ctx) if cost.has_credits else 0
     if credits:
         left = credits
-        for cid, n in credit_sources(g, payer, purpose, ctx.source):
-            take = min(n, left)
+        sources = dict(credit_sources(g, payer, purpose, ctx.source))
+        for cid in using:
+            if cid not in sources:
+                raise IllegalDecision(f"{cid}'s credits cannot pay for this", "rule_spend_credits")
+        pool = 0 if cannot(g, "spend_pool_credits", payer) else g.player(payer).credits
+        order = list(using) + ["pool"] + [c for c in sources if c not in using]
+        for cid in order:
+            if not left:
+                break
+            if cid == "pool":
+                take = min(pool, left)
+                if take:
+                    g = set_player(g, payer, credits=g.player(payer).credits - take)
+                    changes.append(f"{take}[c] from the pool ({pool} → {pool - take})")
+                    left -= take
+                continue
+            take = min(sources[cid], left)
             if take:
                 g = replace(g, cards=g.cards.set(cid, g.cards[cid].with_counter("credit", -take)))
                 changes.append(f"{take}[c] from {cid}")
@@ -106,9 +160,7 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") -> Gam
             changes.append(f"{take}[c] from bad publicity")
             left -= take
         if left:
-            pool = g.player(payer).credits
-            g = set_player(g, payer, credits=pool - left)
-            changes.append(f"{left}[c] from the pool ({pool} → {pool - left})")
+            raise IllegalDecision(f"{credits}[c] cannot be paid", "rule_cost")
         g = emit(g, event("credits_spent", player=payer, amount=credits),
                  f"the {payer} pays {credits}[c]: {', '.join(changes)}", "rule_cost", payer)
     for kind, n in cost.counters:
@@ -135,7 +187,7 @@ class PayOrNot(Frame):
 
     def step(self, g: Game) -> Game | ChoicePoint:
         payer = self.ctx.side(self.instr.by)
-        why = refusal(g, self.instr.cost, self.ctx, payer)
+        why = refusal(g, self.instr.cost, self.ctx, payer, purpose_of(g, self.ctx.source))
         if not self.instr.optional:
             if why is None:
                 return _paid(pop(g), self)
@@ -153,17 +205,21 @@ class PayOrNot(Frame):
 
     def choose(self, g: Game, option: Option) -> Game:
         if option.decision.value:
-            return _paid(pop(g), self)
+            return _paid(pop(g), self, int(option.decision.get("x", 0) or 0), tuple(option.decision.get("using") or ()))
         g = log(pop(g), "not_paid", f"the cost {self.instr.cost.render()} is not paid", "rule_nested_cost",
                 self.ctx.side(self.instr.by))
         return resolve_now(g, self.ctx, self.instr.otherwise, "rule_nested_cost") if self.instr.otherwise else g
 
 
-def _paid(g: Game, frame: PayOrNot) -> Game:
+def _paid(g: Game, frame: PayOrNot, x: int = 0, using: tuple[str, ...] = ()) -> Game:
     payer = frame.ctx.side(frame.instr.by)
-    credits = frame.instr.cost.credits.value(g, frame.ctx) if frame.instr.cost.has_credits else 0
-    g = pay(g, frame.instr.cost, frame.ctx, payer)
-    ctx = replace(frame.ctx, paid=credits)
+    ctx = replace(frame.ctx, x=x) if frame.instr.cost.x else frame.ctx
+    credits = frame.instr.cost.credits.value(g, ctx) if frame.instr.cost.has_credits else 0
+    purpose = purpose_of(g, ctx.source)
+    if credits > available_credits(g, payer, purpose, ctx.source):
+        raise IllegalDecision(f"X = {x}: the {payer} cannot pay {credits}[c]", "rule_cost")
+    g = pay(g, frame.instr.cost, ctx, payer, purpose, using)
+    ctx = replace(ctx, paid=credits)
     return resolve_now(g, ctx, frame.instr.then, "rule_nested_cost") if frame.instr.then else g
 
 
@@ -174,3 +230,56 @@ def nested(g: Game, ctx: Ctx, instr: NestedCost) -> Game:
 
 def trash_to_discard(g: Game, cid: str) -> Game:
     return move(g, cid, f"{g.cards[cid].owner}.discard")
+
+
+def additional_cost(g: Game, to: str, card: str | None = None, server: str | None = None) -> Cost | None:
+    """The additional costs static abilities add to doing `to` (rule_additional_cost), summed; None if none."""
+    from judgebook.game.language.selectors import server_matches
+    from judgebook.game.language.statics import AdditionalCost
+    from judgebook.game.rules.history import count_this
+    total: Cost | None = None
+    for effect, ctx in statics(g):
+        if not isinstance(effect, AdditionalCost) or effect.to != to:
+            continue
+        if effect.card == "self" and card != ctx.source:
+            continue
+        if effect.server and not server_matches(g, ctx, effect.server, server):
+            continue
+        if effect.first_this_turn and count_this(g, "run_begins" if to == "run" else to, "turn") > 0:
+            continue
+        total = effect.cost if total is None else total.plus(effect.cost)
+    return total
+
+
+@dataclass(frozen=True)
+class AdditionalCostChoice(Frame):
+    """An additional cost to steal or access a card: the Runner may decline it (rule_decline_additional_cost),
+    and then does not steal or access it; one that cannot be paid cannot be chosen."""
+    to: str
+    card: str
+    cost: Cost
+
+    def step(self, g: Game) -> ChoicePoint:
+        why = refusal(g, self.cost, Ctx(self.card, "runner"), "runner")
+        decline = Option(decision("pay", False), f"do not pay: do not {self.to} {self.card}",
+                         "rule_decline_additional_cost")
+        pay_it = decision("pay", True)
+        label = f"pay {self.cost.render()} to {self.to} {self.card}"
+        if why is not None:
+            return ChoicePoint("runner", "pay", f"additional cost to {self.to} {self.card}", "rule_additional_cost",
+                               (decline,), (Refused(pay_it, label, why[0], why[1]),), default=0,
+                               default_reason="only", path=path(g))
+        return ChoicePoint("runner", "pay", f"additional cost to {self.to} {self.card}", "rule_additional_cost",
+                           (Option(pay_it, label, "rule_additional_cost"), decline), default=0, path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        from judgebook.game.rules.access import Access
+        from judgebook.game.rules.frames import find, swap
+        g = pop(g)
+        acc = find(g, Access)
+        if option.decision.value:
+            g = pay(g, self.cost, Ctx(self.card, "runner"), "runner")
+            return swap(g, acc, replace(acc, paid=acc.paid | {self.to})) if acc is not None else g
+        g = log(g, "declined", f"the Runner declines the additional cost: {self.card} is not "
+                f"{'stolen' if self.to == 'steal' else 'accessed'}", "rule_decline_additional_cost", "runner")
+        return swap(g, acc, replace(acc, declined=acc.declined | {self.to})) if acc is not None else g

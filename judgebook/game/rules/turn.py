@@ -107,7 +107,8 @@ class Action(Frame):
         side = self.side
         g = log(g, "action", f"the {side} takes the action: {option.label}", option.rule, side, how="chosen")
         if d.value == "use":
-            return use_ability(g, side, str(d.get("card")), str(d.get("ability")), None)
+            return use_ability(g, side, str(d.get("card")), str(d.get("ability")), None,
+                               tuple(d.get("using") or ()), d.get("x"))
         g = costs.pay(g, Cost(clicks=1), Ctx(f"{side}.identity", side), side)
         kind = d.value
         if kind == "gain_credit":
@@ -116,6 +117,9 @@ class Action(Frame):
             return draw(g, side, 1)
         if kind == "run":
             from judgebook.game.rules.run import start_run
+            extra = costs.additional_cost(g, "run", None, str(d.get("server")))
+            if extra is not None:
+                g = costs.pay(g, extra, Ctx("runner", "runner"), "runner")
             return start_run(g, str(d.get("server")))
         if kind == "remove_tag":
             g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx("runner", side), side)
@@ -145,10 +149,17 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
     if side == "runner":
         for server in g.servers:
             d = decision("action", "run", server=server)
+            extra = costs.additional_cost(g, "run", None, server)
+            why = costs.refusal(g, Cost(clicks=1).plus(extra) if extra else Cost(clicks=1),
+                                Ctx("runner", "runner"), "runner")
             if costs.cannot(g, "run", "runner", server):
-                refused.append(Refused(d, f"run on {server}", "rule_cannot_precedence", "a card forbids it"))
+                refused.append(Refused(d, f"run on {server}", "rule_cannot_run_abilities", "a card forbids it"))
+            elif why:
+                refused.append(Refused(d, f"run on {server}", "rule_additional_cost_to_run" if extra else why[0],
+                                       why[1]))
             else:
-                opts.append(Option(d, f"run on {server}", "runner_basic_action_run"))
+                label = f"run on {server}" + (f" (additional cost: {extra.render()})" if extra else "")
+                opts.append(Option(d, label, "runner_basic_action_run"))
         if g.runner.tags:
             why = costs.refusal(g, Cost(credits=Number(2), has_credits=True), Ctx("runner", "runner"), "runner")
             d = decision("action", "remove_tag")
@@ -158,8 +169,9 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
         card_def = q.definition(g, cid)
         if card_def.type in ("event", "operation"):
             d = decision("action", "play", card=cid)
-            why = costs.refusal(g, Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True),
-                                Ctx(cid, side), side)
+            price = Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True)
+            extra = costs.additional_cost(g, "play", cid)
+            why = costs.refusal(g, price.plus(extra) if extra else price, Ctx(cid, side), side)
             if why:
                 refused.append(Refused(d, f"play {cid}", why[0], why[1]))
             elif _runs_any(card_def):
@@ -230,6 +242,9 @@ def install(g: Game, side: Side, cid: str, server: object) -> Game:
 
 def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = None) -> Game:
     d = q.definition(g, cid)
+    extra = costs.additional_cost(g, "play", cid)
+    if extra is not None:
+        g = costs.pay(g, extra, Ctx(cid, side), side)
     if pay:
         g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side)
     g = move(g, cid, "play")

@@ -34,6 +34,11 @@ def ability_active(g: Game, cid: str, active_in: str | None) -> bool:
     card = g.cards[cid]
     if active_in is None or q.is_active(g, cid):
         return q.is_active(g, cid)
+    if active_in == "accessed":
+        from judgebook.game.rules.access import Access
+        from judgebook.game.rules.frames import find
+        acc = find(g, Access)
+        return acc is not None and acc.card == cid
     if active_in == "installed":
         return q.is_installed(g, cid)
     zone = card.zone.split(".")[-1]

@@ -263,20 +263,22 @@ def act(g: Game, side: Side, option: Option) -> Game:
         g = move(g, cid, "corp.score")
         return emit(g, event("scored", card=cid, player="corp"), f"the Corp scores {cid}", "rule_paid_ability_window_corp_score", "corp")
     if d.kind == "use":
-        return use_ability(g, side, str(d.value), str(d.get("ability")), d.get("subroutines"))
+        return use_ability(g, side, str(d.value), str(d.get("ability")), d.get("subroutines"),
+                           tuple(d.get("using") or ()), d.get("x"))
     raise ValueError(d.kind)
 
 
-def use_ability(g: Game, side: Side, cid: str, ability: str, subroutines: list[int] | None) -> Game:
+def use_ability(g: Game, side: Side, cid: str, ability: str, subroutines: list[int] | None,
+                using: tuple[str, ...] = (), x: int | None = None) -> Game:
     ab = q.definition(g, cid).ability(ability)
     assert ab is not None
-    ctx = Ctx(cid, side, ab.id)
+    ctx = Ctx(cid, side, ab.id, x=int(x or 0))
     use = use_key(g, cid, ab)
     if use is not None:
         g = replace(g, uses=g.uses | {use})
     if ab.cost is not None:
         purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "any"
-        g = costs.pay(g, ab.cost, ctx, side, purpose)
+        g = costs.pay(g, ab.cost, ctx, side, purpose, using)
     g = emit(g, event("ability_used", card=cid, ability=ab.id, player=side,
                       trash_cost=bool(ab.cost and ab.cost.trash_self)),
              f"the {side} uses {cid}: {ab.text or ab.id}", "step_paid_ability_resolution", side)
