@@ -14,7 +14,6 @@ from judgebook.game.state import queries as q
 from judgebook.game.state.model import Game, Step
 
 
-
 @dataclass
 class Outcome:
     states: list[Game] = field(default_factory=list)

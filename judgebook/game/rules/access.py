@@ -9,7 +9,7 @@ from judgebook.game.language.costs import Cost
 from judgebook.game.language.quantities import Number
 from judgebook.game.rules import costs
 from judgebook.game.rules.effects import move, trash
-from judgebook.game.rules.frames import Frame, event, log, path, pop, push, set_top
+from judgebook.game.rules.frames import Frame, current_run, event, log, path, pop, push, react_first, set_top
 from judgebook.game.rules.triggers import emit
 from judgebook.game.state import queries as q
 from judgebook.game.state.model import Game
@@ -21,23 +21,35 @@ class Breach(Frame):
     run_seq: int
     started: bool = False
     accessed: tuple[str, ...] = ()
+    from_zone: int = 0                   # cards accessed from R&D or HQ so far
     label = "breach"
 
+    def limit(self, g: Game) -> int:
+        """rule_default_random_access_limit: one card of R&D or HQ, plus any additional accesses."""
+        run = current_run(g)
+        return 1 + (run.access_bonus if run is not None else 0)
+
     def candidates(self, g: Game) -> list[str]:
+        """Cards the Runner may access next: "HQ" stands for a random card of HQ, R&D's next card by its id."""
         root = [c for c in g.zone(q.root_zone(self.server)) if c not in self.accessed]
-        if self.server == "R&D":
-            top = list(g.zone("corp.deck")[:1])
-            return [c for c in top if c not in self.accessed] + root
-        if self.server == "HQ":
-            hand = [] if any(c in self.accessed for c in g.zone("corp.hand")) else list(g.zone("corp.hand"))
-            return hand + root
+        zone = q.CENTRAL_ZONES.get(self.server)
+        cards: list[str] = []
         if self.server == "Archives":
-            return [c for c in g.zone("corp.discard") if c not in self.accessed] + root
-        return root
+            cards = [c for c in g.zone("corp.discard") if c not in self.accessed]
+        elif zone is not None and self.from_zone < self.limit(g):
+            left = [c for c in g.zone(zone) if c not in self.accessed]
+            if left:
+                cards = [left[0]] if self.server == "R&D" else ["HQ"]
+        out = cards + root
+        only = _only_accessible(g)
+        return [c for c in out if c == only] if only else out
 
     def step(self, g: Game) -> Game | ChoicePoint:
         if g.over:
             return pop(g)
+        reacted = react_first(g)
+        if reacted is not None:
+            return reacted
         if not self.started:
             g = set_top(g, replace(self, started=True))
             return emit(g, event("breach", server=self.server), f"the Runner breaches {self.server}",
@@ -47,17 +59,21 @@ class Breach(Frame):
             cands = []
         if not cands:
             return log(pop(g), "breach_complete", f"the breach of {self.server} is complete", "step_breach_complete")
-        if len(cands) == 1:
-            return self._access(g, cands[0])
         return ChoicePoint("runner", "access", "choose the next card to access", "step_choose_candidate",
-                           tuple(Option(decision("access", c), f"access {c}", "step_choose_candidate")
-                                 for c in cands), default=0, path=path(g))
+                           tuple(Option(decision("access", c), "access a random card of HQ" if c == "HQ"
+                                        else f"access {c}", "step_choose_candidate") for c in cands),
+                           default=0, path=path(g))
 
     def choose(self, g: Game, option: Option) -> Game:
         return self._access(g, str(option.decision.value))
 
     def _access(self, g: Game, cid: str) -> Game:
-        g = set_top(g, replace(self, accessed=self.accessed + (cid,)))
+        if cid == "HQ":
+            # A random card: the engine takes the first not yet accessed, one of the possible outcomes.
+            cid = next(c for c in g.zone("corp.hand") if c not in self.accessed)
+            g = log(g, "random", f"a random card of HQ: {cid}", "rule_candidates_in_hq", "runner", how="assumed")
+        from_zone = self.from_zone + (g.cards[cid].zone in ("corp.hand", "corp.deck"))
+        g = set_top(g, replace(self, accessed=self.accessed + (cid,), from_zone=from_zone))
         return push(g, Access(cid))
 
 
@@ -72,6 +88,9 @@ class Access(Frame):
     def step(self, g: Game) -> Game | ChoicePoint:
         if g.over:
             return pop(g)
+        reacted = react_first(g)
+        if reacted is not None:
+            return reacted
         d = q.definition(g, self.card)
         if "access" in self.declined:
             return pop(g)
@@ -104,13 +123,14 @@ class Access(Frame):
                 return pop(g)
             cost = Cost(credits=Number(d.trash_cost), has_credits=True)
             no = Option(decision("trash", False), "do not trash it", "step_access_complete")
+            yes = decision("trash", self.card)
             why = costs.refusal(g, cost, Ctx(self.card, "runner"), "runner")
             if why:
                 return ChoicePoint("runner", "trash", f"trash {self.card}?", "rule_basic_trash_ability", (no,),
-                                   (Refused(decision("trash", True), f"pay {d.trash_cost}[c] to trash {self.card}",
+                                   (Refused(yes, f"pay {d.trash_cost}[c] to trash {self.card}",
                                             why[0], why[1]),), default=0, default_reason="only", path=path(g))
             return ChoicePoint("runner", "trash", f"trash {self.card}?", "rule_basic_trash_ability",
-                               (no, Option(decision("trash", True), f"pay {d.trash_cost}[c] to trash {self.card}",
+                               (no, Option(yes, f"pay {d.trash_cost}[c] to trash {self.card}",
                                            "rule_basic_trash_ability")), default=0, path=path(g))
         return pop(g)
 
@@ -130,3 +150,13 @@ def _server_of_candidate(g: Game, cid: str) -> str | None:
         return server
     zone = g.cards[cid].zone
     return next((s for s, z in q.CENTRAL_ZONES.items() if z == zone), None)
+
+
+def _only_accessible(g: Game) -> str | None:
+    """rule_prohibiting_access: "cannot access cards other than this one" (Ash)."""
+    from judgebook.game.language.statics import Cannot
+    from judgebook.game.rules.values import statics
+    for effect, ctx in statics(g):
+        if isinstance(effect, Cannot) and effect.what == "access" and effect.except_ == "self":
+            return ctx.source
+    return None

@@ -15,6 +15,7 @@ from judgebook.game.rules.frames import (
     log,
     pop,
     push,
+    react_first,
     set_top,
     swap,
 )
@@ -43,6 +44,9 @@ class Encounter(Frame):
         run = current_run(g)
         if g.over:
             return pop(g)
+        reacted = react_first(g)
+        if reacted is not None:
+            return reacted
         server = run.server if run else None
         if self.at == "begins":
             g = set_top(g, replace(self, at="window"))

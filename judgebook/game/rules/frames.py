@@ -31,6 +31,15 @@ class Frame:
         raise NotImplementedError(f"{type(self).__name__} offers no choice")
 
 
+def react_first(g: Game) -> Game | None:
+    """Abilities that became pending in the last step resolve before the timing structure moves on
+    (a checkpoint, then a reaction window: rule_reaction_window)."""
+    if not g.pending or g.over:
+        return None
+    from judgebook.game.rules.windows import ReactionWindow
+    return push(g, ReactionWindow())
+
+
 def push(g: Game, *frames: Frame) -> Game:
     return replace(g, stack=g.stack + frames)
 

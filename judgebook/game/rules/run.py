@@ -5,7 +5,19 @@ from dataclasses import dataclass, replace
 
 from judgebook.game.driver.choice import ChoicePoint, Option, decision
 from judgebook.game.language.context import Ctx
-from judgebook.game.rules.frames import Frame, current_run, event, find, log, path, pop, push, set_top, swap
+from judgebook.game.rules.frames import (
+    Frame,
+    current_run,
+    event,
+    find,
+    log,
+    path,
+    pop,
+    push,
+    react_first,
+    set_top,
+    swap,
+)
 from judgebook.game.rules.triggers import emit
 from judgebook.game.rules.windows import PriorityWindow
 from judgebook.game.state import queries as q
@@ -48,6 +60,9 @@ class Run(Frame):
     def step(self, g: Game) -> Game | ChoicePoint:
         if g.over:
             return pop(g)
+        reacted = react_first(g)
+        if reacted is not None:
+            return reacted
         if self.ended and STEPS[self.at][0].key != "run_ends":
             return self.goto(g, "close_windows")
         phase, st = STEPS[self.at]

@@ -9,7 +9,7 @@ from judgebook.game.language.costs import Cost
 from judgebook.game.language.quantities import Number
 from judgebook.game.rules import costs
 from judgebook.game.rules.effects import draw, move, set_player
-from judgebook.game.rules.frames import Call, Frame, event, log, path, pop, push, set_top
+from judgebook.game.rules.frames import Call, Frame, event, log, path, pop, push, react_first, set_top
 from judgebook.game.rules.resolve import Resolve
 from judgebook.game.rules.triggers import emit
 from judgebook.game.rules.values import hand_size
@@ -42,6 +42,9 @@ class Turn(Frame):
     def step(self, g: Game) -> Game | ChoicePoint:
         if g.over:
             return pop(g)
+        reacted = react_first(g)
+        if reacted is not None:
+            return reacted
         steps = (CORP_TURN if self.side == "corp" else RUNNER_TURN).steps()
         if self.at >= len(steps):
             g = pop(g)
