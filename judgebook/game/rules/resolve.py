@@ -17,10 +17,15 @@ class Resolve(Frame):
     ctx: Ctx
     anchor: str
     index: int = 0
+    announce: str = ""                   # a paid ability's text: its resolution begins with this step
 
     def step(self, g: Game) -> Game | ChoicePoint:
         if g.over or self.index >= len(self.instrs):
             return pop(g)
+        if self.announce:
+            g = set_top(g, replace(self, announce=""))
+            return log(g, "resolve", f"{self.ctx.source}:{self.ctx.ability} resolves: {self.announce}", self.anchor,
+                       self.ctx.controller, card=self.ctx.source, ability=self.ctx.ability)
         ins = self.instrs[self.index]
         sel = ins.selector
         if sel is not None and sel.chooses and not self.ctx.targets:

@@ -54,6 +54,7 @@ def _trigger(g: Game, ev: GameEvent) -> Game:
 
 
 def _sees_own_move(g: Game, cid: str, ev: GameEvent) -> bool:
-    """rule_active_exception_conditional_move_to_inactive_zone: a card leaving play sees the event of its
-    own move."""
-    return ev.name == "trashed" and ev.get("card") == cid
+    """A card sees events about itself where the rules say so though it is inactive: leaving play
+    (rule_active_exception_conditional_move_to_inactive_zone) and being accessed
+    (rule_accessing_trigger_condition)."""
+    return ev.name in ("trashed", "access") and ev.get("card") == cid

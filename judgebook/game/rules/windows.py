@@ -285,7 +285,10 @@ def use_ability(g: Game, side: Side, cid: str, ability: str, subroutines: list[i
     if ab.brk is not None:
         from judgebook.game.rules.encounter import break_subroutines
         g = break_subroutines(g, cid, [s - 1 for s in subroutines or []])
-    return push(g, Resolve(ab.effects, ctx, "step_paid_ability_resolution")) if ab.effects else g
+    if ab.effects:
+        g = push(g, Resolve(ab.effects, ctx, "step_paid_ability_resolution", announce=ab.text or ab.id))
+    # Abilities that paying the cost made pending resolve before the paid ability does.
+    return push(g, ReactionWindow()) if g.pending else g
 
 
 @dataclass(frozen=True)
