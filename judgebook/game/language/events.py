@@ -169,7 +169,10 @@ def _first(scope: str) -> None:
             return cls()
 
         def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+            from judgebook.game.rules.frames import current_run
             from judgebook.game.rules.history import count_matching
+            if scope == "run" and current_run(g) is None:
+                return False
             return count_matching(g, ctx, event, scope) <= 1
 
         def render(self) -> str:

@@ -137,7 +137,10 @@ def suffer(g: Game, kind: str, amount: int, by: Side | None) -> Game:
     grip = g.zone("runner.hand")
     flatline = amount > len(grip)
     for cid in grip[:amount]:
+        # Random in play: the engine takes the first cards of the grip, one of the possible outcomes.
         g = move(g, cid, "runner.discard")
+        g = emit(g, event("trashed", card=cid, type=g.library.card(g.cards[cid].name).type, player="runner",
+                          damage_type=kind), f"{cid} is trashed by {kind} damage", "rule_meat_net_damage", "runner")
     if kind == "core":
         g = set_player(g, "runner", core_damage=g.runner.core_damage + amount,
                        base_hand_size=g.runner.base_hand_size - amount)

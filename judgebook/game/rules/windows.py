@@ -46,16 +46,39 @@ class PriorityWindow(Frame):
             if stale:
                 g = replace(g, pending=tuple(p for p in g.pending if p not in stale))
             return pop(g)
-        if _live_pending(g):
+        interrupting = "interrupt" in self.kinds
+        # In an interrupt window, pending interrupts are triggered with priority, like paid interrupts
+        # (rule_interrupt_window_priority); other pending abilities resolve first in a reaction window.
+        if any(not (interrupting and _is_would(p)) for p in g.pending):
             return push(g, ReactionWindow())
         holder = self.holder or g.active
         if len(self.passed) == 2:
+            stale = tuple(p for p in g.pending if _is_would(p))
+            if stale:
+                g = replace(g, pending=tuple(p for p in g.pending if p not in stale))
+                for p in stale:
+                    g = log(g, "not_used", f"{p.label} is not used", "rule_optional_conditional_ability",
+                            p.controller, card=p.card, ability=p.ability)
             return pop(g)
         kinds = self.kinds | ({"encounter"} if self.anchor == "step_encounter_paw" else set())
         opts, refused = options(g, holder, kinds)
-        return ChoicePoint(holder, "priority", f"paid ability window: the {holder} has priority", self.anchor,
-                           (Option(decision("pass", holder), "pass priority", "rule_pass"),) + tuple(opts),
-                           tuple(refused), default=0, path=path(g))
+        mine = [p for p in g.pending if p.controller == holder]
+        triggers = [Option(decision("trigger", p.card, ability=p.ability), f"resolve {p.label}",
+                           "rule_interrupt_window_priority") for p in mine]
+        declines = [Option(decision("decline", p.card, ability=p.ability), f"do not use {p.label}",
+                           "rule_optional_conditional_ability") for p in mine if _ability(g, p).optional]
+        pass_option = Option(decision("pass", holder), "pass priority", "rule_pass")
+        mandatory = [p for p in mine if not _ability(g, p).optional]
+        if mandatory:
+            refused.append(Refused(pass_option.decision, "pass priority",
+                                   "rule_cannot_pass_with_mandatory_conditional_abilities_pending",
+                                   f"{mandatory[0].label} must resolve first"))
+            head: list[Option] = triggers + declines
+        else:
+            head = triggers + [pass_option] + declines
+        return ChoicePoint(holder, "priority", f"{'interrupt' if interrupting else 'paid ability'} window: the "
+                           f"{holder} has priority", self.anchor, tuple(head) + tuple(opts), tuple(refused),
+                           default=0, path=path(g))
 
     def choose(self, g: Game, option: Option) -> Game:
         holder = self.holder or g.active
@@ -64,7 +87,13 @@ class PriorityWindow(Frame):
             g = log(g, "pass", f"the {holder} passes priority", "rule_pass", holder, how="chosen")
             return set_top(g, replace(self, holder=other(holder), passed=self.passed | {holder}))
         g = set_top(g, replace(self, holder=holder, passed=frozenset()))
+        if d.kind in ("trigger", "decline"):
+            return resolve_pending(g, option)
         return act(g, holder, option)
+
+
+def _is_would(p: Pending) -> bool:
+    return p.event.name.startswith("would_")
 
 
 def _live_pending(g: Game) -> bool:
@@ -308,23 +337,27 @@ class ReactionWindow(Frame):
                            default_reason="only" if len(opts) == 1 else "default", path=path(g))
 
     def choose(self, g: Game, option: Option) -> Game:
-        d = option.decision
-        p = next(p for p in g.pending if p.card == d.value and p.ability == d.get("ability"))
-        g = replace(g, pending=tuple(x for x in g.pending if x is not p))
-        if d.kind == "decline":
-            return log(g, "decline", f"the {p.controller} does not use {p.label}", "rule_optional_conditional_ability", p.controller,
-                       how="chosen", card=p.card, ability=p.ability)
-        ab = _ability(g, p)
-        ctx = Ctx(p.card, p.controller, p.ability, p.event, chosen=(p.target,) if p.target else (), since=p.since)
-        if ab.condition is not None and not ab.condition.holds(g, ctx):
-            return log(g, "fizzle", f"{p.label}: its condition no longer holds", "step_checkpoint_conditional_abilities",
-                       p.controller, card=p.card, ability=p.ability)
-        g = log(g, "resolve", f"{p.label} resolves: {ab.text or ab.id}", "step_conditional_ability_resolution", p.controller,
-                card=p.card, ability=p.ability)
-        use = use_key(g, p.card, ab)
-        if use is not None:
-            g = replace(g, uses=g.uses | {use})
-        return push(g, Resolve(ab.effects, ctx, "step_conditional_ability_resolution"))
+        return resolve_pending(g, option)
+
+
+def resolve_pending(g: Game, option: Option) -> Game:
+    d = option.decision
+    p = next(p for p in g.pending if p.card == d.value and p.ability == d.get("ability"))
+    g = replace(g, pending=tuple(x for x in g.pending if x is not p))
+    if d.kind == "decline":
+        return log(g, "decline", f"the {p.controller} does not use {p.label}", "rule_optional_conditional_ability", p.controller,
+                   how="chosen", card=p.card, ability=p.ability)
+    ab = _ability(g, p)
+    ctx = Ctx(p.card, p.controller, p.ability, p.event, chosen=(p.target,) if p.target else (), since=p.since)
+    if ab.condition is not None and not ab.condition.holds(g, ctx):
+        return log(g, "fizzle", f"{p.label}: its condition no longer holds", "step_checkpoint_conditional_abilities",
+                   p.controller, card=p.card, ability=p.ability)
+    g = log(g, "resolve", f"{p.label} resolves: {ab.text or ab.id}", "step_conditional_ability_resolution", p.controller,
+            card=p.card, ability=p.ability)
+    use = use_key(g, p.card, ab)
+    if use is not None:
+        g = replace(g, uses=g.uses | {use})
+    return push(g, Resolve(ab.effects, ctx, "step_conditional_ability_resolution"))
 
 
 def _ability(g: Game, p: Pending) -> Ability:
