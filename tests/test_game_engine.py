@@ -186,3 +186,10 @@ def test_unimplemented_or_meaningless_keys_are_errors_with_line(bad, field):
         parse(text, file="bad.yaml")
     assert field in err.value.field
     assert err.value.line == 6
+
+
+def test_no_instruction_modifier_is_also_an_instruction():
+    """A modifier spelled like an instruction would make `{install: ..., rez: true}` two instructions."""
+    from judgebook.game.language.instructions import EXTRA, INSTRUCTIONS, MODIFIERS
+    clashes = ({k for keys in EXTRA.values() for k in keys} | set(MODIFIERS)) & set(INSTRUCTIONS.by_name)
+    assert clashes == set()

@@ -597,11 +597,11 @@ class AllAtOnce(Instruction):
 
 # --- installing, playing, running ------------------------------------------------------------
 
-@instruction("install", "pay_cost", "server", "position", "rez", "discount")
+@instruction("install", "pay_cost", "server", "position", "rezzed", "discount")
 @dataclass(frozen=True)
 class Install(Instruction):
     """Install cards (ignoring the install cost unless `pay_cost`, lowered by `discount`); Corp cards in
-    `server` (new | this | a name), ice `position: inward_of_self`; `rez: true` installs and rezzes it."""
+    `server` (new | this | a name), ice `position: inward_of_self`; `rezzed: true` installs and rezzes it."""
     selector: Selector
     pay_cost: bool = False
     server: str | None = None
@@ -617,7 +617,7 @@ class Install(Instruction):
             whole.key(mods, "discount").fail("a discount lowers a cost that is paid: add `pay_cost: true`")
         return cls(parse_selector(arg, at), want_bool(mods, "pay_cost", whole), want_str(mods, "server", whole),
                    want_str(mods, "position", whole, None, ("inward_of_self", "outermost")),
-                   want_bool(mods, "rez", whole), discount)
+                   want_bool(mods, "rezzed", whole), discount)
 
     def possible(self, g: Game, ctx: Ctx) -> bool:
         return bool(self.selector.candidates(g, ctx))

@@ -302,6 +302,7 @@ def use_ability(g: Game, side: Side, cid: str, ability: str, subroutines: list[i
     ab = q.definition(g, cid).ability(ability)
     assert ab is not None
     ctx = Ctx(cid, side, ab.id, x=int(x or 0))
+    before = g.pending
     use = use_key(g, cid, ab)
     if use is not None:
         g = replace(g, uses=g.uses | {use})
@@ -317,7 +318,8 @@ def use_ability(g: Game, side: Side, cid: str, ability: str, subroutines: list[i
     if ab.effects:
         g = push(g, Resolve(ab.effects, ctx, "step_paid_ability_resolution", announce=ab.text or ab.id))
     # Abilities that paying the cost made pending resolve before the paid ability does.
-    return push(g, ReactionWindow()) if g.pending else g
+    fresh = [p for p in g.pending if p not in before]
+    return push(g, ReactionWindow()) if fresh else g
 
 
 @dataclass(frozen=True)
