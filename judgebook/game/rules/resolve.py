@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from judgebook.game.driver.choice import ChoicePoint, Option, decision
+from judgebook.game.driver.choice import ChoicePoint, Option, Refused, decision
 from judgebook.game.language.context import Ctx
 from judgebook.game.language.instructions import ChooseOne, Instruction
+from judgebook.game.language.selectors import InZone, Matching, Selector
 from judgebook.game.rules.checkpoint import checkpoint
 from judgebook.game.rules.frames import Frame, log, path, pop, push, set_top
 from judgebook.game.state.model import Game
@@ -36,6 +37,7 @@ class Resolve(Frame):
                                    "rule_instruction_target",
                                    tuple(Option(decision("target", list(p)), ", ".join(p) or "none",
                                                 "rule_instruction_target") for p in picks),
+                                   _outside_play(g, self.ctx, sel),
                                    default_reason="only" if len(picks) == 1 else "default", path=path(g))
             # No legal target: the instruction does nothing (rule_no_valid_targets).
             g = log(g, "no_target", f"{ins.render()}: no legal target", "rule_targets_must_be_in_play_area",
@@ -58,6 +60,17 @@ class Resolve(Frame):
 class Checkpoint(Frame):
     def step(self, g: Game) -> Game:
         return checkpoint(pop(g))
+
+
+def _outside_play(g: Game, ctx: Ctx, sel: Selector) -> tuple[Refused, ...]:
+    """Cards that match a target's description but are not installed: refused, because targets of an
+    instruction about installed cards must be in the play area (rule_targets_must_be_in_play_area)."""
+    if not isinstance(sel, Matching) or any(isinstance(f, InZone) and f.zone != "installed" for f in sel.filters):
+        return ()
+    anywhere = Matching(tuple(f for f in sel.filters if not isinstance(f, InZone)) + (InZone("any"),))
+    inside = set(sel.candidates(g, ctx))
+    return tuple(Refused(decision("target", [c]), c, "rule_targets_must_be_in_play_area",
+                         f"{c} is not installed") for c in anywhere.candidates(g, ctx) if c not in inside)
 
 
 def resolve_now(g: Game, ctx: Ctx, instrs: tuple[Instruction, ...], anchor: str) -> Game:

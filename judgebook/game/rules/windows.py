@@ -227,10 +227,10 @@ def _ability_options(g: Game, side: Side, cid: str, ab: Ability, kinds: frozense
         return
     ctx = Ctx(cid, side, ab.id)
     if ab.interrupt:
-        last = g.history[-1].event if g.history else None
-        if "interrupt" not in kinds and last is not None and last.get("cost") and _prevents(ab, last.name):
-            refused.append(Refused(base, label, "rule_cost_no_interrupt", f"{last.get('card')} was trashed to pay a "
-                                   "cost, and paying a cost cannot be prevented"))
+        paid = [f.event for f in g.history if f.event.get("cost") and f.turn == g.turn and _prevents(ab, f.event.name)]
+        if "interrupt" not in kinds and paid:
+            refused.append(Refused(base, label, "rule_cost_no_interrupt", f"{paid[-1].get('card')} was trashed to "
+                                   "pay a cost, and paying a cost cannot be prevented"))
             return
         if "interrupt" not in kinds:
             refused.append(Refused(base, label, "rule_interrupt", "an interrupt is used only while what it "
