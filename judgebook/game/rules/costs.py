@@ -189,6 +189,12 @@ class PayOrNot(Frame):
         payer = self.ctx.side(self.instr.by)
         why = refusal(g, self.instr.cost, self.ctx, payer, purpose_of(g, self.ctx.source))
         if not self.instr.optional:
+            purpose = purpose_of(g, self.ctx.source)
+            if why is None and self.instr.cost.has_credits and credit_sources(g, payer, purpose, self.ctx.source):
+                # Which credits pay is the payer's choice (`using`): a point with the one option.
+                return ChoicePoint(payer, "pay", self.instr.render(), "rule_nested_cost",
+                                   (Option(decision("pay", True), f"pay {self.instr.cost.render()}",
+                                           "rule_nested_cost"),), default=0, default_reason="only", path=path(g))
             if why is None:
                 return _paid(pop(g), self)
             g = log(pop(g), "cannot_pay", f"the {payer} cannot pay {self.instr.cost.render()}: {why[1]}",
