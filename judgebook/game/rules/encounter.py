@@ -56,6 +56,10 @@ class Encounter(Frame):
             return self._complete(g, server)
         if self.at == "window":
             g = set_top(g, replace(self, at="subroutines"))
+            if not q.definition(g, self.ice).subroutines and not self.bypassed:
+                # An ice with no subroutines is fully broken as its break window opens (rule_fully_break_no_subroutines).
+                g = emit(g, event("fully_broken", ice=self.ice, server=server, encounter_seq=self.seq),
+                         f"{self.ice} has no subroutines: it is fully broken", "rule_fully_break_no_subroutines")
             return push(g, PriorityWindow(frozenset({"paid", "encounter"}), "step_encounter_paw",
                                           run_seq=self.run_seq))
         if self.at == "subroutines":
@@ -84,6 +88,11 @@ def break_subroutines(g: Game, breaker: str, subs: list[int]) -> Game:
     for s in subs:
         g = emit(g, event("subroutine_broken", ice=enc.ice, by=breaker, subroutine=s + 1),
                  f"{breaker} breaks {enc.ice} subroutine {s + 1}", "rule_break_subroutine", "runner")
+    now = find(g, Encounter)
+    if len(now.broken) == len(q.definition(g, enc.ice).subroutines):
+        run = current_run(g)
+        g = emit(g, event("fully_broken", ice=enc.ice, server=run.server if run else None, by=breaker,
+                          encounter_seq=enc.seq), f"{enc.ice} is fully broken", "rule_fully_break")
     return g
 
 

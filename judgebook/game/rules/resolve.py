@@ -86,15 +86,16 @@ class Choose(Frame):
     def step(self, g: Game) -> Game | ChoicePoint:
         chooser = self.ctx.side(self.instr.by)
         possible = [i for i, opt in enumerate(self.instr.options) if all(ins.possible(g, self.ctx) for ins in opt)]
-        if len(possible) <= 1:
-            g = pop(g)
-            if not possible:
-                return log(g, "no_option", "no option can be carried out: nothing happens", "rule_mandatory_choice",
-                           chooser)
-            return resolve_now(g, self.ctx, self.instr.options[possible[0]], "rule_mandatory_choice")
+        if not possible:
+            return log(pop(g), "no_option", "no option can be carried out: nothing happens", "rule_mandatory_choice",
+                       chooser)
+        refused = tuple(Refused(decision("choose", i + 1), _render(opt), "rule_mandatory_choice",
+                                "it cannot be carried out") for i, opt in enumerate(self.instr.options)
+                        if i not in possible)
         return ChoicePoint(chooser, "choose", self.instr.render(), "rule_mandatory_choice",
                            tuple(Option(decision("choose", i + 1), _render(self.instr.options[i]),
-                                        "rule_mandatory_choice") for i in possible), path=path(g))
+                                        "rule_mandatory_choice") for i in possible), refused,
+                           default_reason="only" if len(possible) == 1 else "default", path=path(g))
 
     def choose(self, g: Game, option: Option) -> Game:
         return resolve_now(pop(g), self.ctx, self.instr.options[int(option.decision.value) - 1],
