@@ -49,7 +49,7 @@ class Imminent(Frame):
                 g = emit(g, event(WOULD[p.what], damage_type=p.kind, amount=p.amount, by=p.by, card=p.card),
                          f"{_describe(p)} is imminent", "rule_interrupt_window_opening", p.by)
             from judgebook.game.rules.windows import PriorityWindow, interrupt_options
-            if g.pending or interrupt_options(g):
+            if any(p.event.name.startswith("would_") for p in g.pending) or interrupt_options(g):
                 return push(g, PriorityWindow(frozenset({"paid", "interrupt"}), "rule_interrupt_window"))
             return g
         g = pop(g)

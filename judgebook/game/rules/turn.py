@@ -252,9 +252,14 @@ def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = N
         g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side)
     g = move(g, cid, "play")
     g = emit(g, event("played", card=cid, player=side), f"the {side} plays {cid}", "rule_playing", side)
-    effects = tuple(e for ab in d.abilities if ab.kind == "play" for e in ab.effects)
+    plays = [ab for ab in d.abilities if ab.kind == "play"]
+    effects = tuple(e for ab in plays for e in ab.effects)
     g = push(g, Call(_to_discard, (cid,)))
-    return push(g, Resolve(effects, Ctx(cid, side, "play", server=server), "rule_playing")) if effects else g
+    if not effects:
+        return g
+    ability = plays[0]
+    return push(g, Resolve(effects, Ctx(cid, side, ability.id, server=server), "rule_playing",
+                           announce=ability.text or ability.id))
 
 
 def _to_discard(g: Game, cid: str) -> Game:

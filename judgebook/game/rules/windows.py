@@ -49,7 +49,7 @@ class PriorityWindow(Frame):
         interrupting = "interrupt" in self.kinds
         # In an interrupt window, pending interrupts are triggered with priority, like paid interrupts
         # (rule_interrupt_window_priority); other pending abilities resolve first in a reaction window.
-        if any(not (interrupting and _is_would(p)) for p in g.pending):
+        if not interrupting and g.pending:
             return push(g, ReactionWindow())
         holder = self.holder or g.active
         if len(self.passed) == 2:
@@ -62,7 +62,7 @@ class PriorityWindow(Frame):
             return pop(g)
         kinds = self.kinds | ({"encounter"} if self.anchor == "step_encounter_paw" else set())
         opts, refused = options(g, holder, kinds)
-        mine = [p for p in g.pending if p.controller == holder]
+        mine = [p for p in g.pending if p.controller == holder and interrupting and _is_would(p)]
         triggers = [Option(decision("trigger", p.card, ability=p.ability), f"resolve {p.label}",
                            "rule_interrupt_window_priority") for p in mine]
         declines = [Option(decision("decline", p.card, ability=p.ability), f"do not use {p.label}",
