@@ -117,8 +117,10 @@ class Access(Frame):
                     return push(g, costs.AdditionalCostChoice("steal", self.card, extra))
                 g = pop(g)
                 g = move(g, self.card, "runner.score")
-                return emit(g, event("stolen", card=self.card, player="runner"), f"the Runner steals {self.card}",
-                            "step_access_agenda", "runner")
+                g = emit(g, event("stolen", card=self.card, player="runner"), f"the Runner steals {self.card}",
+                         "step_access_agenda", "runner")
+                from judgebook.game.rules.checkpoint import checkpoint
+                return checkpoint(g)
             if d.trash_cost is None or g.cards[self.card].zone == "corp.discard":
                 return pop(g)
             cost = Cost(credits=Number(d.trash_cost), has_credits=True)

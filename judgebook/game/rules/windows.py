@@ -376,6 +376,14 @@ def _drop_stale(g: Game) -> Game:
     enc = current_encounter(g)
     keep = []
     for p in g.pending:
+        ab = p.delayed or q.definition(g, p.card).ability(p.ability)
+        own_move = p.event.get("card") == p.card and p.event.name in ("trashed", "access")
+        if (p.delayed is None and ab is not None and not ab.persistent and not own_move
+                and not ability_active(g, p.card, ab.active_in)):
+            g = log(g, "expired", f"{p.label} no longer resolves: {p.card} is no longer active",
+                    "rule_conditional_ability_lose_pending_when_ability_becomes_inactive", p.controller, card=p.card,
+                    ability=p.ability)
+            continue
         seq = p.event.get("encounter_seq")
         if seq is not None and (enc is None or enc.seq != seq):
             g = log(g, "expired", f"{p.label} no longer resolves: its encounter has ended",
