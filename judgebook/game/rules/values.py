@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from judgebook.game.language.context import Ctx
-from judgebook.game.language.statics import Static
+from judgebook.game.language.statics import AdditionalCost, Static
 from judgebook.game.state import queries as q
 from judgebook.game.state.model import Game, Side
 
@@ -18,7 +18,9 @@ def statics(g: Game) -> Iterator[tuple[Static, Ctx]]:
             if ab.static is None:
                 continue
             ctx = Ctx(cid, card.owner, ab.id)
-            if not ability_active(g, cid, ab.active_in):
+            # An additional cost to play or install this card applies while it is not yet active.
+            own_cost = isinstance(ab.static, AdditionalCost) and ab.static.card == "self"
+            if not own_cost and not ability_active(g, cid, ab.active_in):
                 continue
             if ab.condition is not None and not ab.condition.holds(g, ctx):
                 continue
