@@ -27,6 +27,9 @@ class Outcome:
         return self.states[-1]
 
 
+RUN_PHASES = ("run", "initiation", "approach_ice", "encounter_ice", "movement", "success", "breach", "access")
+
+
 def as_decision(d: ScriptDecision) -> Decision:
     params = {k: v for k, v in d.params if k not in ("at",)}
     value = d.value
@@ -89,6 +92,13 @@ def replay(sc: Scenario) -> Outcome:
             break
         out.states.append(g)
         out.steps += steps
+        if i < len(script) and script[i].get("at") in RUN_PHASES and any(s.kind == "run_ends" for s in steps):
+            d = script[i]
+            out.error = IllegalDecision(f"decision {d.describe()} waits for a point of the run, but the run ended: "
+                                        "its priority windows closed", "rule_run_ends_close_paws",
+                                        field=d.field, line=d.line)
+            out.ended = "illegal decision"
+            break
     else:
         out.ended = "game over" if g.winner else "no choice left"
     if out.error is None and i < len(script) and out.ended != "loop":

@@ -124,8 +124,9 @@ def change_imminent(g: Game, what: str, delta: int | None, kind: str | None) -> 
             continue
         if delta is not None and delta < 0 and p.unpreventable:
             return log(g, "unpreventable", f"{_describe(p)} cannot be prevented", "sec_prevent_avoid")
-        n = 0 if delta is None else p.amount + delta
-        parts[i] = replace(p, amount=n if delta is None or delta > 0 else max(0, n))
+        # While imminent a value may go below 0 and back up (rule_negative_values_imminent).
+        n = min(0, p.amount) if delta is None else p.amount + delta
+        parts[i] = replace(p, amount=n)
         g = swap(g, imm, replace(imm, parts=tuple(parts)))
         verb = "prevented" if delta is None or delta < 0 else "increased"
         return log(g, verb, f"{_describe(p)}: {verb} to {parts[i].amount}",

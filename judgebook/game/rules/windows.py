@@ -40,7 +40,7 @@ class PriorityWindow(Frame):
             if run is None or run.seq != self.run_seq:
                 return pop(g)
         g = checkpoint(g)
-        if "interrupt" in self.kinds and not _imminent_live(g):
+        if "interrupt" in self.kinds and not _imminent_live(g) and not _increase_pending(g):
             # Fully prevented: the remaining interrupts are no longer relevant (sec_relevant_interrupts).
             stale = tuple(p for p in g.pending if p.event.name.startswith("would_"))
             if stale:
@@ -90,6 +90,13 @@ class PriorityWindow(Frame):
         if d.kind in ("trigger", "decline"):
             return resolve_pending(g, option)
         return act(g, holder, option)
+
+
+def _increase_pending(g: Game) -> bool:
+    """Interrupts that increase the imminent value stay relevant though it is all prevented for now."""
+    from judgebook.game.language.instructions import ChangeImminent
+    return any(isinstance(e, ChangeImminent) and e.increase
+               for p in g.pending if _is_would(p) for e in _ability(g, p).effects)
 
 
 def _is_would(p: Pending) -> bool:
@@ -175,7 +182,7 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
 
 
 def _controlled(g: Game, side: Side) -> list[str]:
-    out = q.installed(g, side) + list(g.zone(f"{side}.identity"))
+    out = q.installed(g, side) + list(g.zone(f"{side}.identity")) + list(g.zone(f"{side}.score"))
     acc = _accessing(g)
     if acc and side == "runner":
         out.append(acc)
