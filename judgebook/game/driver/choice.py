@@ -27,17 +27,24 @@ class Decision:
         """`wanted` (a scripted decision) names this option: same kind and value, and every parameter it
         gives agrees (parameters it leaves out take this option's). How a cost is paid (`x`, `using`) is
         not part of the option: it is checked when the cost is paid."""
-        if wanted.kind != self.kind or not _same(wanted.value, self.value):
+        if wanted.kind != self.kind:
+            return False
+        if self.value == ANY_NUMBER:
+            if isinstance(wanted.value, bool) or not isinstance(wanted.value, int) or wanted.value < 1:
+                return False
+        elif not _same(wanted.value, self.value):
             return False
         return all(_same(v, self.params.get(k)) for k, v in wanted.params.items()
                    if k not in PAYMENT and (k in self.params or v is not None))
 
     def with_payment(self, wanted: Decision) -> Decision:
         extra = {k: v for k, v in wanted.params.items() if k in PAYMENT}
-        return Decision(self.kind, self.value, FMap({**self.params, **extra})) if extra else self
+        value = wanted.value if self.value == ANY_NUMBER else self.value
+        return Decision(self.kind, value, FMap({**self.params, **extra}))
 
 
 PAYMENT = ("x", "using")
+ANY_NUMBER = "*"                         # an option taking any whole number from 1 (the loop rule's count)
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -3,7 +3,11 @@
 `advance` applies a decision to the open choice point, then lets the frames on
 the stack move the game on by themselves until the next choice point (or the
 end). The states it passes through are compared whole: coming back to one of
-them without any decision in between is the infinite-loop rule.
+them with no real decision in between (only steps the engine took alone, or
+choice points with a single legal option) is a mandatory infinite loop
+(rule_mandatory_infinite_loop): the player resolving it names a number, the loop
+resolves that many times — which, since each round comes back to the same
+state, is that state — and then ends.
 """
 from __future__ import annotations
 
@@ -33,17 +37,26 @@ def advance(g: Game, choice: Decision | None = None, how: str = "chosen") -> tup
                 raise IllegalDecision(f"{refused.label}: {refused.reason}", refused.rule)
             raise IllegalDecision(f"{choice.as_yaml()} is not an option here ({point.prompt})", point.rule)
         top = g.stack[-1]
-        g = replace(g, point=None)
+        forced = len(point.options) == 1
+        trail = (g.trail + (replace(g, trail=()),)) if forced else ()
+        g = replace(g, point=None, trail=())
         g = top.choose(g, replace(option, decision=option.decision.with_payment(choice)))
         if how != "chosen":      # a default or the only option: the timeline says so
             g = replace(g, out=tuple(replace(s, how=how) if s.how == "chosen" else s for s in g.out))
+        g, steps = settle(g)
+        if forced and g.point is not None and len(g.point.options) == 1 and g.point.kind != "loop":
+            if g in trail:
+                return _loop_found(g, trail[trail.index(g):], steps)
+            g = replace(g, trail=trail)
+        return g, steps
     elif choice is not None:
         raise IllegalDecision("no decision is open here", "rule_action_window")
     return settle(g)
 
 
 def settle(g: Game) -> tuple[Game, tuple[Step, ...]]:
-    seen: set[Game] = set()
+    seen: list[Game] = []
+    index: dict[Game, int] = {}
     for _ in range(MAX_AUTOMATIC):
         if g.over or not g.stack:
             return replace(g, point=None, out=()), g.out
@@ -51,11 +64,25 @@ def settle(g: Game) -> tuple[Game, tuple[Step, ...]]:
         if isinstance(result, ChoicePoint):
             return replace(g, point=result, out=()), g.out
         g = result
-        if g in seen:
-            raise EngineLimit("the game came back to the same state with no decision in between: an infinite "
-                              "loop nobody can end", "rule_mandatory_infinite_loop")
-        seen.add(g)
-    raise EngineLimit(f"more than {MAX_AUTOMATIC} steps with no decision", "rule_mandatory_infinite_loop")
+        if g in index:
+            return _loop_found(g, tuple(seen[index[g]:]), g.out)
+        index[g] = len(seen)
+        seen.append(g)
+    raise EngineLimit(f"more than {MAX_AUTOMATIC} steps with no decision, each changing the game: an "
+                      "infinite loop the engine cannot end", "rule_mandatory_infinite_loop")
+
+
+def _loop_found(g: Game, cycle: tuple[Game, ...], steps: tuple[Step, ...]) -> tuple[Game, tuple[Step, ...]]:
+    """The game is back in a state of `cycle`: push the choice of a number of repetitions, remembering how
+    much of the stack the loop does not touch (ending the loop removes the rest)."""
+    from judgebook.game.rules.loops import LoopChoice
+    stacks = [s.stack for s in cycle] + [g.stack]
+    keep = 0
+    while all(len(st) > keep for st in stacks) and all(st[keep] == stacks[0][keep] for st in stacks):
+        keep += 1
+    g = replace(g, trail=(), point=None, stack=g.stack + (LoopChoice(keep, len(cycle)),))
+    g, more = settle(g)
+    return g, steps + more
 
 
 def start(g: Game) -> tuple[Game, tuple[Step, ...]]:

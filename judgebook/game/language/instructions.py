@@ -791,3 +791,46 @@ class Trace(Instruction):
         if self.failure:
             text += f". If unsuccessful, {render_all(self.failure)}"
         return text
+
+
+@instruction("resolve_subroutine")
+@dataclass(frozen=True)
+class ResolveSubroutine(Instruction):
+    """{resolve_subroutine: {ice: <selector>, subroutine: N}}: resolve a subroutine of another ice, as that
+    ice's subroutine (its controller, its card)."""
+    selector: Selector
+    subroutine: int = 1
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ResolveSubroutine:
+        from judgebook.game.language.nodes import want_int
+        check_keys(arg, ("ice", "subroutine"), at)
+        if "ice" not in arg:
+            at.fail("resolve_subroutine needs `ice` (a selector)")
+        n = want_int(arg, "subroutine", at, 1) or 1
+        if n < 1:
+            at.key(arg, "subroutine").fail("subroutines are numbered from 1")
+        return cls(parse_selector(arg["ice"], at.key(arg, "ice")), n)
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        return bool(self.selector.candidates(g, ctx))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.game.rules.frames import log, push
+        from judgebook.game.rules.resolve import Resolve
+        from judgebook.game.state.queries import definition
+        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        for ice in targets:
+            subs = definition(g, ice).subroutines
+            if len(subs) < self.subroutine:
+                g = log(g, "no_subroutine", f"{ice} has no subroutine {self.subroutine}", "rule_instruction_target")
+                continue
+            g = log(g, "subroutine", f"{ice} subroutine {self.subroutine} resolves: {subs[self.subroutine - 1].text}",
+                    "step_subroutine_resolution", g.cards[ice].owner, card=ice, ability=f"sub{self.subroutine}")
+            g = push(g, Resolve(subs[self.subroutine - 1].effects, Ctx(ice, g.cards[ice].owner, f"sub{self.subroutine}"),
+                                "step_subroutine_resolution"))
+        return g
+
+    def render(self) -> str:
+        return f"resolve subroutine {self.subroutine} of {self.selector.render()}"

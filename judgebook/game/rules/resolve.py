@@ -44,11 +44,17 @@ class Resolve(Frame):
                     self.ctx.controller, card=self.ctx.source)
             return set_top(g, replace(self, index=self.index + 1))
         ctx = self.ctx
-        g = set_top(g, replace(self, index=self.index + 1, ctx=replace(ctx, targets=())))
+        if self.index + 1 == len(self.instrs):
+            # The last instruction: this resolution is done once it runs, so it leaves the stack first and a
+            # chain of abilities resolving each other does not pile frames up (the loop rule compares states).
+            g = pop(g)
+        else:
+            g = set_top(g, replace(self, index=self.index + 1, ctx=replace(ctx, targets=())))
         if ins.mods.if_able and not ins.possible(g, ctx):
             return log(g, "not_able", f"{ins.render()}: cannot be carried out in full, so not at all",
                        "rule_if_able", ctx.controller, card=ctx.source)
-        g = push(g, Checkpoint())
+        if not isinstance(g.top(), Checkpoint):
+            g = push(g, Checkpoint())
         return ins.run(g, ctx)
 
     def choose(self, g: Game, option: Option) -> Game:

@@ -172,6 +172,9 @@ class Game:
     library: CardLibrary = field(compare=False, hash=False, repr=False, default=None)  # type: ignore[assignment]
     out: tuple[Step, ...] = field(compare=False, hash=False, repr=False, default=())
     point: ChoicePoint | None = field(compare=False, hash=False, repr=False, default=None)
+    # The states passed through since the last real decision (only single-option points in between), for
+    # the loop rule; part of no situation, so not compared.
+    trail: tuple[Game, ...] = field(compare=False, hash=False, repr=False, default=())
 
     def player(self, side: Side) -> Player:
         return self.corp if side == "corp" else self.runner
