@@ -2,6 +2,7 @@
 
 Assertions are on events (step kinds), cited anchors and state values, never on English wording.
 """
+
 from __future__ import annotations
 
 import random
@@ -81,7 +82,7 @@ def test_same_inputs_same_timeline_and_undo_is_the_previous_state():
     g0 = a.states[0]
     g1, _ = advance(g0, choices(g0).options[0].decision)
     assert g1 == a.states[1] and hash(g1) == hash(a.states[1])
-    assert g0 == a.states[0]       # the earlier state was not touched
+    assert g0 == a.states[0]  # the earlier state was not touched
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
@@ -126,37 +127,43 @@ runner:
     return setup(sc)
 
 
-@pytest.mark.parametrize("node, want", [
-    (4, 4),
-    ({"credits": "corp"}, 7),
-    ({"credits": "you"}, 3),
-    ({"tags": "runner"}, 2),
-    ({"half_down": {"credits": "corp"}}, 3),
-    ({"half_up": {"credits": "corp"}}, 4),
-    ({"plus": [{"tags": "runner"}, 1]}, 3),
-    ({"minus": [1, {"credits": "corp"}]}, 0),
-    ({"times": [2, {"tags": "runner"}]}, 4),
-    ({"max": [{"tags": "runner"}, 5]}, 5),
-    ({"count": {"zone": "installed", "side": "runner", "subtype": "icebreaker"}}, 1),
-    ({"counters": {"kind": "virus", "cards": {"zone": "installed", "counter": "virus"}}}, 3),
-    ({"install_cost": "Corroder"}, 2),
-    ({"strength": "Ice Wall"}, 1),
-    ({"cards_in_hand": "runner"}, 1),
-    ({"unused_mu": "runner"}, 3),
-])
+@pytest.mark.parametrize(
+    "node, want",
+    [
+        (4, 4),
+        ({"credits": "corp"}, 7),
+        ({"credits": "you"}, 3),
+        ({"tags": "runner"}, 2),
+        ({"half_down": {"credits": "corp"}}, 3),
+        ({"half_up": {"credits": "corp"}}, 4),
+        ({"plus": [{"tags": "runner"}, 1]}, 3),
+        ({"minus": [1, {"credits": "corp"}]}, 0),
+        ({"times": [2, {"tags": "runner"}]}, 4),
+        ({"max": [{"tags": "runner"}, 5]}, 5),
+        ({"count": {"zone": "installed", "side": "runner", "subtype": "icebreaker"}}, 1),
+        ({"counters": {"kind": "virus", "cards": {"zone": "installed", "counter": "virus"}}}, 3),
+        ({"install_cost": "Corroder"}, 2),
+        ({"strength": "Ice Wall"}, 1),
+        ({"cards_in_hand": "runner"}, 1),
+        ({"unused_mu": "runner"}, 3),
+    ],
+)
 def test_quantities(node, want):
     g = _ctx_game()
     assert parse_quantity(node, At("q", 1)).value(g, Ctx("Corroder", "runner")) == want
 
 
-@pytest.mark.parametrize("node, want", [
-    ({"at_least": [{"tags": "runner"}, 2]}, True),
-    ({"less_than": [{"credits": "runner"}, 3]}, False),
-    ({"all": [{"tagged": True}, {"exists": {"zone": "ice", "rezzed": True}}]}, True),
-    ({"not": {"tagged": True}}, False),
-    ({"any": ["during_run", {"equals": [{"counters": "virus"}, 3]}]}, True),
-    ("during_run", False),
-])
+@pytest.mark.parametrize(
+    "node, want",
+    [
+        ({"at_least": [{"tags": "runner"}, 2]}, True),
+        ({"less_than": [{"credits": "runner"}, 3]}, False),
+        ({"all": [{"tagged": True}, {"exists": {"zone": "ice", "rezzed": True}}]}, True),
+        ({"not": {"tagged": True}}, False),
+        ({"any": ["during_run", {"equals": [{"counters": "virus"}, 3]}]}, True),
+        ("during_run", False),
+    ],
+)
 def test_conditions(node, want):
     g = _ctx_game()
     assert parse_condition(node, At("c", 1)).holds(g, Ctx("Corroder", "runner")) is want
@@ -170,18 +177,26 @@ def test_selectors_pick_and_count():
     assert sel.picks(g, ctx) == [(), ("Ice Wall",)]
 
 
-@pytest.mark.parametrize("bad, field", [
-    ("abilities: [{trigger: encounter_ice, condition: {ice: self, colour: red}, effects: [end_the_run]}]",
-     "condition.colour"),
-    ("abilities: [{trigger: encounter_ice, effects: [{gain_credits: 1, server: HQ}]}]", "effects[0].server"),
-    ("abilities: [{cost: {credits: 1}, effects: [{explode: 1}]}]", "effects[0]"),
-    ("abilities: [{cost: {credits: 1}, optional: true, effects: [end_the_run]}]", "optional"),
-    ("abilities: [{static: {strength: 1}, if: during_run}]", "if"),
-    ("abilities: [{cost: {credits: {half_down: [1, 2]}}, effects: [end_the_run]}]", "credits"),
-])
+@pytest.mark.parametrize(
+    "bad, field",
+    [
+        (
+            "abilities: [{trigger: encounter_ice, condition: {ice: self, colour: red}, effects: [end_the_run]}]",
+            "condition.colour",
+        ),
+        ("abilities: [{trigger: encounter_ice, effects: [{gain_credits: 1, server: HQ}]}]", "effects[0].server"),
+        ("abilities: [{cost: {credits: 1}, effects: [{explode: 1}]}]", "effects[0]"),
+        ("abilities: [{cost: {credits: 1}, optional: true, effects: [end_the_run]}]", "optional"),
+        ("abilities: [{static: {strength: 1}, if: during_run}]", "if"),
+        ("abilities: [{cost: {credits: {half_down: [1, 2]}}, effects: [end_the_run]}]", "credits"),
+    ],
+)
 def test_unimplemented_or_meaningless_keys_are_errors_with_line(bad, field):
-    text = ("title: bad\ncard_defs:\n  - name: X\n    side: corp\n    type: ice\n    " + bad +
-            "\ncorp: {servers: {HQ: {ice: [X]}}}\n")
+    text = (
+        "title: bad\ncard_defs:\n  - name: X\n    side: corp\n    type: ice\n    "
+        + bad
+        + "\ncorp: {servers: {HQ: {ice: [X]}}}\n"
+    )
     with pytest.raises(ScenarioError) as err:
         parse(text, file="bad.yaml")
     assert field in err.value.field
@@ -191,5 +206,6 @@ def test_unimplemented_or_meaningless_keys_are_errors_with_line(bad, field):
 def test_no_instruction_modifier_is_also_an_instruction():
     """A modifier spelled like an instruction would make `{install: ..., rez: true}` two instructions."""
     from judgebook.game.language.instructions import EXTRA, INSTRUCTIONS, MODIFIERS
+
     clashes = ({k for keys in EXTRA.values() for k in keys} | set(MODIFIERS)) & set(INSTRUCTIONS.by_name)
     assert clashes == set()

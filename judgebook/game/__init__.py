@@ -9,10 +9,21 @@ the web table are drivers over these three. Undo is the previous state.
 
 This package imports nothing from the rest of judgebook.
 """
+
 from judgebook.game.driver.choice import ChoicePoint, Decision, Option, Refused
 from judgebook.game.driver.step import advance, choices, start
 from judgebook.game.errors import IllegalDecision, ScenarioError
 from judgebook.game.state.model import Game
 
-__all__ = ["ChoicePoint", "Decision", "Game", "IllegalDecision", "Option", "Refused", "ScenarioError",
-           "advance", "choices", "start"]
+__all__ = [
+    "ChoicePoint",
+    "Decision",
+    "Game",
+    "IllegalDecision",
+    "Option",
+    "Refused",
+    "ScenarioError",
+    "advance",
+    "choices",
+    "start",
+]

@@ -3,6 +3,7 @@
 The classes are shared with the YAML loader (`judgebook.engine.yamlnodes`), so a
 line-numbered load error and a language error are caught the same way.
 """
+
 from __future__ import annotations
 
 from judgebook.engine.errors import IllegalDecision, ScenarioError

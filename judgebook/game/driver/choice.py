@@ -1,5 +1,6 @@
 """Choice points: who decides, the legal options with the rule allowing each, the refused ones with
 the rule refusing each. A decision is plain data, written as in a scenario's `decisions:` list."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -11,7 +12,7 @@ from judgebook.game.state.model import Side
 
 @dataclass(frozen=True)
 class Decision:
-    kind: str                            # action | use | rez | score | pass | trigger | decline | pay | ...
+    kind: str  # action | use | rez | score | pass | trigger | decline | pay | ...
     value: Any = None
     params: FMap[str, Any] = FMap()
 
@@ -34,8 +35,11 @@ class Decision:
                 return False
         elif not _same(wanted.value, self.value):
             return False
-        return all(_same(v, self.params.get(k)) for k, v in wanted.params.items()
-                   if k not in PAYMENT and (k in self.params or v is not None))
+        return all(
+            _same(v, self.params.get(k))
+            for k, v in wanted.params.items()
+            if k not in PAYMENT and (k in self.params or v is not None)
+        )
 
     def with_payment(self, wanted: Decision) -> Decision:
         extra = {k: v for k, v in wanted.params.items() if k in PAYMENT}
@@ -44,7 +48,7 @@ class Decision:
 
 
 PAYMENT = ("x", "using")
-ANY_NUMBER = "*"                         # an option taking any whole number from 1 (the loop rule's count)
+ANY_NUMBER = "*"  # an option taking any whole number from 1 (the loop rule's count)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -63,27 +67,27 @@ def decision(kind: str, value: Any = None, **params: Any) -> Decision:
 class Option:
     decision: Decision
     label: str
-    rule: str                            # the anchor of the rule that allows it
+    rule: str  # the anchor of the rule that allows it
 
 
 @dataclass(frozen=True)
 class Refused:
     decision: Decision
     label: str
-    rule: str                            # the anchor of the rule that refuses it
+    rule: str  # the anchor of the rule that refuses it
     reason: str
-    later: bool = False                  # not here, but it may be legal at a later point
+    later: bool = False  # not here, but it may be legal at a later point
 
 
 @dataclass(frozen=True)
 class ChoicePoint:
     player: Side
-    kind: str                            # action | priority | reaction | pay | target | discard | ...
+    kind: str  # action | priority | reaction | pay | target | discard | ...
     prompt: str
     rule: str
     options: tuple[Option, ...]
     refused: tuple[Refused, ...] = ()
-    default: int | None = 0              # the option taken when a script says nothing (None: the replay ends)
+    default: int | None = 0  # the option taken when a script says nothing (None: the replay ends)
     default_reason: str = "default"
     path: tuple[str, ...] = ()
 

@@ -1,5 +1,6 @@
 """A scripted replay: a driver over `choices`/`advance` that takes the script's decisions first and the
 stated defaults otherwise, and checks the outcome against the scenario's `expect`."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -68,8 +69,9 @@ def replay(sc: Scenario) -> Outcome:
             else:
                 refused = point.refusal(wanted)
                 if refused is not None and not refused.later:
-                    out.error = IllegalDecision(f"{refused.label}: {refused.reason}", refused.rule,
-                                                field=script[i].field, line=script[i].line)
+                    out.error = IllegalDecision(
+                        f"{refused.label}: {refused.reason}", refused.rule, field=script[i].field, line=script[i].line
+                    )
                     out.ended = "illegal decision"
                     break
         if chosen is None:
@@ -94,18 +96,24 @@ def replay(sc: Scenario) -> Outcome:
         out.steps += steps
         if i < len(script) and script[i].get("at") in RUN_PHASES and any(s.kind == "run_ends" for s in steps):
             d = script[i]
-            out.error = IllegalDecision(f"decision {d.describe()} waits for a point of the run, but the run ended: "
-                                        "its priority windows closed", "rule_run_ends_close_paws",
-                                        field=d.field, line=d.line)
+            out.error = IllegalDecision(
+                f"decision {d.describe()} waits for a point of the run, but the run ended: its priority windows closed",
+                "rule_run_ends_close_paws",
+                field=d.field,
+                line=d.line,
+            )
             out.ended = "illegal decision"
             break
     else:
         out.ended = "game over" if g.winner else "no choice left"
     if out.error is None and i < len(script) and out.ended != "loop":
         d = script[i]
-        out.error = IllegalDecision(f"decision {d.describe()} was never used: no point fitted it",
-                                    "rule_action_window",
-                                    field=d.field, line=d.line)
+        out.error = IllegalDecision(
+            f"decision {d.describe()} was never used: no point fitted it",
+            "rule_action_window",
+            field=d.field,
+            line=d.line,
+        )
     return out
 
 
@@ -148,8 +156,9 @@ def check(sc: Scenario, out: Outcome) -> list[str]:
     for label in exp.resolved:
         if not any(r == label or r.startswith(label + ":") for r in resolved):
             diffs.append(f"resolved: {label} never resolved")
-    order = [next((k for k, r in enumerate(resolved) if r == lab or r.startswith(lab + ":")), -1)
-             for lab in exp.resolved]
+    order = [
+        next((k for k, r in enumerate(resolved) if r == lab or r.startswith(lab + ":")), -1) for lab in exp.resolved
+    ]
     if all(o >= 0 for o in order) and order != sorted(order):
         diffs.append(f"resolved: expected the order {list(exp.resolved)}")
     for label in exp.not_resolved:
@@ -193,6 +202,7 @@ def _state_diffs(g: Game, side: str, fields: dict[str, Any]) -> list[str]:
                         diffs.append(f"cards.{cid}.zone: expected {want}, got {_zone_word(g, cid)}")
                 elif key == "strength":
                     from judgebook.game.rules.values import strength
+
                     if strength(g, cid) != want:
                         diffs.append(f"cards.{cid}.strength: expected {want}, got {strength(g, cid)}")
         return diffs

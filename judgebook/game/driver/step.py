@@ -9,6 +9,7 @@ choice points with a single legal option) is a mandatory infinite loop
 resolves that many times — which, since each round comes back to the same
 state, is that state — and then ends.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -41,12 +42,12 @@ def advance(g: Game, choice: Decision | None = None, how: str = "chosen") -> tup
         trail = (g.trail + (replace(g, trail=()),)) if forced else ()
         g = replace(g, point=None, trail=())
         g = top.choose(g, replace(option, decision=option.decision.with_payment(choice)))
-        if how != "chosen":      # a default or the only option: the timeline says so
+        if how != "chosen":  # a default or the only option: the timeline says so
             g = replace(g, out=tuple(replace(s, how=how) if s.how == "chosen" else s for s in g.out))
         g, steps = settle(g)
         if forced and g.point is not None and len(g.point.options) == 1 and g.point.kind != "loop":
             if g in trail:
-                return _loop_found(g, trail[trail.index(g):], steps)
+                return _loop_found(g, trail[trail.index(g) :], steps)
             g = replace(g, trail=trail)
         return g, steps
     elif choice is not None:
@@ -65,17 +66,21 @@ def settle(g: Game) -> tuple[Game, tuple[Step, ...]]:
             return replace(g, point=result, out=()), g.out
         g = result
         if g in index:
-            return _loop_found(g, tuple(seen[index[g]:]), g.out)
+            return _loop_found(g, tuple(seen[index[g] :]), g.out)
         index[g] = len(seen)
         seen.append(g)
-    raise EngineLimit(f"more than {MAX_AUTOMATIC} steps with no decision, each changing the game: an "
-                      "infinite loop the engine cannot end", "rule_mandatory_infinite_loop")
+    raise EngineLimit(
+        f"more than {MAX_AUTOMATIC} steps with no decision, each changing the game: an "
+        "infinite loop the engine cannot end",
+        "rule_mandatory_infinite_loop",
+    )
 
 
 def _loop_found(g: Game, cycle: tuple[Game, ...], steps: tuple[Step, ...]) -> tuple[Game, tuple[Step, ...]]:
     """The game is back in a state of `cycle`: push the choice of a number of repetitions, remembering how
     much of the stack the loop does not touch (ending the loop removes the rest)."""
     from judgebook.game.rules.loops import LoopChoice
+
     stacks = [s.stack for s in cycle] + [g.stack]
     keep = 0
     while all(len(st) > keep for st in stacks) and all(st[keep] == stacks[0][keep] for st in stacks):

@@ -1,4 +1,5 @@
 """Card definitions: statistics and abilities in the card language, parsed with every key checked."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -25,16 +26,16 @@ CREDIT_USES = ("icebreakers", "traces", "install", "run", "any")
 @dataclass(frozen=True)
 class Break:
     subtype: str | None
-    count: int | None                    # None: all subroutines
+    count: int | None  # None: all subroutines
 
 
 @dataclass(frozen=True)
 class Ability:
     id: str
-    kind: str                            # conditional | paid | static | play
+    kind: str  # conditional | paid | static | play
     text: str = ""
     trigger: Trigger | None = None
-    condition: Condition | None = None   # `if:` (must hold to trigger and to resolve) or `while:` (statics)
+    condition: Condition | None = None  # `if:` (must hold to trigger and to resolve) or `while:` (statics)
     cost: Cost | None = None
     effects: tuple[Instruction, ...] = ()
     optional: bool = False
@@ -73,7 +74,7 @@ class CardDef:
     recurring: int = 0
     link: int = 0
     unique: bool = False
-    credits_for: str | None = None       # hosted/recurring credits may pay only for this purpose
+    credits_for: str | None = None  # hosted/recurring credits may pay only for this purpose
     install_faceup: bool = False
     text: str = ""
     abilities: tuple[Ability, ...] = ()
@@ -98,14 +99,34 @@ class CardLibrary:
         return name in self.cards
 
 
-ABILITY_KEYS = ("id", "text", "kind", "trigger", "condition", "if", "while", "cost", "effects", "optional",
-                "interrupt", "once_per", "access", "active_in", "break", "static", "persistent")
+ABILITY_KEYS = (
+    "id",
+    "text",
+    "kind",
+    "trigger",
+    "condition",
+    "if",
+    "while",
+    "cost",
+    "effects",
+    "optional",
+    "interrupt",
+    "once_per",
+    "access",
+    "active_in",
+    "break",
+    "static",
+    "persistent",
+)
 
 
 def parse_ability(node: Any, at: At, index: int, card_type: str) -> Ability:
     check_keys(node, ABILITY_KEYS, at)
-    trigger = parse_trigger(node["trigger"], node.get("condition"), at.key(node, "trigger"),
-                            at.key(node, "condition")) if "trigger" in node else None
+    trigger = (
+        parse_trigger(node["trigger"], node.get("condition"), at.key(node, "trigger"), at.key(node, "condition"))
+        if "trigger" in node
+        else None
+    )
     if "condition" in node and trigger is None:
         at.key(node, "condition").fail("`condition` filters a trigger event: this ability has no `trigger`")
     cost = parse_cost(node["cost"], at.key(node, "cost")) if "cost" in node else None
@@ -141,8 +162,9 @@ def parse_ability(node: Any, at: At, index: int, card_type: str) -> Ability:
         at.key(node, "effects").fail("a static ability has a static effect, not instructions")
     optional = want_bool(node, "optional", at)
     if optional and kind not in ("conditional",):
-        at.key(node, "optional").fail("only a conditional ability is optional (`may`); a paid ability is "
-                                      "always optional to use")
+        at.key(node, "optional").fail(
+            "only a conditional ability is optional (`may`); a paid ability is always optional to use"
+        )
     interrupt = want_bool(node, "interrupt", at)
     if interrupt and not (trigger and trigger.event.startswith("would_")) and kind != "paid":
         at.key(node, "interrupt").fail("an interrupt has a `would_...` trigger or is a paid ability")
@@ -156,15 +178,48 @@ def parse_ability(node: Any, at: At, index: int, card_type: str) -> Ability:
     if once and kind not in ("paid", "conditional"):
         at.key(node, "once_per").fail("once_per limits a paid or conditional ability")
     return Ability(
-        id=str(node.get("id", f"a{index + 1}")), kind=kind, text=str(node.get("text", "")), trigger=trigger,
-        condition=condition, cost=cost, effects=effects, optional=optional, interrupt=interrupt,
-        once_per=once, access=access, active_in=want_str(node, "active_in", at, None, ACTIVE_IN),
-        brk=brk, static=static, persistent=persistent, line=node_line(node, at.line))
+        id=str(node.get("id", f"a{index + 1}")),
+        kind=kind,
+        text=str(node.get("text", "")),
+        trigger=trigger,
+        condition=condition,
+        cost=cost,
+        effects=effects,
+        optional=optional,
+        interrupt=interrupt,
+        once_per=once,
+        access=access,
+        active_in=want_str(node, "active_in", at, None, ACTIVE_IN),
+        brk=brk,
+        static=static,
+        persistent=persistent,
+        line=node_line(node, at.line),
+    )
 
 
-CARD_KEYS = ("name", "side", "type", "subtypes", "cost", "strength", "trash_cost", "advancement_requirement",
-             "agenda_points", "memory", "recurring", "link", "unique", "text", "abilities", "subroutines",
-             "source", "notes", "credits_for", "install_faceup", "code")
+CARD_KEYS = (
+    "name",
+    "side",
+    "type",
+    "subtypes",
+    "cost",
+    "strength",
+    "trash_cost",
+    "advancement_requirement",
+    "agenda_points",
+    "memory",
+    "recurring",
+    "link",
+    "unique",
+    "text",
+    "abilities",
+    "subroutines",
+    "source",
+    "notes",
+    "credits_for",
+    "install_faceup",
+    "code",
+)
 
 
 def parse_card(node: Any, at: At, file: str | None = None) -> CardDef:
@@ -187,16 +242,27 @@ def parse_card(node: Any, at: At, file: str | None = None) -> CardDef:
     recurring = want_int(node, "recurring", at, 0) or 0
     credits_for = want_str(node, "credits_for", at, None, CREDIT_USES)
     return CardDef(
-        name=str(node["name"]), side=side, type=ctype, subtypes=tuple(str(s) for s in subtypes),
-        cost=want_int(node, "cost", at), strength=want_int(node, "strength", at),
+        name=str(node["name"]),
+        side=side,
+        type=ctype,
+        subtypes=tuple(str(s) for s in subtypes),
+        cost=want_int(node, "cost", at),
+        strength=want_int(node, "strength", at),
         trash_cost=want_int(node, "trash_cost", at),
         advancement_requirement=want_int(node, "advancement_requirement", at),
-        agenda_points=want_int(node, "agenda_points", at, 0) or 0, memory=want_int(node, "memory", at, 0) or 0,
-        recurring=recurring, link=want_int(node, "link", at, 0) or 0, unique=want_bool(node, "unique", at),
-        credits_for=credits_for, install_faceup=want_bool(node, "install_faceup", at),
-        text=str(node.get("text", "")), abilities=parsed,
+        agenda_points=want_int(node, "agenda_points", at, 0) or 0,
+        memory=want_int(node, "memory", at, 0) or 0,
+        recurring=recurring,
+        link=want_int(node, "link", at, 0) or 0,
+        unique=want_bool(node, "unique", at),
+        credits_for=credits_for,
+        install_faceup=want_bool(node, "install_faceup", at),
+        text=str(node.get("text", "")),
+        abilities=parsed,
         subroutines=tuple(_subroutine(s, at.key(node, "subroutines").key(subs, i)) for i, s in enumerate(subs)),
-        file=file, line=node_line(node, at.line))
+        file=file,
+        line=node_line(node, at.line),
+    )
 
 
 def _subroutine(node: Any, at: At) -> Subroutine:
@@ -229,8 +295,7 @@ def load_library(directory: str | Path, names: set[str] | None = None) -> dict[s
             if names is not None and not (isinstance(item, dict) and str(item.get("name")) in names):
                 continue
             try:
-                card = parse_card(item, At(f"cards[{i}]" if len(items) > 1 else "card", node_line(item, 1)),
-                                  str(file))
+                card = parse_card(item, At(f"cards[{i}]" if len(items) > 1 else "card", node_line(item, 1)), str(file))
             except ScenarioError as exc:
                 exc.file = exc.file or str(file)
                 raise

@@ -1,10 +1,11 @@
 """Conditions: true or false of the state, for `if:` branches, `while:` durations and static abilities.
 
-    {at_least: [q, q]} | {at_most: [q, q]} | {equals: [q, q]} | {more_than: [q, q]} | {less_than: [q, q]} |
-    {all: [c, ...]} | {any: [c, ...]} | {not: c} | during_run | {run_on: this|central|remote|HQ|...} |
-    {encountering: self|any} | during_trace | {tagged: true} | {exists: <selector>} | {rezzed: true} |
-    {first_this_turn: <event name>} | {first_this_run: <event name>}
+{at_least: [q, q]} | {at_most: [q, q]} | {equals: [q, q]} | {more_than: [q, q]} | {less_than: [q, q]} |
+{all: [c, ...]} | {any: [c, ...]} | {not: c} | during_run | {run_on: this|central|remote|HQ|...} |
+{encountering: self|any} | during_trace | {tagged: true} | {exists: <selector>} | {rezzed: true} |
+{first_this_turn: <event name>} | {first_this_run: <event name>}
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -57,11 +58,13 @@ def _comparison(name: str, test: Any, words: str) -> None:
     CONDITIONS.register(name)(Compare)
 
 
-for _name, _test, _words in (("at_least", lambda a, b: a >= b, "at least"),
-                             ("at_most", lambda a, b: a <= b, "at most"),
-                             ("equals", lambda a, b: a == b, "equal to"),
-                             ("more_than", lambda a, b: a > b, "more than"),
-                             ("less_than", lambda a, b: a < b, "less than")):
+for _name, _test, _words in (
+    ("at_least", lambda a, b: a >= b, "at least"),
+    ("at_most", lambda a, b: a <= b, "at most"),
+    ("equals", lambda a, b: a == b, "equal to"),
+    ("more_than", lambda a, b: a > b, "more than"),
+    ("less_than", lambda a, b: a < b, "less than"),
+):
     _comparison(_name, _test, _words)
 
 
@@ -130,6 +133,7 @@ class DuringRun(Condition):
 
     def holds(self, g: Game, ctx: Ctx) -> bool:
         from judgebook.game.rules.frames import current_run
+
         return current_run(g) is not None
 
     def render(self) -> str:
@@ -149,6 +153,7 @@ class RunOn(Condition):
 
     def holds(self, g: Game, ctx: Ctx) -> bool:
         from judgebook.game.rules.frames import current_run
+
         run = current_run(g)
         return run is not None and server_matches(g, ctx, self.server, run.server)
 
@@ -159,7 +164,7 @@ class RunOn(Condition):
 @CONDITIONS.register("encountering")
 @dataclass(frozen=True)
 class Encountering(Condition):
-    ice: str                             # self | any | chosen
+    ice: str  # self | any | chosen
 
     @classmethod
     def parse(cls, arg: Any, at: At) -> Encountering:
@@ -170,14 +175,18 @@ class Encountering(Condition):
     def holds(self, g: Game, ctx: Ctx) -> bool:
         from judgebook.game.language.selectors import resolve_ref
         from judgebook.game.rules.frames import current_encounter
+
         enc = current_encounter(g)
         if enc is None:
             return False
         return self.ice == "any" or enc.ice in resolve_ref(g, ctx, self.ice)
 
     def render(self) -> str:
-        return {"self": "during the encounter with this ice", "any": "during an encounter",
-                "chosen": "during the encounter with the chosen ice"}[self.ice]
+        return {
+            "self": "during the encounter with this ice",
+            "any": "during an encounter",
+            "chosen": "during the encounter with the chosen ice",
+        }[self.ice]
 
 
 @CONDITIONS.register("during_trace")
@@ -256,12 +265,14 @@ def _first(scope: str) -> None:
         @classmethod
         def parse(cls, arg: Any, at: At) -> FirstThis:
             from judgebook.game.language.events import EVENTS
+
             if arg not in EVENTS:
                 at.fail(f"expected an event name ({', '.join(EVENTS)})")
             return cls(str(arg))
 
         def holds(self, g: Game, ctx: Ctx) -> bool:
             from judgebook.game.rules.history import count_this
+
             return count_this(g, self.event, scope) <= 1
 
         def render(self) -> str:

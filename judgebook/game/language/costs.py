@@ -1,7 +1,8 @@
 """Costs (rule_cost): all parts paid together or not at all.
 
-    {clicks: 1, credits: 2 | X | <quantity>, trash: self, tags: 1, counters: {power: 1}, damage: {net: 1}}
+{clicks: 1, credits: 2 | X | <quantity>, trash: self, tags: 1, counters: {power: 1}, damage: {net: 1}}
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ class Cost:
     tags: int = 0
     counters: tuple[tuple[str, int], ...] = ()
     damage: tuple[tuple[str, int], ...] = ()
-    has_credits: bool = False            # "0[c]" is still a cost that is paid (rule_cost_zero)
+    has_credits: bool = False  # "0[c]" is still a cost that is paid (rule_cost_zero)
 
     @property
     def x(self) -> bool:
@@ -29,12 +30,19 @@ class Cost:
 
     def plus(self, other: Cost) -> Cost:
         from judgebook.game.language.quantities import Plus
+
         credits: Quantity = self.credits
         if other.has_credits:
             credits = other.credits if not self.has_credits else Plus((self.credits, other.credits))
-        return Cost(self.clicks + other.clicks, credits, self.trash_self or other.trash_self,
-                    self.tags + other.tags, self.counters + other.counters, self.damage + other.damage,
-                    self.has_credits or other.has_credits)
+        return Cost(
+            self.clicks + other.clicks,
+            credits,
+            self.trash_self or other.trash_self,
+            self.tags + other.tags,
+            self.counters + other.counters,
+            self.damage + other.damage,
+            self.has_credits or other.has_credits,
+        )
 
     def render(self) -> str:
         parts = []
@@ -57,8 +65,9 @@ def parse_cost(node: Any, at: At) -> Cost:
     counters = node.get("counters") or {}
     damage = node.get("damage") or {}
     for key, body in (("counters", counters), ("damage", damage)):
-        if not isinstance(body, dict) or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0
-                                                 for v in body.values()):
+        if not isinstance(body, dict) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in body.values()
+        ):
             at.key(node, key).fail(f"{key} is a mapping of kind: number")
     for kind in damage:
         if kind not in ("net", "meat", "core"):
@@ -67,8 +76,12 @@ def parse_cost(node: Any, at: At) -> Cost:
         at.key(node, "trash").fail("a [trash] cost is written `trash: self`")
     if "forfeit" in node:
         at.key(node, "forfeit").fail("forfeiting an agenda as a cost is not implemented yet")
-    return Cost(clicks=want_int(node, "clicks", at, 0) or 0,
-                credits=parse_quantity(node["credits"], at.key(node, "credits")) if "credits" in node else Number(0),
-                trash_self="trash" in node, tags=want_int(node, "tags", at, 0) or 0,
-                counters=tuple(sorted(counters.items())), damage=tuple(sorted(damage.items())),
-                has_credits="credits" in node)
+    return Cost(
+        clicks=want_int(node, "clicks", at, 0) or 0,
+        credits=parse_quantity(node["credits"], at.key(node, "credits")) if "credits" in node else Number(0),
+        trash_self="trash" in node,
+        tags=want_int(node, "tags", at, 0) or 0,
+        counters=tuple(sorted(counters.items())),
+        damage=tuple(sorted(damage.items())),
+        has_credits="credits" in node,
+    )

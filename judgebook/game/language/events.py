@@ -1,4 +1,5 @@
 """Trigger events and the filters a conditional ability puts on them (`trigger:` and `when:`)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,11 +13,39 @@ from judgebook.game.state import queries as q
 from judgebook.game.state.model import Game, GameEvent
 
 EVENTS = (
-    "turn_begins", "turn_ends", "action_phase_ends", "run_begins", "approach_ice", "encounter_ice", "pass_ice",
-    "approach_server", "successful_run", "breach", "access", "run_ends", "run_unsuccessful", "installed", "rezzed",
-    "played", "trashed", "scored", "stolen", "damage", "tags_taken", "drawn", "subroutine_broken",
-    "fully_broken", "encounter_ends", "ability_used", "advanced", "clicks_spent", "credits_spent",
-    "would_damage", "would_tags", "would_trash", "would_end_run",
+    "turn_begins",
+    "turn_ends",
+    "action_phase_ends",
+    "run_begins",
+    "approach_ice",
+    "encounter_ice",
+    "pass_ice",
+    "approach_server",
+    "successful_run",
+    "breach",
+    "access",
+    "run_ends",
+    "run_unsuccessful",
+    "installed",
+    "rezzed",
+    "played",
+    "trashed",
+    "scored",
+    "stolen",
+    "damage",
+    "tags_taken",
+    "drawn",
+    "subroutine_broken",
+    "fully_broken",
+    "encounter_ends",
+    "ability_used",
+    "advanced",
+    "clicks_spent",
+    "credits_spent",
+    "would_damage",
+    "would_tags",
+    "would_trash",
+    "would_end_run",
 )
 
 
@@ -171,6 +200,7 @@ def _first(scope: str) -> None:
         def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
             from judgebook.game.rules.frames import current_run
             from judgebook.game.rules.history import count_matching
+
             if scope == "run" and current_run(g) is None:
                 return False
             return count_matching(g, ctx, event, scope) <= 1
@@ -229,7 +259,8 @@ def parse_trigger(event: Any, filters: Any, at_event: At, at_filters: At) -> Tri
             if key not in EVENT_FILTERS.by_name:
                 at_filters.key(filters, str(key)).fail(
                     f"unknown event filter {key!r} (known: {', '.join(EVENT_FILTERS.names())}); "
-                    "a condition on the state goes in `if:`")
+                    "a condition on the state goes in `if:`"
+                )
             parsed.append(EVENT_FILTERS.by_name[key].parse(value, at_filters.key(filters, str(key))))  # type: ignore
     return Trigger(str(event), tuple(parsed))
 
@@ -249,8 +280,11 @@ class NextIce(EventFilter):
         seq = event.get("encounter_seq")
         if seq is None or seq <= ctx.since:
             return False
-        firsts = [f.event.get("encounter_seq") for f in g.history
-                  if f.event.name == "encounter_ice" and (f.event.get("encounter_seq") or 0) > ctx.since]
+        firsts = [
+            f.event.get("encounter_seq")
+            for f in g.history
+            if f.event.name == "encounter_ice" and (f.event.get("encounter_seq") or 0) > ctx.since
+        ]
         return bool(firsts) and min(firsts) == seq
 
     def render(self) -> str:

@@ -5,6 +5,7 @@ state, which may push frames for decisions and interrupt windows) and its
 `render`. Modifiers allowed beside any instruction: `if_able` (carried out fully
 or not at all: rule_if_able), `player` (whose pool or hand it acts on), `note`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -26,14 +27,14 @@ MODIFIERS = ("if_able", "player", "note", "then", "otherwise", "by", "optional",
 @dataclass(frozen=True)
 class Mods:
     if_able: bool = False
-    player: str | None = None            # you | opponent | corp | runner (default: you)
+    player: str | None = None  # you | opponent | corp | runner (default: you)
     note: str = ""
 
 
 class Instruction:
     name = ""
     mods: Mods
-    selector: Selector | None = None     # the cards it needs chosen when it resolves, if any
+    selector: Selector | None = None  # the cards it needs chosen when it resolves, if any
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         raise NotImplementedError
@@ -71,8 +72,9 @@ def parse_instruction(node: Any, at: At) -> Instruction:
     for key in mods:
         if key != name and key not in allowed:
             at.key(mods, str(key)).fail(f"{key!r} has no meaning on {name} (allowed: {', '.join(allowed)})")
-    m = Mods(want_bool(mods, "if_able", at), want_str(mods, "player", at, None, PLAYER_WORDS),
-             str(mods.get("note", "")))
+    m = Mods(
+        want_bool(mods, "if_able", at), want_str(mods, "player", at, None, PLAYER_WORDS), str(mods.get("note", ""))
+    )
     inner = at.key(node, name) if isinstance(node, dict) else at
     ins = cls.parse(arg, inner, mods, at)  # type: ignore[attr-defined]
     return replace(ins, mods=m)  # type: ignore[no-any-return]
@@ -82,10 +84,12 @@ def instruction(name: str, *extra: str) -> Any:
     def add(cls: type) -> type:
         EXTRA[name] = extra
         return INSTRUCTIONS.register(name)(cls)
+
     return add
 
 
 # --- players' pools -------------------------------------------------------------------------
+
 
 def _amount_instruction(name: str, verb: str, noun: str) -> None:
     @dataclass(frozen=True)
@@ -97,15 +101,18 @@ def _amount_instruction(name: str, verb: str, noun: str) -> None:
         def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Amount:
             if name == "lose_credits" and arg == "all":
                 from judgebook.game.language.quantities import QUANTITIES
+
                 return cls(QUANTITIES.by_name["credits"]("you"))
             return cls(parse_quantity(arg, at))
 
         def possible(self, g: Game, ctx: Ctx) -> bool:
             from judgebook.game.rules import effects
+
             return effects.amount_possible(g, name, self.who(ctx), self.amount.value(g, ctx))
 
         def run(self, g: Game, ctx: Ctx) -> Game:
             from judgebook.game.rules import effects
+
             return effects.apply_amount(g, ctx, name, self.who(ctx), self.amount.value(g, ctx))
 
         def render(self) -> str:
@@ -116,14 +123,20 @@ def _amount_instruction(name: str, verb: str, noun: str) -> None:
     instruction(name)(Amount)
 
 
-for _name, _verb, _noun in (("gain_credits", "gain", "[c]"), ("lose_credits", "lose", "[c]"),
-                            ("gain_clicks", "gain", "[click]"), ("lose_clicks", "lose", "[click]"),
-                            ("draw", "draw", "cards"),
-                            ("remove_tags", "remove", "tags"), ("bad_publicity", "take", "bad publicity")):
+for _name, _verb, _noun in (
+    ("gain_credits", "gain", "[c]"),
+    ("lose_credits", "lose", "[c]"),
+    ("gain_clicks", "gain", "[click]"),
+    ("lose_clicks", "lose", "[click]"),
+    ("draw", "draw", "cards"),
+    ("remove_tags", "remove", "tags"),
+    ("bad_publicity", "take", "bad publicity"),
+):
     _amount_instruction(_name, _verb, _noun)
 
 
 # --- the run -----------------------------------------------------------------------------------
+
 
 def _run_instruction(name: str, words: str) -> None:
     @dataclass(frozen=True)
@@ -138,14 +151,17 @@ def _run_instruction(name: str, words: str) -> None:
 
         def possible(self, g: Game, ctx: Ctx) -> bool:
             from judgebook.game.rules.frames import current_encounter, current_run
+
             return (current_encounter(g) if name == "bypass" else current_run(g)) is not None
 
         def run(self, g: Game, ctx: Ctx) -> Game:
             from judgebook.game.rules import run as runs
+
             return runs.instruction(g, ctx, name)
 
         def parts(self, g: Game, ctx: Ctx) -> tuple[Any, ...]:
             from judgebook.game.rules.damage import Part
+
             return (Part("end_run", 1, by=ctx.controller),)
 
         def render(self) -> str:
@@ -155,25 +171,32 @@ def _run_instruction(name: str, words: str) -> None:
     instruction(name)(RunInstr)
 
 
-for _name, _words in (("end_the_run", "end the run"), ("bypass", "bypass the encountered ice"),
-                      ("jack_out", "jack out")):
+for _name, _words in (
+    ("end_the_run", "end the run"),
+    ("bypass", "bypass the encountered ice"),
+    ("jack_out", "jack out"),
+):
     _run_instruction(_name, _words)
 
 
 # --- cards --------------------------------------------------------------------------------------
 
+
 def _card_instruction(name: str, verb: str) -> None:
     @dataclass(frozen=True)
     class CardInstr(Instruction):
         selector: Selector
-        by: str | None = None            # who performs it (and chooses the cards): default the controller
-        then: tuple[Instruction, ...] = ()   # "if you do": only after it acted on a card
+        by: str | None = None  # who performs it (and chooses the cards): default the controller
+        then: tuple[Instruction, ...] = ()  # "if you do": only after it acted on a card
         mods: Mods = field(default_factory=Mods)
 
         @classmethod
         def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> CardInstr:
-            return cls(parse_selector(arg, at), want_str(mods, "by", whole, None, PLAYER_WORDS),
-                       parse_instructions(mods.get("then"), whole.key(mods, "then")))
+            return cls(
+                parse_selector(arg, at),
+                want_str(mods, "by", whole, None, PLAYER_WORDS),
+                parse_instructions(mods.get("then"), whole.key(mods, "then")),
+            )
 
         def chooser(self, ctx: Ctx) -> Any:
             return ctx.side(self.by or "you")
@@ -184,6 +207,7 @@ def _card_instruction(name: str, verb: str) -> None:
         def run(self, g: Game, ctx: Ctx) -> Game:
             from judgebook.game.rules import effects
             from judgebook.game.rules.resolve import resolve_now
+
             targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
             if self.then and targets:
                 g = resolve_now(g, replace(ctx, targets=(), chosen=targets), self.then, "rule_nested_cost")
@@ -197,11 +221,18 @@ def _card_instruction(name: str, verb: str) -> None:
     instruction(name, "by", "then")(CardInstr)
 
 
-for _name, _verb in (("trash", "trash"), ("rez", "rez"), ("derez", "derez"), ("expose", "expose"),
-                     ("reveal", "reveal"), ("look_at", "look at"), ("add_to_hand", "add to its owner's hand"),
-                     ("shuffle_into_deck", "shuffle into its owner's deck"), ("add_to_top_of_deck",
-                     "add to the top of its owner's deck"), ("add_to_bottom_of_deck",
-                     "add to the bottom of its owner's deck")):
+for _name, _verb in (
+    ("trash", "trash"),
+    ("rez", "rez"),
+    ("derez", "derez"),
+    ("expose", "expose"),
+    ("reveal", "reveal"),
+    ("look_at", "look at"),
+    ("add_to_hand", "add to its owner's hand"),
+    ("shuffle_into_deck", "shuffle into its owner's deck"),
+    ("add_to_top_of_deck", "add to the top of its owner's deck"),
+    ("add_to_bottom_of_deck", "add to the bottom of its owner's deck"),
+):
     _card_instruction(_name, _verb)
 
 
@@ -209,6 +240,7 @@ for _name, _verb in (("trash", "trash"), ("rez", "rez"), ("derez", "derez"), ("e
 @dataclass(frozen=True)
 class PlaceCounters(Instruction):
     """{counters: {add: 2, kind: virus, card: self}} / {counters: {remove: 1, kind: power, card: target}}"""
+
     kind: str
     amount: Quantity
     remove: bool
@@ -228,8 +260,12 @@ class PlaceCounters(Instruction):
         if kind is None:
             at.fail("counters needs `kind`")
         key = "add" if "add" in arg else "remove"
-        return cls(kind, parse_quantity(arg[key], at.key(arg, key)), key == "remove",
-                   parse_selector(arg.get("card", "self"), at.key(arg, "card")))
+        return cls(
+            kind,
+            parse_quantity(arg[key], at.key(arg, key)),
+            key == "remove",
+            parse_selector(arg.get("card", "self"), at.key(arg, "card")),
+        )
 
     def possible(self, g: Game, ctx: Ctx) -> bool:
         if not self.remove:
@@ -239,6 +275,7 @@ class PlaceCounters(Instruction):
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules import effects
+
         n = self.amount.value(g, ctx)
         targets = ctx.targets if self.on.chooses else tuple(self.on.candidates(g, ctx))
         return effects.counters(g, targets, self.kind, -n if self.remove else n)
@@ -251,8 +288,16 @@ class PlaceCounters(Instruction):
 
 # --- lasting effects --------------------------------------------------------------------------
 
-DURATIONS = ("encounter", "run", "turn", "until_your_next_turn_begins", "until_end_of_your_next_turn",
-             "until_opponent_next_turn_begins", "until_end_of_opponent_next_turn", "while")
+DURATIONS = (
+    "encounter",
+    "run",
+    "turn",
+    "until_your_next_turn_begins",
+    "until_end_of_your_next_turn",
+    "until_opponent_next_turn_begins",
+    "until_end_of_opponent_next_turn",
+    "while",
+)
 
 
 @instruction("lasting")
@@ -260,6 +305,7 @@ DURATIONS = ("encounter", "run", "turn", "until_your_next_turn_begins", "until_e
 class CreateLasting(Instruction):
     """{lasting: {static: {hand_size: {by: 1, minus: true, player: runner}}, duration: until_opponent_next_turn_begins}}
     or a delayed conditional ability: {lasting: {duration: run, ability: {trigger, condition, if, effects}}}."""
+
     effect: Static | None
     ability: Any
     duration: str
@@ -278,6 +324,7 @@ class CreateLasting(Instruction):
         ability = None
         if "ability" in arg:
             from judgebook.game.language.cards import parse_ability
+
             ability = parse_ability(arg["ability"], at.key(arg, "ability"), 0, "delayed")
             if ability.trigger is None:
                 at.key(arg, "ability").fail("a delayed ability needs a `trigger`")
@@ -286,6 +333,7 @@ class CreateLasting(Instruction):
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules import effects
+
         return effects.create_lasting(g, ctx, self.effect, self.duration, self.ability, self.condition)
 
     def render(self) -> str:
@@ -298,6 +346,7 @@ class CreateLasting(Instruction):
 class Pump(Instruction):
     """+N strength for this card: an icebreaker's for the encounter (or until the next checkpoint outside
     one), an ice's for the run."""
+
     amount: Quantity
     negative: bool
     mods: Mods = field(default_factory=Mods)
@@ -310,6 +359,7 @@ class Pump(Instruction):
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules import encounter
+
         n = self.amount.value(g, ctx)
         return encounter.pump(g, ctx.source, -n if self.negative else n)
 
@@ -319,10 +369,12 @@ class Pump(Instruction):
 
 # --- control ----------------------------------------------------------------------------------
 
+
 @instruction("pay", "by", "optional", "then", "otherwise")
 @dataclass(frozen=True)
 class NestedCost(Instruction):
     """rule_nested_cost: "pay 1[c] to ...", "end the run unless the Runner pays 1[c]", "must pay, if able"."""
+
     cost: Cost
     by: str
     optional: bool
@@ -332,13 +384,17 @@ class NestedCost(Instruction):
 
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> NestedCost:
-        return cls(parse_cost(arg, at), want_str(mods, "by", whole, "you", PLAYER_WORDS) or "you",
-                   want_bool(mods, "optional", whole),
-                   parse_instructions(mods.get("then"), whole.key(mods, "then")),
-                   parse_instructions(mods.get("otherwise"), whole.key(mods, "otherwise")))
+        return cls(
+            parse_cost(arg, at),
+            want_str(mods, "by", whole, "you", PLAYER_WORDS) or "you",
+            want_bool(mods, "optional", whole),
+            parse_instructions(mods.get("then"), whole.key(mods, "then")),
+            parse_instructions(mods.get("otherwise"), whole.key(mods, "otherwise")),
+        )
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules import costs
+
         return costs.nested(g, ctx, self)
 
     def render(self) -> str:
@@ -365,11 +421,15 @@ class Branch(Instruction):
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Branch:
         if "then" not in mods and "otherwise" not in mods:
             whole.fail("`if` needs `then` and/or `otherwise`")
-        return cls(parse_condition(arg, at), parse_instructions(mods.get("then"), whole.key(mods, "then")),
-                   parse_instructions(mods.get("otherwise"), whole.key(mods, "otherwise")))
+        return cls(
+            parse_condition(arg, at),
+            parse_instructions(mods.get("then"), whole.key(mods, "then")),
+            parse_instructions(mods.get("otherwise"), whole.key(mods, "otherwise")),
+        )
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules.resolve import resolve_now
+
         branch = self.then if self.condition.holds(g, ctx) else self.otherwise
         return resolve_now(g, ctx, branch, "rule_checkpoint_after_instruction_resolution") if branch else g
 
@@ -382,6 +442,7 @@ class Branch(Instruction):
 @dataclass(frozen=True)
 class ForEach(Instruction):
     """{for_each: <selector>, do: [...]}: the instructions once per selected card (that card is `target`)."""
+
     over: Selector
     body: tuple[Instruction, ...]
     mods: Mods = field(default_factory=Mods)
@@ -391,13 +452,20 @@ class ForEach(Instruction):
         check_keys(arg, ("cards", "do"), at)
         if "cards" not in arg or "do" not in arg:
             at.fail("for_each needs `cards` (a selector) and `do` (instructions)")
-        return cls(parse_selector(arg["cards"], at.key(arg, "cards"), None),
-                   parse_instructions(arg["do"], at.key(arg, "do")))
+        return cls(
+            parse_selector(arg["cards"], at.key(arg, "cards"), None), parse_instructions(arg["do"], at.key(arg, "do"))
+        )
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules.resolve import resolve_now
+
         for cid in reversed(self.over.candidates(g, ctx)):
-            g = resolve_now(g, replace(ctx, targets=(cid,), chosen=(cid,)), self.body, "rule_checkpoint_after_instruction_resolution")
+            g = resolve_now(
+                g,
+                replace(ctx, targets=(cid,), chosen=(cid,)),
+                self.body,
+                "rule_checkpoint_after_instruction_resolution",
+            )
         return g
 
     def render(self) -> str:
@@ -407,7 +475,8 @@ class ForEach(Instruction):
 @instruction("choose", "by")
 @dataclass(frozen=True)
 class ChooseOne(Instruction):
-    """"X or Y": the chooser picks an option that can be carried out (rule_mandatory_choice)."""
+    """ "X or Y": the chooser picks an option that can be carried out (rule_mandatory_choice)."""
+
     options: tuple[tuple[Instruction, ...], ...]
     by: str
     mods: Mods = field(default_factory=Mods)
@@ -416,11 +485,14 @@ class ChooseOne(Instruction):
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ChooseOne:
         if not isinstance(arg, list) or len(arg) < 2:
             at.fail("choose is a list of at least two options, each a list of instructions")
-        return cls(tuple(parse_instructions(o, at.key(arg, i)) for i, o in enumerate(arg)),
-                   want_str(mods, "by", whole, "you", PLAYER_WORDS) or "you")
+        return cls(
+            tuple(parse_instructions(o, at.key(arg, i)) for i, o in enumerate(arg)),
+            want_str(mods, "by", whole, "you", PLAYER_WORDS) or "you",
+        )
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules.resolve import push_choose
+
         return push_choose(g, ctx, self)
 
     def render(self) -> str:
@@ -441,6 +513,7 @@ class Win(Instruction):
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules import effects
+
         return effects.win(g, ctx.side(self.side), "card", "step_checkpoint_agenda_points")
 
     def render(self) -> str:
@@ -461,6 +534,7 @@ class Shuffle(Instruction):
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules import effects
+
         return effects.shuffle(g, ctx.side(self.deck))
 
     def render(self) -> str:
@@ -471,6 +545,7 @@ class Shuffle(Instruction):
 @dataclass(frozen=True)
 class Damage(Instruction):
     """{damage: {type: net, amount: 2}}: the Runner suffers it (an interrupt window opens first)."""
+
     kind: str
     amount: Quantity
     by: str | None
@@ -482,15 +557,18 @@ class Damage(Instruction):
         kind = want_str(arg, "type", at, None, ("net", "meat", "core"))
         if kind is None or "amount" not in arg:
             at.fail("damage needs `type` (net, meat, core) and `amount`")
-        return cls(kind, parse_quantity(arg["amount"], at.key(arg, "amount")),
-                   want_str(mods, "by", whole, None, PLAYER_WORDS))
+        return cls(
+            kind, parse_quantity(arg["amount"], at.key(arg, "amount")), want_str(mods, "by", whole, None, PLAYER_WORDS)
+        )
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules import damage
+
         return damage.deal(g, ctx, self.kind, self.amount.value(g, ctx), ctx.side(self.by or "you"))
 
     def parts(self, g: Game, ctx: Ctx) -> tuple[Any, ...]:
         from judgebook.game.rules.damage import Part
+
         return (Part("damage", self.amount.value(g, ctx), self.kind, by=ctx.side(self.by or "you")),)
 
     def render(self) -> str:
@@ -503,11 +581,13 @@ def render_all(instrs: tuple[Instruction, ...]) -> str:
 
 # --- imminent instructions and interrupts --------------------------------------------------
 
+
 @instruction("prevent")
 @dataclass(frozen=True)
 class ChangeImminent(Instruction):
     """{prevent: {what: damage, amount: 1|all, damage_type: net}} / {increase: {what: damage, amount: 1}}:
     change the imminent instruction this interrupt interrupts."""
+
     what: str
     amount: Quantity | None
     kind: str | None
@@ -517,16 +597,21 @@ class ChangeImminent(Instruction):
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ChangeImminent:
         from judgebook.game.language.statics import PREVENT_WHAT
+
         check_keys(arg, ("what", "amount", "damage_type"), at)
         what = want_str(arg, "what", at, None, PREVENT_WHAT)
         if what is None:
             at.fail("needs `what` (damage, tags, trash, end_run)")
         amount = arg.get("amount", "all")
-        return cls(what, None if amount == "all" else parse_quantity(amount, at.key(arg, "amount")),
-                   want_str(arg, "damage_type", at, None, ("net", "meat", "core")))
+        return cls(
+            what,
+            None if amount == "all" else parse_quantity(amount, at.key(arg, "amount")),
+            want_str(arg, "damage_type", at, None, ("net", "meat", "core")),
+        )
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules.damage import change_imminent
+
         n = None if self.amount is None else self.amount.value(g, ctx)
         if self.increase:
             return change_imminent(g, self.what, n or 0, self.kind)
@@ -560,11 +645,13 @@ class GiveTags(Instruction):
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules.damage import Part, imminent
+
         n = self.amount.value(g, ctx)
         return imminent(g, (Part("tags", n, by=ctx.controller),), ctx.source) if n > 0 else g
 
     def parts(self, g: Game, ctx: Ctx) -> tuple[Any, ...]:
         from judgebook.game.rules.damage import Part
+
         return (Part("tags", self.amount.value(g, ctx), by=ctx.controller),)
 
     def render(self) -> str:
@@ -575,6 +662,7 @@ class GiveTags(Instruction):
 @dataclass(frozen=True)
 class AllAtOnce(Instruction):
     """Several imminent instructions as one: one interrupt window for all their parts (Snare!)."""
+
     parts_of: tuple[Instruction, ...]
     mods: Mods = field(default_factory=Mods)
 
@@ -588,6 +676,7 @@ class AllAtOnce(Instruction):
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules.damage import imminent
+
         parts = tuple(p for ins in self.parts_of for p in ins.parts(g, ctx))  # type: ignore[attr-defined]
         return imminent(g, parts, ctx.source)
 
@@ -597,11 +686,13 @@ class AllAtOnce(Instruction):
 
 # --- installing, playing, running ------------------------------------------------------------
 
+
 @instruction("install", "pay_cost", "server", "position", "rezzed", "discount")
 @dataclass(frozen=True)
 class Install(Instruction):
     """Install cards (ignoring the install cost unless `pay_cost`, lowered by `discount`); Corp cards in
     `server` (new | this | a name), ice `position: inward_of_self`; `rezzed: true` installs and rezzes it."""
+
     selector: Selector
     pay_cost: bool = False
     server: str | None = None
@@ -615,15 +706,21 @@ class Install(Instruction):
         discount = parse_quantity(mods["discount"], whole.key(mods, "discount")) if "discount" in mods else None
         if discount is not None and not want_bool(mods, "pay_cost", whole):
             whole.key(mods, "discount").fail("a discount lowers a cost that is paid: add `pay_cost: true`")
-        return cls(parse_selector(arg, at), want_bool(mods, "pay_cost", whole), want_str(mods, "server", whole),
-                   want_str(mods, "position", whole, None, ("inward_of_self", "outermost")),
-                   want_bool(mods, "rezzed", whole), discount)
+        return cls(
+            parse_selector(arg, at),
+            want_bool(mods, "pay_cost", whole),
+            want_str(mods, "server", whole),
+            want_str(mods, "position", whole, None, ("inward_of_self", "outermost")),
+            want_bool(mods, "rezzed", whole),
+            discount,
+        )
 
     def possible(self, g: Game, ctx: Ctx) -> bool:
         return bool(self.selector.candidates(g, ctx))
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules.procedures import install_by_instruction
+
         targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
         for cid in targets:
             g = install_by_instruction(g, ctx, cid, self)
@@ -650,6 +747,7 @@ class Play(Instruction):
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules.turn import play
+
         targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
         for cid in reversed(targets):
             g = play(g, ctx.controller, cid, pay=self.pay_cost)
@@ -662,7 +760,7 @@ class Play(Instruction):
 @instruction("run")
 @dataclass(frozen=True)
 class MakeRun(Instruction):
-    server: str                          # a server name, or `any`
+    server: str  # a server name, or `any`
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
@@ -673,6 +771,7 @@ class MakeRun(Instruction):
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules.procedures import run_instruction
+
         return run_instruction(g, ctx, self.server)
 
     def render(self) -> str:
@@ -683,6 +782,7 @@ class MakeRun(Instruction):
 @dataclass(frozen=True)
 class MoreAccess(Instruction):
     """Access N additional cards when breaching R&D or HQ this run."""
+
     amount: Quantity
     mods: Mods = field(default_factory=Mods)
 
@@ -692,6 +792,7 @@ class MoreAccess(Instruction):
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules.procedures import access_bonus
+
         return access_bonus(g, self.amount.value(g, ctx))
 
     def render(self) -> str:
@@ -713,6 +814,7 @@ class BreachNow(Instruction):
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules.access import Breach
         from judgebook.game.rules.frames import current_run, push
+
         run = current_run(g)
         return push(g, Breach(self.server, run.seq if run else 0))
 
@@ -732,6 +834,7 @@ class ForcedEncounter(Instruction):
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules.procedures import forced_encounter
+
         cards = self.selector.candidates(g, ctx)
         return forced_encounter(g, cards[0]) if cards else g
 
@@ -752,11 +855,18 @@ class AddToScore(Instruction):
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules.effects import move
         from judgebook.game.rules.frames import log
+
         side = self.who(ctx)
         for cid in self.selector.candidates(g, ctx):
             g = move(g, cid, f"{side}.score")
-            g = log(g, "add_to_score", f"{cid} is added to the {side}'s score area", "rule_add_agenda_to_score_area",
-                    side, card=cid)
+            g = log(
+                g,
+                "add_to_score",
+                f"{cid} is added to the {side}'s score area",
+                "rule_add_agenda_to_score_area",
+                side,
+                card=cid,
+            )
         return g
 
     def render(self) -> str:
@@ -776,12 +886,15 @@ class Trace(Instruction):
         check_keys(arg, ("base", "success", "failure"), at)
         if "base" not in arg:
             at.fail("trace needs `base` (the base trace strength)")
-        return cls(parse_quantity(arg["base"], at.key(arg, "base")),
-                   parse_instructions(arg.get("success"), at.key(arg, "success")),
-                   parse_instructions(arg.get("failure"), at.key(arg, "failure")))
+        return cls(
+            parse_quantity(arg["base"], at.key(arg, "base")),
+            parse_instructions(arg.get("success"), at.key(arg, "success")),
+            parse_instructions(arg.get("failure"), at.key(arg, "failure")),
+        )
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules.procedures import start_trace
+
         return start_trace(g, ctx, self)
 
     def render(self) -> str:
@@ -798,6 +911,7 @@ class Trace(Instruction):
 class ResolveSubroutine(Instruction):
     """{resolve_subroutine: {ice: <selector>, subroutine: N}}: resolve a subroutine of another ice, as that
     ice's subroutine (its controller, its card)."""
+
     selector: Selector
     subroutine: int = 1
     mods: Mods = field(default_factory=Mods)
@@ -805,6 +919,7 @@ class ResolveSubroutine(Instruction):
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ResolveSubroutine:
         from judgebook.game.language.nodes import want_int
+
         check_keys(arg, ("ice", "subroutine"), at)
         if "ice" not in arg:
             at.fail("resolve_subroutine needs `ice` (a selector)")
@@ -820,16 +935,30 @@ class ResolveSubroutine(Instruction):
         from judgebook.game.rules.frames import log, push
         from judgebook.game.rules.resolve import Resolve
         from judgebook.game.state.queries import definition
+
         targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
         for ice in targets:
             subs = definition(g, ice).subroutines
             if len(subs) < self.subroutine:
                 g = log(g, "no_subroutine", f"{ice} has no subroutine {self.subroutine}", "rule_instruction_target")
                 continue
-            g = log(g, "subroutine", f"{ice} subroutine {self.subroutine} resolves: {subs[self.subroutine - 1].text}",
-                    "step_subroutine_resolution", g.cards[ice].owner, card=ice, ability=f"sub{self.subroutine}")
-            g = push(g, Resolve(subs[self.subroutine - 1].effects, Ctx(ice, g.cards[ice].owner, f"sub{self.subroutine}"),
-                                "step_subroutine_resolution"))
+            g = log(
+                g,
+                "subroutine",
+                f"{ice} subroutine {self.subroutine} resolves: {subs[self.subroutine - 1].text}",
+                "step_subroutine_resolution",
+                g.cards[ice].owner,
+                card=ice,
+                ability=f"sub{self.subroutine}",
+            )
+            g = push(
+                g,
+                Resolve(
+                    subs[self.subroutine - 1].effects,
+                    Ctx(ice, g.cards[ice].owner, f"sub{self.subroutine}"),
+                    "step_subroutine_resolution",
+                ),
+            )
         return g
 
     def render(self) -> str:

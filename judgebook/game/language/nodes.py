@@ -1,4 +1,5 @@
 """Reading YAML nodes of the card language: every key checked, every error with field and line."""
+
 from __future__ import annotations
 
 from typing import Any, NoReturn
@@ -9,6 +10,7 @@ from judgebook.game.errors import ScenarioError
 
 class At:
     """Where a node is: its dotted field path and line, for errors."""
+
     __slots__ = ("path", "line")
 
     def __init__(self, path: str, line: int | None) -> None:
@@ -62,8 +64,9 @@ def want_bool(node: dict[str, Any], key: str, at: At, default: bool = False) -> 
     return value
 
 
-def want_str(node: dict[str, Any], key: str, at: At, default: str | None = None,
-             choices: tuple[str, ...] | None = None) -> str | None:
+def want_str(
+    node: dict[str, Any], key: str, at: At, default: str | None = None, choices: tuple[str, ...] | None = None
+) -> str | None:
     if key not in node or node[key] is None:
         return default
     value = node[key]
@@ -96,8 +99,10 @@ def single_key(node: Any, at: At, known: tuple[str, ...], extra: tuple[str, ...]
     heads = [k for k in node if k in known]
     if len(heads) != 1:
         others = [k for k in node if k not in extra]
-        at.fail(f"expected exactly one of the known constructs, got {others or list(node)} "
-                f"(known: {', '.join(sorted(known))})")
+        at.fail(
+            f"expected exactly one of the known constructs, got {others or list(node)} "
+            f"(known: {', '.join(sorted(known))})"
+        )
     head = heads[0]
     for key in node:
         if key != head and key not in extra:

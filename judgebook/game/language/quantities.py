@@ -1,10 +1,11 @@
 """Quantities: numbers the card language reads from the state, with arithmetic.
 
-    3 | X | {credits: runner} | {count: <selector>} | {counters: virus} |
-    {counters: {kind: virus, cards: <selector>}} | {strength: <card>} | {install_cost: <card>} |
-    {plus: [q, q]} | {minus: [q, q]} | {times: [q, q]} | {half_down: q} | {half_up: q} |
-    {min: [q, ...]} | {max: [q, ...]} | {event: amount}
+3 | X | {credits: runner} | {count: <selector>} | {counters: virus} |
+{counters: {kind: virus, cards: <selector>}} | {strength: <card>} | {install_cost: <card>} |
+{plus: [q, q]} | {minus: [q, q]} | {times: [q, q]} | {half_down: q} | {half_up: q} |
+{min: [q, ...]} | {max: [q, ...]} | {event: amount}
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -77,6 +78,7 @@ def _player_stat(stat: str, words: str) -> type:
 
         def value(self, g: Game, ctx: Ctx) -> int:
             from judgebook.game.rules import values
+
             return values.player_stat(g, ctx.side(self.who), stat)
 
         def render(self) -> str:
@@ -86,11 +88,19 @@ def _player_stat(stat: str, words: str) -> type:
     return QUANTITIES.register(stat)(PlayerStat)
 
 
-for _stat, _words in (("credits", "credits"), ("clicks", "clicks"), ("tags", "tags"),
-                      ("bad_publicity", "bad publicity"), ("agenda_points", "agenda points"),
-                      ("hand_size", "cards of maximum hand size"), ("core_damage", "core damage"),
-                      ("link", "link"), ("unused_mu", "unused memory units"), ("cards_in_hand", "cards in hand"),
-                      ("cards_in_deck", "cards in deck")):
+for _stat, _words in (
+    ("credits", "credits"),
+    ("clicks", "clicks"),
+    ("tags", "tags"),
+    ("bad_publicity", "bad publicity"),
+    ("agenda_points", "agenda points"),
+    ("hand_size", "cards of maximum hand size"),
+    ("core_damage", "core damage"),
+    ("link", "link"),
+    ("unused_mu", "unused memory units"),
+    ("cards_in_hand", "cards in hand"),
+    ("cards_in_deck", "cards in deck"),
+):
     _player_stat(_stat, _words)
 
 
@@ -102,6 +112,7 @@ class CountOf(Quantity):
     @classmethod
     def parse(cls, arg: Any, at: At) -> CountOf:
         from judgebook.game.language.selectors import parse_selector
+
         return cls(parse_selector(arg, at))
 
     def value(self, g: Game, ctx: Ctx) -> int:
@@ -115,12 +126,13 @@ class CountOf(Quantity):
 @dataclass(frozen=True)
 class Counters(Quantity):
     kind: str
-    on: Selector | None                  # None: this card
+    on: Selector | None  # None: this card
 
     @classmethod
     def parse(cls, arg: Any, at: At) -> Counters:
         from judgebook.game.language.nodes import check_keys, want_str
         from judgebook.game.language.selectors import parse_selector
+
         if isinstance(arg, str):
             return cls(arg, None)
         check_keys(arg, ("kind", "cards"), at)
@@ -146,10 +158,12 @@ def _card_stat(stat: str, words: str) -> type:
         @classmethod
         def parse(cls, arg: Any, at: At) -> CardStat:
             from judgebook.game.language.selectors import parse_selector
+
             return cls(parse_selector(arg, at))
 
         def value(self, g: Game, ctx: Ctx) -> int:
             from judgebook.game.rules import values
+
             return sum(values.card_stat(g, c, stat) for c in self.card.candidates(g, ctx))
 
         def render(self) -> str:
@@ -159,10 +173,17 @@ def _card_stat(stat: str, words: str) -> type:
     return QUANTITIES.register(stat)(CardStat)
 
 
-for _stat, _words in (("strength", "strength"), ("install_cost", "install cost"), ("rez_cost", "rez cost"),
-                      ("play_cost", "play cost"), ("trash_cost", "trash cost"), ("printed_agenda_points",
-                      "agenda points"), ("memory_cost", "memory cost"), ("subroutine_count", "number of subroutines"),
-                      ("advancement_requirement", "advancement requirement")):
+for _stat, _words in (
+    ("strength", "strength"),
+    ("install_cost", "install cost"),
+    ("rez_cost", "rez cost"),
+    ("play_cost", "play cost"),
+    ("trash_cost", "trash cost"),
+    ("printed_agenda_points", "agenda points"),
+    ("memory_cost", "memory cost"),
+    ("subroutine_count", "number of subroutines"),
+    ("advancement_requirement", "advancement requirement"),
+):
     _card_stat(_stat, _words)
 
 
@@ -338,12 +359,14 @@ def _events(scope: str) -> None:
         @classmethod
         def parse(cls, arg: Any, at: At) -> EventsThis:
             from judgebook.game.language.events import EVENTS
+
             if arg not in EVENTS:
                 at.fail(f"expected an event name ({', '.join(EVENTS)})")
             return cls(str(arg))
 
         def value(self, g: Game, ctx: Ctx) -> int:
             from judgebook.game.rules.history import count_this
+
             return count_this(g, self.event, scope)
 
         def render(self) -> str:

@@ -4,6 +4,7 @@ A construct is a frozen dataclass that carries its own `parse` (classmethod),
 its evaluation and its English `render`, side by side; registering it under a
 name is the only other thing needed, so adding a construct touches one place.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -38,6 +39,7 @@ class Registry(Generic[T]):
             self.by_name[name] = cls
             cls.name = name  # type: ignore[attr-defined]
             return cls
+
         return add
 
     def names(self) -> tuple[str, ...]:

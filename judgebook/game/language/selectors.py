@@ -7,6 +7,7 @@
 A selector with `count` is chosen by a decision when the instruction resolves
 (targets are checked then, as the rules require); `count: all` takes every match.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from judgebook.game.state.model import Game
 
 
 class Selector:
-    count: int | None = 1                # None: all matches
+    count: int | None = 1  # None: all matches
     up_to: bool = False
 
     def candidates(self, g: Game, ctx: Ctx) -> list[str]:
@@ -44,7 +45,7 @@ class Selector:
         out: list[tuple[str, ...]] = []
         for size in sizes:
             out += list(combinations(cands, size))
-            if len(out) > 200:      # enough options for any table; the rest are reachable by undo and re-pick
+            if len(out) > 200:  # enough options for any table; the rest are reachable by undo and re-pick
                 break
         return out
 
@@ -55,6 +56,7 @@ REFS = ("self", "target", "chosen", "event_card", "event_ice", "host", "encounte
 @dataclass(frozen=True)
 class Ref(Selector):
     """One card named by its role (or a card id written in a scenario's card definition)."""
+
     ref: str
     count: int | None = 1
 
@@ -63,9 +65,16 @@ class Ref(Selector):
         return [c for c in found if c in g.cards]
 
     def render(self) -> str:
-        return {"self": "this card", "target": "the chosen card", "chosen": "the chosen card",
-                "event_card": "that card", "event_ice": "that ice", "host": "the host card",
-                "encountered": "the encountered ice", "approached": "the approached ice"}.get(self.ref, self.ref)
+        return {
+            "self": "this card",
+            "target": "the chosen card",
+            "chosen": "the chosen card",
+            "event_card": "that card",
+            "event_ice": "that ice",
+            "host": "the host card",
+            "encountered": "the encountered ice",
+            "approached": "the approached ice",
+        }.get(self.ref, self.ref)
 
 
 def resolve_ref(g: Game, ctx: Ctx, ref: str) -> list[str]:
@@ -87,6 +96,7 @@ def resolve_ref(g: Game, ctx: Ctx, ref: str) -> list[str]:
         return [host] if host else []
     if ref in ("encountered", "approached"):
         from judgebook.game.rules.frames import current_encounter, current_run
+
         if ref == "encountered":
             enc = current_encounter(g)
             return [enc.ice] if enc else []
@@ -132,9 +142,18 @@ class InZone(Filter):
         return z.endswith("." + self.zone) or z == self.zone
 
     def render(self) -> str:
-        return {"installed": "installed", "hand": "in hand", "deck": "in the deck", "discard": "in the discard pile",
-                "score": "in a score area", "rig": "in the rig", "ice": "installed as ice",
-                "root": "in a server's root", "play": "in the play area", "any": "anywhere"}[self.zone]
+        return {
+            "installed": "installed",
+            "hand": "in hand",
+            "deck": "in the deck",
+            "discard": "in the discard pile",
+            "score": "in a score area",
+            "rig": "in the rig",
+            "ice": "installed as ice",
+            "root": "in a server's root",
+            "play": "in the play area",
+            "any": "anywhere",
+        }[self.zone]
 
 
 @FILTERS.register("side")
@@ -241,6 +260,7 @@ def server_matches(g: Game, ctx: Ctx, want: str, server: str | None) -> bool:
         return server == q.server_of(g, ctx.source)
     if want == "attacked":
         from judgebook.game.rules.frames import current_run
+
         run = current_run(g)
         return run is not None and run.server == server
     if want == "central":
@@ -304,9 +324,14 @@ class HostedOn(Filter):
         return f"hosted on {Ref(self.host).render()}"
 
 
-SEARCH_ZONES = {"installed": None, "hand": ("corp.hand", "runner.hand"), "deck": ("corp.deck", "runner.deck"),
-                "discard": ("corp.discard", "runner.discard"), "score": ("corp.score", "runner.score"),
-                "play": ("play",)}
+SEARCH_ZONES = {
+    "installed": None,
+    "hand": ("corp.hand", "runner.hand"),
+    "deck": ("corp.deck", "runner.deck"),
+    "discard": ("corp.discard", "runner.discard"),
+    "score": ("corp.score", "runner.score"),
+    "play": ("play",),
+}
 
 
 @dataclass(frozen=True)
@@ -330,8 +355,15 @@ class Matching(Selector):
         return self.count is not None
 
     def render(self) -> str:
-        how = ("each" if self.count is None else f"up to {self.count}" if self.up_to
-               else "a" if self.count == 1 else str(self.count))
+        how = (
+            "each"
+            if self.count is None
+            else f"up to {self.count}"
+            if self.up_to
+            else "a"
+            if self.count == 1
+            else str(self.count)
+        )
         words = " ".join(f.render() for f in self.filters)
         return f"{how} card{'s' if self.count != 1 else ''} {words}".strip()
 
@@ -351,6 +383,7 @@ class TopOfDeck(Selector):
 
 def parse_selector(node: Any, at: At, default_count: int | None = 1) -> Selector:
     from judgebook.game.language.nodes import check_keys, want_int
+
     if isinstance(node, str):
         return Ref(node)
     if not isinstance(node, dict):
@@ -392,6 +425,7 @@ def _count(value: Any, at: At) -> tuple[int | None, bool]:
 @dataclass(frozen=True)
 class SameName(Filter):
     """A copy of another card: the same title (Twins: "a copy of the encountered ice")."""
+
     ref: str
 
     @classmethod

@@ -1,11 +1,12 @@
 """Static effects: what a static ability or a lasting effect changes while it applies.
 
-    {cannot: {what: run, server: HQ, player: runner, card: <selector>}} |
-    {additional_cost: {to: run, cost: {...}, server: ..., card: self|any, first_this_turn: true}} |
-    {prevent: {what: damage, amount: 1|all, damage_type: net}} |
-    {strength: <quantity>, target: self|<selector>} | {strength_minus: ...} |
-    {hand_size: <quantity>, player: runner, minus: true} | {link: N} | {memory: N}
+{cannot: {what: run, server: HQ, player: runner, card: <selector>}} |
+{additional_cost: {to: run, cost: {...}, server: ..., card: self|any, first_this_turn: true}} |
+{prevent: {what: damage, amount: 1|all, damage_type: net}} |
+{strength: <quantity>, target: self|<selector>} | {strength_minus: ...} |
+{hand_size: <quantity>, player: runner, minus: true} | {link: N} | {memory: N}
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -29,8 +30,23 @@ class Static:
 
 STATICS: Registry[Static] = Registry("static effect")
 
-CANNOT_WHAT = ("take_tags", "steal", "jack_out", "run", "rez", "score", "trash", "install", "play", "access",
-               "draw", "spend_credits", "spend_pool_credits", "advance", "gain_credits")
+CANNOT_WHAT = (
+    "take_tags",
+    "steal",
+    "jack_out",
+    "run",
+    "rez",
+    "score",
+    "trash",
+    "install",
+    "play",
+    "access",
+    "draw",
+    "spend_credits",
+    "spend_pool_credits",
+    "advance",
+    "gain_credits",
+)
 
 
 @STATICS.register("cannot")
@@ -48,9 +64,13 @@ class Cannot(Static):
         what = want_str(arg, "what", at, None, CANNOT_WHAT)
         if what is None:
             at.fail("cannot needs `what`")
-        return cls(what, want_str(arg, "server", at), want_str(arg, "player", at, None, PLAYER_WORDS),
-                   parse_selector(arg["card"], at.key(arg, "card"), None) if "card" in arg else None,
-                   want_str(arg, "except", at))
+        return cls(
+            what,
+            want_str(arg, "server", at),
+            want_str(arg, "player", at, None, PLAYER_WORDS),
+            parse_selector(arg["card"], at.key(arg, "card"), None) if "card" in arg else None,
+            want_str(arg, "except", at),
+        )
 
     def render(self) -> str:
         who = f"{self.player} " if self.player else ""
@@ -77,9 +97,13 @@ class AdditionalCost(Static):
         to = want_str(arg, "to", at, None, ADDITIONAL_TO)
         if to is None or "cost" not in arg:
             at.fail("additional_cost needs `to` and `cost`")
-        return cls(to, parse_cost(arg["cost"], at.key(arg, "cost")), want_str(arg, "server", at),
-                   want_str(arg, "card", at, "any", ("self", "any")) or "any",
-                   want_bool(arg, "first_this_turn", at))
+        return cls(
+            to,
+            parse_cost(arg["cost"], at.key(arg, "cost")),
+            want_str(arg, "server", at),
+            want_str(arg, "card", at, "any", ("self", "any")) or "any",
+            want_bool(arg, "first_this_turn", at),
+        )
 
     def render(self) -> str:
         return f"an additional cost of {self.cost.render()} to {self.to}"
@@ -92,7 +116,7 @@ PREVENT_WHAT = ("damage", "tags", "trash", "end_run")
 @dataclass(frozen=True)
 class Prevent(Static):
     what: str
-    amount: Quantity | None              # None: all
+    amount: Quantity | None  # None: all
     damage_type: str | None = None
 
     @classmethod
@@ -102,8 +126,11 @@ class Prevent(Static):
         if what is None:
             at.fail("prevent needs `what`")
         amount = arg.get("amount", "all")
-        return cls(what, None if amount == "all" else parse_quantity(amount, at.key(arg, "amount")),
-                   want_str(arg, "damage_type", at, None, ("net", "meat", "core")))
+        return cls(
+            what,
+            None if amount == "all" else parse_quantity(amount, at.key(arg, "amount")),
+            want_str(arg, "damage_type", at, None, ("net", "meat", "core")),
+        )
 
     def render(self) -> str:
         n = "all" if self.amount is None else self.amount.render()
@@ -115,8 +142,8 @@ def _modifier(key: str, words: str, targets_cards: bool) -> None:
     class Modify(Static):
         amount: Quantity
         negative: bool
-        target: Selector | None          # cards (strength) or None
-        player: str | None               # players (hand size, link, memory)
+        target: Selector | None  # cards (strength) or None
+        player: str | None  # players (hand size, link, memory)
 
         @classmethod
         def parse(cls, arg: Any, at: At) -> Modify:

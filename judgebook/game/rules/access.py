@@ -1,4 +1,5 @@
 """Breaching a server and accessing cards (sec_breaching_steps, sec_steps_accessing_card)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -21,7 +22,7 @@ class Breach(Frame):
     run_seq: int
     started: bool = False
     accessed: tuple[str, ...] = ()
-    from_zone: int = 0                   # cards accessed from R&D or HQ so far
+    from_zone: int = 0  # cards accessed from R&D or HQ so far
     label = "breach"
 
     def limit(self, g: Game) -> int:
@@ -52,17 +53,34 @@ class Breach(Frame):
             return reacted
         if not self.started:
             g = set_top(g, replace(self, started=True))
-            return emit(g, event("breach", server=self.server), f"the Runner breaches {self.server}",
-                        "step_breaching_begins", "runner")
+            return emit(
+                g,
+                event("breach", server=self.server),
+                f"the Runner breaches {self.server}",
+                "step_breaching_begins",
+                "runner",
+            )
         cands = self.candidates(g)
         if costs.cannot(g, "access", "runner", self.server):
             cands = []
         if not cands:
             return log(pop(g), "breach_complete", f"the breach of {self.server} is complete", "step_breach_complete")
-        return ChoicePoint("runner", "access", "choose the next card to access", "step_choose_candidate",
-                           tuple(Option(decision("access", c), "access a random card of HQ" if c == "HQ"
-                                        else f"access {c}", "step_choose_candidate") for c in cands),
-                           default=0, path=path(g))
+        return ChoicePoint(
+            "runner",
+            "access",
+            "choose the next card to access",
+            "step_choose_candidate",
+            tuple(
+                Option(
+                    decision("access", c),
+                    "access a random card of HQ" if c == "HQ" else f"access {c}",
+                    "step_choose_candidate",
+                )
+                for c in cands
+            ),
+            default=0,
+            path=path(g),
+        )
 
     def choose(self, g: Game, option: Option) -> Game:
         return self._access(g, str(option.decision.value))
@@ -80,8 +98,8 @@ class Breach(Frame):
 @dataclass(frozen=True)
 class Access(Frame):
     card: str
-    at: str = "cost"                     # cost | accessed | decide
-    paid: frozenset[str] = frozenset()   # additional costs paid (access, steal)
+    at: str = "cost"  # cost | accessed | decide
+    paid: frozenset[str] = frozenset()  # additional costs paid (access, steal)
     declined: frozenset[str] = frozenset()
     label = "access"
 
@@ -100,16 +118,25 @@ class Access(Frame):
             return push(g, costs.AdditionalCostChoice("access", self.card, extra)) if extra else g
         if self.at == "accessed":
             g = set_top(g, replace(self, at="decide"))
-            return emit(g, event("access", card=self.card, type=d.type, server=q.server_of(g, self.card)),
-                        f"the Runner accesses {self.card}", "step_card_accessed", "runner")
+            return emit(
+                g,
+                event("access", card=self.card, type=d.type, server=q.server_of(g, self.card)),
+                f"the Runner accesses {self.card}",
+                "step_card_accessed",
+                "runner",
+            )
         if self.at == "decide":
-            if self.card not in g.cards or g.cards[self.card].zone in ("runner.score", "corp.discard"
-                                                                          ) and d.type != "agenda":
+            if (
+                self.card not in g.cards
+                or g.cards[self.card].zone in ("runner.score", "corp.discard")
+                and d.type != "agenda"
+            ):
                 return pop(g)
             if d.type == "agenda":
                 if costs.cannot(g, "steal", "runner", card=self.card):
-                    return log(pop(g), "not_stolen", f"{self.card} cannot be stolen", "rule_cannot_precedence",
-                               "runner")
+                    return log(
+                        pop(g), "not_stolen", f"{self.card} cannot be stolen", "rule_cannot_precedence", "runner"
+                    )
                 if "steal" in self.declined:
                     return pop(g)
                 extra = costs.additional_cost(g, "steal", self.card, _server_of_candidate(g, self.card))
@@ -117,9 +144,15 @@ class Access(Frame):
                     return push(g, costs.AdditionalCostChoice("steal", self.card, extra))
                 g = pop(g)
                 g = move(g, self.card, "runner.score")
-                g = emit(g, event("stolen", card=self.card, player="runner"), f"the Runner steals {self.card}",
-                         "step_access_agenda", "runner")
+                g = emit(
+                    g,
+                    event("stolen", card=self.card, player="runner"),
+                    f"the Runner steals {self.card}",
+                    "step_access_agenda",
+                    "runner",
+                )
                 from judgebook.game.rules.checkpoint import checkpoint
+
                 return checkpoint(g)
             if d.trash_cost is None or g.cards[self.card].zone == "corp.discard":
                 return pop(g)
@@ -128,12 +161,26 @@ class Access(Frame):
             yes = decision("trash", self.card)
             why = costs.refusal(g, cost, Ctx(self.card, "runner"), "runner")
             if why:
-                return ChoicePoint("runner", "trash", f"trash {self.card}?", "rule_basic_trash_ability", (no,),
-                                   (Refused(yes, f"pay {d.trash_cost}[c] to trash {self.card}",
-                                            why[0], why[1]),), default=0, default_reason="only", path=path(g))
-            return ChoicePoint("runner", "trash", f"trash {self.card}?", "rule_basic_trash_ability",
-                               (no, Option(yes, f"pay {d.trash_cost}[c] to trash {self.card}",
-                                           "rule_basic_trash_ability")), default=0, path=path(g))
+                return ChoicePoint(
+                    "runner",
+                    "trash",
+                    f"trash {self.card}?",
+                    "rule_basic_trash_ability",
+                    (no,),
+                    (Refused(yes, f"pay {d.trash_cost}[c] to trash {self.card}", why[0], why[1]),),
+                    default=0,
+                    default_reason="only",
+                    path=path(g),
+                )
+            return ChoicePoint(
+                "runner",
+                "trash",
+                f"trash {self.card}?",
+                "rule_basic_trash_ability",
+                (no, Option(yes, f"pay {d.trash_cost}[c] to trash {self.card}", "rule_basic_trash_ability")),
+                default=0,
+                path=path(g),
+            )
         return pop(g)
 
     def choose(self, g: Game, option: Option) -> Game:
@@ -141,8 +188,7 @@ class Access(Frame):
         if not option.decision.value:
             return g
         d = q.definition(g, self.card)
-        g = costs.pay(g, Cost(credits=Number(d.trash_cost or 0), has_credits=True), Ctx(self.card, "runner"),
-                      "runner")
+        g = costs.pay(g, Cost(credits=Number(d.trash_cost or 0), has_credits=True), Ctx(self.card, "runner"), "runner")
         return trash(g, self.card, "runner")
 
 
@@ -158,6 +204,7 @@ def _only_accessible(g: Game) -> str | None:
     """rule_prohibiting_access: "cannot access cards other than this one" (Ash)."""
     from judgebook.game.language.statics import Cannot
     from judgebook.game.rules.values import statics
+
     for effect, ctx in statics(g):
         if isinstance(effect, Cannot) and effect.what == "access" and effect.except_ == "self":
             return ctx.source

@@ -1,4 +1,5 @@
 """The checkpoint (rule_checkpoint): durations expire, the game may be won, limits are applied."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -14,11 +15,16 @@ def checkpoint(g: Game) -> Game:
     for side in SIDES:
         if q.agenda_points(g, side) >= 7:
             from judgebook.game.rules.effects import win
+
             return win(g, side, "agenda_points", "step_checkpoint_agenda_points")
     kept = tuple(lasting for lasting in g.lasting if not _expired(g, lasting))
     if len(kept) != len(g.lasting):
-        g = log(replace(g, lasting=kept), "expired", f"{len(g.lasting) - len(kept)} lasting effect(s) end",
-                "step_checkpoint_duration_abilities")
+        g = log(
+            replace(g, lasting=kept),
+            "expired",
+            f"{len(g.lasting) - len(kept)} lasting effect(s) end",
+            "step_checkpoint_duration_abilities",
+        )
     return g
 
 
@@ -34,6 +40,7 @@ def _expired(g: Game, lasting: Lasting) -> bool:
         return g.turn != d.key
     if d.kind == "while":
         from judgebook.game.language.context import Ctx
+
         return not d.condition.holds(g, Ctx(lasting.source, lasting.controller))
     if d.kind == "checkpoint":
         return True

@@ -1,5 +1,6 @@
 """Paying costs (rule_cost): all parts or nothing; credits from the pool and from hosted credits whose
 card allows this use; nested costs inside instructions (rule_nested_cost)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -46,6 +47,7 @@ def would_be_prevented(g: Game, what: str, kind: str | None) -> bool:
     from judgebook.game.rules.damage import WOULD
     from judgebook.game.rules.frames import event
     from judgebook.game.rules.values import ability_active
+
     for effect, _ in statics(g):
         if isinstance(effect, Prevent) and effect.what == what and (effect.damage_type in (None, kind)):
             return True
@@ -70,9 +72,13 @@ def credit_sources(g: Game, side: Side, purpose: str, source: str | None) -> lis
         n = g.cards[cid].count("credit")
         if not n or d.credits_for is None or not q.is_active(g, cid):
             continue
-        allowed = {"any": True, "icebreakers": purpose == "icebreakers" or (purpose == "break"),
-                   "traces": purpose == "trace", "install": purpose == "install",
-                   "run": current_run(g) is not None}[d.credits_for]
+        allowed = {
+            "any": True,
+            "icebreakers": purpose == "icebreakers" or (purpose == "break"),
+            "traces": purpose == "trace",
+            "install": purpose == "install",
+            "run": current_run(g) is not None,
+        }[d.credits_for]
         if allowed:
             out.append((cid, n))
     return out
@@ -103,7 +109,7 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
         return "rule_cannot_precedence", "cannot take tags"
     if cost.tags and would_be_prevented(g, "tags", None):
         return "rule_cost_interrupt_static_mandatory", "taking the tag would be prevented"
-    for kind, n in cost.damage:
+    for kind, _ in cost.damage:
         if would_be_prevented(g, "damage", kind):
             return "rule_cost_interrupt_static_mandatory", f"the {kind} damage would be prevented"
     for kind, n in cost.counters:
@@ -126,8 +132,13 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
     changes = []
     if cost.clicks:
         g = set_player(g, payer, clicks=p.clicks - cost.clicks)
-        g = emit(g, event("clicks_spent", player=payer, amount=cost.clicks), f"the {payer} spends {cost.clicks}[click]",
-                 "rule_cost", payer)
+        g = emit(
+            g,
+            event("clicks_spent", player=payer, amount=cost.clicks),
+            f"the {payer} spends {cost.clicks}[click]",
+            "rule_cost",
+            payer,
+        )
     credits = cost.credits.value(g, ctx) if cost.has_credits else 0
     if credits:
         left = credits
@@ -155,24 +166,36 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
         run = current_run(g)
         if left and payer == "runner" and run is not None and run.bp_credits:
             from judgebook.game.rules.frames import swap
+
             take = min(left, run.bp_credits)
             g = swap(g, run, replace(run, bp_credits=run.bp_credits - take))
             changes.append(f"{take}[c] from bad publicity")
             left -= take
         if left:
             raise IllegalDecision(f"{credits}[c] cannot be paid", "rule_cost")
-        g = emit(g, event("credits_spent", player=payer, amount=credits),
-                 f"the {payer} pays {credits}[c]: {', '.join(changes)}", "rule_cost", payer)
+        g = emit(
+            g,
+            event("credits_spent", player=payer, amount=credits),
+            f"the {payer} pays {credits}[c]: {', '.join(changes)}",
+            "rule_cost",
+            payer,
+        )
     for kind, n in cost.counters:
         g = replace(g, cards=g.cards.set(ctx.source, g.cards[ctx.source].with_counter(kind, -n)))
     if cost.tags:
         g = set_player(g, "runner", tags=g.runner.tags + cost.tags)
-        g = emit(g, event("tags_taken", amount=cost.tags), f"the Runner takes {cost.tags} tag(s) as a cost",
-                 "rule_cost", "runner")
+        g = emit(
+            g,
+            event("tags_taken", amount=cost.tags),
+            f"the Runner takes {cost.tags} tag(s) as a cost",
+            "rule_cost",
+            "runner",
+        )
     if cost.trash_self:
         g = trash(g, ctx.source, payer, cause="cost")
     for kind, n in cost.damage:
         from judgebook.game.rules.damage import suffer
+
         g = suffer(g, kind, n, payer)
     if cost.has_credits and not credits and not cost.clicks:
         g = log(g, "cost", "a cost of 0[c] is paid", "rule_cost_zero", payer)
@@ -182,6 +205,7 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
 @dataclass(frozen=True)
 class PayOrNot(Frame):
     """A nested cost: the payer decides when it is optional; otherwise it is paid if it can be."""
+
     ctx: Ctx
     instr: NestedCost
 
@@ -192,28 +216,60 @@ class PayOrNot(Frame):
             purpose = purpose_of(g, self.ctx.source)
             if why is None and self.instr.cost.has_credits and credit_sources(g, payer, purpose, self.ctx.source):
                 # Which credits pay is the payer's choice (`using`): a point with the one option.
-                return ChoicePoint(payer, "pay", self.instr.render(), "rule_nested_cost",
-                                   (Option(decision("pay", True), f"pay {self.instr.cost.render()}",
-                                           "rule_nested_cost"),), default=0, default_reason="only", path=path(g))
+                return ChoicePoint(
+                    payer,
+                    "pay",
+                    self.instr.render(),
+                    "rule_nested_cost",
+                    (Option(decision("pay", True), f"pay {self.instr.cost.render()}", "rule_nested_cost"),),
+                    default=0,
+                    default_reason="only",
+                    path=path(g),
+                )
             if why is None:
                 return _paid(pop(g), self)
-            g = log(pop(g), "cannot_pay", f"the {payer} cannot pay {self.instr.cost.render()}: {why[1]}",
-                    "rule_if_able" if self.instr.mods.if_able else why[0], payer)
+            g = log(
+                pop(g),
+                "cannot_pay",
+                f"the {payer} cannot pay {self.instr.cost.render()}: {why[1]}",
+                "rule_if_able" if self.instr.mods.if_able else why[0],
+                payer,
+            )
             return resolve_now(g, self.ctx, self.instr.otherwise, "rule_nested_cost") if self.instr.otherwise else g
         decline = Option(decision("pay", False), "do not pay", "rule_nested_cost")
         if why is not None:
             refused = Refused(decision("pay", True), f"pay {self.instr.cost.render()}", why[0], why[1])
-            return ChoicePoint(payer, "pay", self.instr.render(), "rule_nested_cost", (decline,), (refused,),
-                               default=0, default_reason="only", path=path(g))
-        return ChoicePoint(payer, "pay", self.instr.render(), "rule_nested_cost",
-                           (decline, Option(decision("pay", True), f"pay {self.instr.cost.render()}",
-                                            "rule_nested_cost")), default=0, path=path(g))
+            return ChoicePoint(
+                payer,
+                "pay",
+                self.instr.render(),
+                "rule_nested_cost",
+                (decline,),
+                (refused,),
+                default=0,
+                default_reason="only",
+                path=path(g),
+            )
+        return ChoicePoint(
+            payer,
+            "pay",
+            self.instr.render(),
+            "rule_nested_cost",
+            (decline, Option(decision("pay", True), f"pay {self.instr.cost.render()}", "rule_nested_cost")),
+            default=0,
+            path=path(g),
+        )
 
     def choose(self, g: Game, option: Option) -> Game:
         if option.decision.value:
             return _paid(pop(g), self, int(option.decision.get("x", 0) or 0), tuple(option.decision.get("using") or ()))
-        g = log(pop(g), "not_paid", f"the cost {self.instr.cost.render()} is not paid", "rule_nested_cost",
-                self.ctx.side(self.instr.by))
+        g = log(
+            pop(g),
+            "not_paid",
+            f"the cost {self.instr.cost.render()} is not paid",
+            "rule_nested_cost",
+            self.ctx.side(self.instr.by),
+        )
         return resolve_now(g, self.ctx, self.instr.otherwise, "rule_nested_cost") if self.instr.otherwise else g
 
 
@@ -231,6 +287,7 @@ def _paid(g: Game, frame: PayOrNot, x: int = 0, using: tuple[str, ...] = ()) -> 
 
 def nested(g: Game, ctx: Ctx, instr: NestedCost) -> Game:
     from judgebook.game.rules.frames import push
+
     return push(g, PayOrNot(ctx, instr))
 
 
@@ -243,6 +300,7 @@ def additional_cost(g: Game, to: str, card: str | None = None, server: str | Non
     from judgebook.game.language.selectors import server_matches
     from judgebook.game.language.statics import AdditionalCost
     from judgebook.game.rules.history import count_this
+
     total: Cost | None = None
     for effect, ctx in statics(g):
         if not isinstance(effect, AdditionalCost) or effect.to != to:
@@ -261,31 +319,55 @@ def additional_cost(g: Game, to: str, card: str | None = None, server: str | Non
 class AdditionalCostChoice(Frame):
     """An additional cost to steal or access a card: the Runner may decline it (rule_decline_additional_cost),
     and then does not steal or access it; one that cannot be paid cannot be chosen."""
+
     to: str
     card: str
     cost: Cost
 
     def step(self, g: Game) -> ChoicePoint:
         why = refusal(g, self.cost, Ctx(self.card, "runner"), "runner")
-        decline = Option(decision("pay", False), f"do not pay: do not {self.to} {self.card}",
-                         "rule_decline_additional_cost")
+        decline = Option(
+            decision("pay", False), f"do not pay: do not {self.to} {self.card}", "rule_decline_additional_cost"
+        )
         pay_it = decision("pay", True)
         label = f"pay {self.cost.render()} to {self.to} {self.card}"
         if why is not None:
-            return ChoicePoint("runner", "pay", f"additional cost to {self.to} {self.card}", "rule_additional_cost",
-                               (decline,), (Refused(pay_it, label, why[0], why[1]),), default=0,
-                               default_reason="only", path=path(g))
-        return ChoicePoint("runner", "pay", f"additional cost to {self.to} {self.card}", "rule_additional_cost",
-                           (Option(pay_it, label, "rule_additional_cost"), decline), default=0, path=path(g))
+            return ChoicePoint(
+                "runner",
+                "pay",
+                f"additional cost to {self.to} {self.card}",
+                "rule_additional_cost",
+                (decline,),
+                (Refused(pay_it, label, why[0], why[1]),),
+                default=0,
+                default_reason="only",
+                path=path(g),
+            )
+        return ChoicePoint(
+            "runner",
+            "pay",
+            f"additional cost to {self.to} {self.card}",
+            "rule_additional_cost",
+            (Option(pay_it, label, "rule_additional_cost"), decline),
+            default=0,
+            path=path(g),
+        )
 
     def choose(self, g: Game, option: Option) -> Game:
         from judgebook.game.rules.access import Access
         from judgebook.game.rules.frames import find, swap
+
         g = pop(g)
         acc = find(g, Access)
         if option.decision.value:
             g = pay(g, self.cost, Ctx(self.card, "runner"), "runner")
             return swap(g, acc, replace(acc, paid=acc.paid | {self.to})) if acc is not None else g
-        g = log(g, "declined", f"the Runner declines the additional cost: {self.card} is not "
-                f"{'stolen' if self.to == 'steal' else 'accessed'}", "rule_decline_additional_cost", "runner")
+        g = log(
+            g,
+            "declined",
+            f"the Runner declines the additional cost: {self.card} is not "
+            f"{'stolen' if self.to == 'steal' else 'accessed'}",
+            "rule_decline_additional_cost",
+            "runner",
+        )
         return swap(g, acc, replace(acc, declined=acc.declined | {self.to})) if acc is not None else g

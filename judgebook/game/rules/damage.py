@@ -7,6 +7,7 @@ it is prevented the remaining interrupts are no longer relevant
 (sec_relevant_interrupts). Several parts of one instruction (Snare!'s tag and
 damage) share one window.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -23,10 +24,10 @@ WOULD = {"damage": "would_damage", "tags": "would_tags", "trash": "would_trash",
 
 @dataclass(frozen=True)
 class Part:
-    what: str                            # damage | tags | trash | end_run
+    what: str  # damage | tags | trash | end_run
     amount: int = 1
-    kind: str | None = None              # damage type
-    card: str | None = None              # trash: the card
+    kind: str | None = None  # damage type
+    card: str | None = None  # trash: the card
     by: Side | None = None
     unpreventable: bool = False
 
@@ -46,9 +47,15 @@ class Imminent(Frame):
             me = replace(self, opened=True, parts=tuple(_static_prevention(g, p) for p in self.parts))
             g = set_top(g, me)
             for p in me.parts:
-                g = emit(g, event(WOULD[p.what], damage_type=p.kind, amount=p.amount, by=p.by, card=p.card),
-                         f"{_describe(p)} is imminent", "rule_interrupt_window_opening", p.by)
+                g = emit(
+                    g,
+                    event(WOULD[p.what], damage_type=p.kind, amount=p.amount, by=p.by, card=p.card),
+                    f"{_describe(p)} is imminent",
+                    "rule_interrupt_window_opening",
+                    p.by,
+                )
             from judgebook.game.rules.windows import PriorityWindow, interrupt_options
+
             if any(p.event.name.startswith("would_") for p in g.pending) or interrupt_options(g):
                 return push(g, PriorityWindow(frozenset({"paid", "interrupt"}), "rule_interrupt_window"))
             return g
@@ -91,10 +98,13 @@ def _apply(g: Game, p: Part) -> Game:
         return suffer(g, p.kind or "net", p.amount, p.by)
     if p.what == "tags":
         g = set_player(g, "runner", tags=g.runner.tags + p.amount)
-        return emit(g, event("tags_taken", amount=p.amount), f"the Runner takes {p.amount} tag(s)", "rule_tag", "runner")
+        return emit(
+            g, event("tags_taken", amount=p.amount), f"the Runner takes {p.amount} tag(s)", "rule_tag", "runner"
+        )
     if p.what == "trash":
         return trash(g, p.card or "", p.by) if p.card in g.cards else g
     from judgebook.game.rules.run import end_run
+
     g = log(g, "end_the_run", "the run ends", "rule_end_the_run", "corp")
     return end_run(g, "end_the_run")
 
@@ -129,8 +139,12 @@ def change_imminent(g: Game, what: str, delta: int | None, kind: str | None) -> 
         parts[i] = replace(p, amount=n)
         g = swap(g, imm, replace(imm, parts=tuple(parts)))
         verb = "prevented" if delta is None or delta < 0 else "increased"
-        return log(g, verb, f"{_describe(p)}: {verb} to {parts[i].amount}",
-                   "sec_prevent_avoid" if verb == "prevented" else "rule_modify_value_relevant")
+        return log(
+            g,
+            verb,
+            f"{_describe(p)}: {verb} to {parts[i].amount}",
+            "sec_prevent_avoid" if verb == "prevented" else "rule_modify_value_relevant",
+        )
     return g
 
 
@@ -140,13 +154,24 @@ def suffer(g: Game, kind: str, amount: int, by: Side | None) -> Game:
     for cid in grip[:amount]:
         # Random in play: the engine takes the first cards of the grip, one of the possible outcomes.
         g = move(g, cid, "runner.discard")
-        g = emit(g, event("trashed", card=cid, type=g.library.card(g.cards[cid].name).type, player="runner",
-                          damage_type=kind), f"{cid} is trashed by {kind} damage", "rule_meat_net_damage", "runner")
+        g = emit(
+            g,
+            event("trashed", card=cid, type=g.library.card(g.cards[cid].name).type, player="runner", damage_type=kind),
+            f"{cid} is trashed by {kind} damage",
+            "rule_meat_net_damage",
+            "runner",
+        )
     if kind == "core":
-        g = set_player(g, "runner", core_damage=g.runner.core_damage + amount,
-                       base_hand_size=g.runner.base_hand_size - amount)
-    g = emit(g, event("damage", damage_type=kind, amount=amount, by=by), f"the Runner suffers {amount} {kind} damage",
-             "rule_meat_net_damage" if kind != "core" else "rule_core_damage", "runner")
+        g = set_player(
+            g, "runner", core_damage=g.runner.core_damage + amount, base_hand_size=g.runner.base_hand_size - amount
+        )
+    g = emit(
+        g,
+        event("damage", damage_type=kind, amount=amount, by=by),
+        f"the Runner suffers {amount} {kind} damage",
+        "rule_meat_net_damage" if kind != "core" else "rule_core_damage",
+        "runner",
+    )
     if flatline:
         return win(g, "corp", "flatline", "rule_flatline")
     return g

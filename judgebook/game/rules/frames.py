@@ -6,6 +6,7 @@ returns the `ChoicePoint` it waits on; `choose(g, option)` applies a decision
 taken at that point. The nesting turn → run → encounter → access → ability is
 the stack itself, never the Python call stack.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 
 class Frame:
-    label = ""                           # its name in the timeline's path ("" keeps it out of the path)
+    label = ""  # its name in the timeline's path ("" keeps it out of the path)
 
     def labels(self) -> tuple[str, ...]:
         """Its place in the timeline's path: its name, and the phase it is in where it has phases."""
@@ -37,6 +38,7 @@ def react_first(g: Game) -> Game | None:
     if not g.pending or g.over:
         return None
     from judgebook.game.rules.windows import ReactionWindow
+
     return push(g, ReactionWindow())
 
 
@@ -55,20 +57,30 @@ def set_top(g: Game, frame: Frame) -> Game:
 def swap(g: Game, old: Frame, new: Frame) -> Game:
     """Replace a frame further down the stack (an ended run, a modified imminent value)."""
     index = max(i for i, f in enumerate(g.stack) if f is old)
-    return replace(g, stack=g.stack[:index] + (new,) + g.stack[index + 1:])
+    return replace(g, stack=g.stack[:index] + (new,) + g.stack[index + 1 :])
 
 
 def path(g: Game) -> tuple[str, ...]:
     return tuple(label for f in g.stack for label in f.labels())
 
 
-def log(g: Game, kind: str, text: str, anchor: str, player: Side | None = None, how: str = "engine",
-        card: str | None = None, ability: str | None = None, changes: tuple[str, ...] = ()) -> Game:
+def log(
+    g: Game,
+    kind: str,
+    text: str,
+    anchor: str,
+    player: Side | None = None,
+    how: str = "engine",
+    card: str | None = None,
+    ability: str | None = None,
+    changes: tuple[str, ...] = (),
+) -> Game:
     return replace(g, out=g.out + (Step(kind, text, anchor, player, how, path(g), card, ability, changes),))
 
 
 def event(name: str, **fields: Any) -> GameEvent:
     from judgebook.game.state.fmap import FMap
+
     return GameEvent(name, FMap({k: v for k, v in fields.items() if v is not None}))
 
 
@@ -81,12 +93,14 @@ def find(g: Game, kind: type) -> Any:
 
 def current_run(g: Game) -> Any:
     from judgebook.game.rules.run import Run
+
     run = find(g, Run)
     return run if run is not None and not run.ended else None
 
 
 def current_encounter(g: Game) -> Any:
     from judgebook.game.rules.encounter import Encounter
+
     enc = find(g, Encounter)
     return enc if enc is not None and not enc.over else None
 
@@ -95,6 +109,7 @@ def current_encounter(g: Game) -> Any:
 class Call(Frame):
     """Run a pure function of the state once: the glue between steps of a procedure
     (`fn` is a module-level function, so the frame stays a comparable value)."""
+
     fn: Any
     args: tuple[Any, ...] = ()
 

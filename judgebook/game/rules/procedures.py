@@ -1,4 +1,5 @@
 """Procedures instructions start: installing, running, extra accesses, forced encounters, traces."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -15,7 +16,7 @@ from judgebook.game.rules.resolve import resolve_now
 from judgebook.game.rules.triggers import emit
 from judgebook.game.rules.values import link
 from judgebook.game.state import queries as q
-from judgebook.game.state.model import Game
+from judgebook.game.state.model import Game, Side
 
 if TYPE_CHECKING:
     from judgebook.game.language.instructions import Install, Trace
@@ -58,6 +59,7 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
 
 def run_instruction(g: Game, ctx: Ctx, server: str) -> Game:
     from judgebook.game.rules.run import start_run
+
     if server == "any":
         if ctx.server is not None:
             return start_run(g, ctx.server)
@@ -78,11 +80,20 @@ class ChooseServer(Frame):
                 refused.append(Refused(d, f"run on {s}", "rule_cannot_run_abilities", "a card forbids it"))
             else:
                 opts.append(Option(d, f"run on {s}", "rule_cannot_run_abilities"))
-        return ChoicePoint("runner", "target", "choose the server to run", "runner_basic_action_run", tuple(opts),
-                           tuple(refused), default=0, path=path(g))
+        return ChoicePoint(
+            "runner",
+            "target",
+            "choose the server to run",
+            "runner_basic_action_run",
+            tuple(opts),
+            tuple(refused),
+            default=0,
+            path=path(g),
+        )
 
     def choose(self, g: Game, option: Option) -> Game:
         from judgebook.game.rules.run import start_run
+
         return start_run(pop(g), str(option.decision.value[0]))
 
 
@@ -91,15 +102,27 @@ def access_bonus(g: Game, n: int) -> Game:
     if run is None:
         return g
     g = swap(g, run, replace(run, access_bonus=run.access_bonus + n))
-    return log(g, "access_bonus", f"the Runner will access {n} additional card(s)", "rule_default_random_access_limit",
-               "runner")
+    return log(
+        g,
+        "access_bonus",
+        f"the Runner will access {n} additional card(s)",
+        "rule_default_random_access_limit",
+        "runner",
+    )
 
 
 def forced_encounter(g: Game, ice: str) -> Game:
     from judgebook.game.rules.encounter import Encounter
+
     run = current_run(g)
-    g = log(g, "forced_encounter", f"the Runner encounters {ice} (a forced encounter)", "rule_forced_encounter",
-            "runner", card=ice)
+    g = log(
+        g,
+        "forced_encounter",
+        f"the Runner encounters {ice} (a forced encounter)",
+        "rule_forced_encounter",
+        "runner",
+        card=ice,
+    )
     return push(replace(g, seq=g.seq + 1), Encounter(ice, g.seq + 1, run.seq if run else None, forced=True))
 
 
@@ -107,6 +130,7 @@ def forced_encounter(g: Game, ice: str) -> Game:
 class TraceFrame(Frame):
     """A trace (sec_trace): the Corp spends credits to raise the trace strength, then the Runner to raise
     their link strength; the trace succeeds if its strength is greater."""
+
     ctx: Ctx
     base: int
     success: tuple[object, ...]
@@ -116,23 +140,43 @@ class TraceFrame(Frame):
     label = "trace"
 
     def step(self, g: Game) -> Game | ChoicePoint:
-        side = "corp" if self.corp is None else "runner"
+        side: Side = "corp" if self.corp is None else "runner"
         limit = costs.available_credits(g, side, "trace")
         refused = []
         top = limit
         if costs.cannot(g, "spend_credits", side):
             top = 0
-            refused = [Refused(decision("trace", n, player=side), f"spend {n}[c]", "rule_bid_possible",
-                               "spending credits is forbidden") for n in range(1, max(limit, 1) + 1)]
-        opts = tuple(Option(decision("trace", n, player=side), f"spend {n}[c]",
-                            "step_trace_corp_spend_credits" if side == "corp" else "step_trace_runner_spend_credits")
-                     for n in range(0, top + 1))
-        return ChoicePoint(side, "trace", f"trace[{self.base}]: the {side} spends credits", opts[0].rule, opts,
-                           tuple(refused), default=0, path=path(g))
+            refused = [
+                Refused(
+                    decision("trace", n, player=side),
+                    f"spend {n}[c]",
+                    "rule_bid_possible",
+                    "spending credits is forbidden",
+                )
+                for n in range(1, max(limit, 1) + 1)
+            ]
+        opts = tuple(
+            Option(
+                decision("trace", n, player=side),
+                f"spend {n}[c]",
+                "step_trace_corp_spend_credits" if side == "corp" else "step_trace_runner_spend_credits",
+            )
+            for n in range(0, top + 1)
+        )
+        return ChoicePoint(
+            side,
+            "trace",
+            f"trace[{self.base}]: the {side} spends credits",
+            opts[0].rule,
+            opts,
+            tuple(refused),
+            default=0,
+            path=path(g),
+        )
 
     def choose(self, g: Game, option: Option) -> Game:
         n = int(option.decision.value)
-        side = "corp" if self.corp is None else "runner"
+        side: Side = "corp" if self.corp is None else "runner"
         if n:
             g = costs.pay(g, Cost(credits=Number(n), has_credits=True), Ctx(self.ctx.source, side), side, "trace")
         if self.corp is None:
@@ -141,13 +185,19 @@ class TraceFrame(Frame):
         strength = self.base + self.corp
         runner_link = link(g) + n
         ok = strength > runner_link
-        g = log(g, "trace", f"trace strength {strength} against link strength {runner_link}: "
-                f"{'successful' if ok else 'unsuccessful'}", "step_trace_determine_success", card=self.ctx.source)
+        g = log(
+            g,
+            "trace",
+            f"trace strength {strength} against link strength {runner_link}: {'successful' if ok else 'unsuccessful'}",
+            "step_trace_determine_success",
+            card=self.ctx.source,
+        )
         branch = self.success if ok else self.failure
         return resolve_now(g, self.ctx, branch, "step_trace_determine_success") if branch else g  # type: ignore[arg-type]
 
 
 def start_trace(g: Game, ctx: Ctx, ins: Trace) -> Game:
-    g = emit(g, event("trace", card=ctx.source), f"trace[{ins.base.render()}] is initiated", "step_trace_initiated",
-             "corp")
+    g = emit(
+        g, event("trace", card=ctx.source), f"trace[{ins.base.render()}] is initiated", "step_trace_initiated", "corp"
+    )
     return push(g, TraceFrame(ctx, ins.base.value(g, ctx), ins.success, ins.failure))

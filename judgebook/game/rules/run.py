@@ -1,4 +1,5 @@
 """The run (rule_sec_run_*): its steps walked from the timing-structure data, one frame per run."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -32,15 +33,15 @@ INDEX = {s.key: i for i, (_, s) in enumerate(STEPS)}
 class Run(Frame):
     server: str
     seq: int
-    at: int = 0                          # index into the run's steps
-    position: int = 0                    # index of the approached ice, outermost first; len(ice): the server
+    at: int = 0  # index into the run's steps
+    position: int = 0  # index of the approached ice, outermost first; len(ice): the server
     passed_ice: bool = False
     ended: bool = False
     ended_by: str | None = None
     successful: bool = False
     bp_credits: int = 0
     access_bonus: int = 0
-    strength: tuple[tuple[str, int], ...] = ()   # strength changes lasting for the run
+    strength: tuple[tuple[str, int], ...] = ()  # strength changes lasting for the run
     label = "run"
 
     @property
@@ -82,26 +83,33 @@ class Run(Frame):
             return me.goto(g, "approach_begins" if me.ice_at(g) else "before_jack_out_paw")
         if key == "approach_begins":
             ice = me.ice_at(g)
-            return emit(g, event("approach_ice", ice=ice, server=self.server), f"the Runner approaches {ice}",
-                        st.anchor, "runner")
+            return emit(
+                g,
+                event("approach_ice", ice=ice, server=self.server),
+                f"the Runner approaches {ice}",
+                st.anchor,
+                "runner",
+            )
         if key == "approach_complete":
             ice = me.ice_at(g)
             if ice is None:
                 return me.goto(g, "approach_next")
             if g.cards[ice].rezzed:
                 from judgebook.game.rules.encounter import Encounter
+
                 g = me.goto(g, "encounter_begins", passed_ice=True)
                 return push(replace(g, seq=g.seq + 1), Encounter(ice, g.seq + 1, self.seq))
             g = log(g, "not_rezzed", f"{ice} is unrezzed: the Runner passes it", st.anchor, "runner")
             return me.goto(g, "pass_ice", passed_ice=True)
         if phase.key == "encounter_ice":
-            return g                     # encounters run in their own frame (Encounter)
+            return g  # encounters run in their own frame (Encounter)
         if key == "pass_ice":
             if not self.passed_ice:
                 return g
             ice = me.ice_at(g)
-            return emit(g, event("pass_ice", ice=ice, server=self.server), f"the Runner passes {ice}", st.anchor,
-                        "runner")
+            return emit(
+                g, event("pass_ice", ice=ice, server=self.server), f"the Runner passes {ice}", st.anchor, "runner"
+            )
         if key == "jack_out":
             return push(g, JackOutChoice(self.seq))
         if key == "move":
@@ -113,14 +121,21 @@ class Run(Frame):
                 return me.goto(g, "approach_begins")
             return g
         if key == "approach_server":
-            return emit(g, event("approach_server", server=self.server), f"the Runner approaches {self.server}",
-                        st.anchor, "runner")
+            return emit(
+                g,
+                event("approach_server", server=self.server),
+                f"the Runner approaches {self.server}",
+                st.anchor,
+                "runner",
+            )
         if key == "declared_successful":
             g = set_top(g, replace(me, successful=True))
-            return emit(g, event("successful_run", server=self.server), f"the run on {self.server} is successful",
-                        st.anchor)
+            return emit(
+                g, event("successful_run", server=self.server), f"the run on {self.server} is successful", st.anchor
+            )
         if key == "breach":
             from judgebook.game.rules.access import Breach
+
             return push(g, Breach(self.server, self.seq))
         if key == "close_windows":
             return g
@@ -130,9 +145,12 @@ class Run(Frame):
             return emit(g, event("run_unsuccessful", server=self.server), "the run is unsuccessful", st.anchor)
         if key == "run_complete":
             g = pop(g)
-            return emit(g, event("run_ends", server=self.server, successful=me.successful,
-                                 ended_by=me.ended_by or "complete"),
-                        f"the run on {self.server} ends", st.anchor)
+            return emit(
+                g,
+                event("run_ends", server=self.server, successful=me.successful, ended_by=me.ended_by or "complete"),
+                f"the run on {self.server} ends",
+                st.anchor,
+            )
         if st.window:
             kinds = set(st.window)
             return push(g, PriorityWindow(frozenset(kinds), st.anchor, run_seq=self.seq))
@@ -148,16 +166,27 @@ class JackOutChoice(Frame):
         if run is None or run.seq != self.run_seq:
             return pop(g)
         from judgebook.game.rules.costs import cannot
+
         opts = [Option(decision("jack_out", False), "continue the run", "step_jack_out_choice")]
         refused = []
         if cannot(g, "jack_out", "runner"):
             from judgebook.game.driver.choice import Refused
-            refused.append(Refused(decision("jack_out", True), "jack out", "rule_cannot_precedence",
-                                   "a card forbids jacking out"))
+
+            refused.append(
+                Refused(decision("jack_out", True), "jack out", "rule_cannot_precedence", "a card forbids jacking out")
+            )
         else:
             opts.append(Option(decision("jack_out", True), "jack out", "step_jack_out_choice"))
-        return ChoicePoint("runner", "jack_out", "the Runner may jack out", "step_jack_out_choice", tuple(opts),
-                           tuple(refused), default=0, path=path(g))
+        return ChoicePoint(
+            "runner",
+            "jack_out",
+            "the Runner may jack out",
+            "step_jack_out_choice",
+            tuple(opts),
+            tuple(refused),
+            default=0,
+            path=path(g),
+        )
 
     def choose(self, g: Game, option: Option) -> Game:
         g = pop(g)
@@ -173,6 +202,7 @@ def end_run(g: Game, how: str) -> Game:
         return g
     g = swap(g, run, replace(run, ended=True, ended_by=how))
     from judgebook.game.rules.encounter import Encounter
+
     enc = find(g, Encounter)
     if enc is not None and not enc.over:
         g = swap(g, enc, replace(enc, over=True))
@@ -182,12 +212,14 @@ def end_run(g: Game, how: str) -> Game:
 def instruction(g: Game, ctx: Ctx, name: str) -> Game:
     if name == "end_the_run":
         from judgebook.game.rules.damage import imminent_end_run
+
         return imminent_end_run(g, ctx)
     if name == "jack_out":
         g = log(g, "jack_out", "the Runner jacks out", "rule_jacking_out", "runner")
         return end_run(g, "jack_out")
     if name == "bypass":
         from judgebook.game.rules.encounter import bypass
+
         return bypass(g)
     raise ValueError(name)
 

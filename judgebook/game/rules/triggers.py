@@ -1,4 +1,5 @@
 """Events: logged, remembered for the turn, and checked against every active conditional ability."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -34,22 +35,41 @@ def _trigger(g: Game, ev: GameEvent) -> Game:
             seq += 1
             added.append(Pending(cid, ab.id, card.owner, ev, serial=seq))
     for lasting in g.lasting:
-        ab = lasting.ability
-        if ab is None or ab.trigger is None or ab.trigger.event != ev.name:
+        delayed = lasting.ability
+        trig = delayed.trigger if delayed is not None else None
+        if delayed is None or trig is None or trig.event != ev.name:
             continue
+        ab = delayed
         chosen = (lasting.target,) if lasting.target else ()
         ctx = Ctx(lasting.source, lasting.controller, ab.id, ev, chosen=chosen, since=lasting.since)
-        if not ab.trigger.matches(g, ctx, ev) or (ab.condition is not None and not ab.condition.holds(g, ctx)):
+        if not trig.matches(g, ctx, ev) or (ab.condition is not None and not ab.condition.holds(g, ctx)):
             continue
         seq += 1
-        added.append(Pending(lasting.source, ab.id, lasting.controller, ev, target=lasting.target, serial=seq,
-                             delayed=ab, since=lasting.since))
+        added.append(
+            Pending(
+                lasting.source,
+                ab.id,
+                lasting.controller,
+                ev,
+                target=lasting.target,
+                serial=seq,
+                delayed=ab,
+                since=lasting.since,
+            )
+        )
     if not added:
         return g
     g = replace(g, pending=g.pending + tuple(added), seq=seq)
     for p in added:
-        g = log(g, "pending", f"{p.label} becomes pending for the {p.controller}",
-                "rule_pending_instances", p.controller, card=p.card, ability=p.ability)
+        g = log(
+            g,
+            "pending",
+            f"{p.label} becomes pending for the {p.controller}",
+            "rule_pending_instances",
+            p.controller,
+            card=p.card,
+            ability=p.ability,
+        )
     return g
 
 

@@ -1,4 +1,5 @@
 """Turns (rule_sec_corp_turn, rule_sec_runner_turn) and the basic actions."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -19,10 +20,20 @@ from judgebook.game.state.model import Game, Side, other
 from judgebook.game.timing.structures import CORP_TURN, RUNNER_TURN
 
 ALLOTTED = {"corp": 3, "runner": 4}
-BASIC = {"corp": {"gain_credit": "rule_corp_basic_action_credit", "draw": "rule_corp_basic_action_draw",
-                  "install": "rule_corp_basic_action_install", "play": "rule_corp_basic_action_operation"},
-         "runner": {"gain_credit": "runner_basic_action_credit", "draw": "runner_basic_action_card",
-                    "install": "runner_basic_action_install", "play": "runner_basic_action_event"}}
+BASIC = {
+    "corp": {
+        "gain_credit": "rule_corp_basic_action_credit",
+        "draw": "rule_corp_basic_action_draw",
+        "install": "rule_corp_basic_action_install",
+        "play": "rule_corp_basic_action_operation",
+    },
+    "runner": {
+        "gain_credit": "runner_basic_action_credit",
+        "draw": "runner_basic_action_card",
+        "install": "runner_basic_action_install",
+        "play": "runner_basic_action_event",
+    },
+}
 
 
 def structure(side: Side) -> list[tuple[object, object]]:
@@ -69,6 +80,7 @@ class Turn(Frame):
             g = emit(g, event(st.event, player=side), f"{st.label} ({side})", st.anchor, side)
             if st.event != "action_phase_ends":
                 from judgebook.game.rules.checkpoint import turn_boundary
+
                 g = turn_boundary(g, side, st.event == "turn_begins")
             return g
         if key == "mandatory_draw":
@@ -100,9 +112,17 @@ class Action(Frame):
         if g.over:
             return pop(g)
         opts, refused = action_options(g, self.side)
-        return ChoicePoint(self.side, "action", f"the {self.side} takes an action", "rule_action_window",
-                           tuple(opts), tuple(refused), default=None, default_reason="the script ends here",
-                           path=path(g))
+        return ChoicePoint(
+            self.side,
+            "action",
+            f"the {self.side} takes an action",
+            "rule_action_window",
+            tuple(opts),
+            tuple(refused),
+            default=None,
+            default_reason="the script ends here",
+            path=path(g),
+        )
 
     def choose(self, g: Game, option: Option) -> Game:
         g = pop(g)
@@ -110,8 +130,9 @@ class Action(Frame):
         side = self.side
         g = log(g, "action", f"the {side} takes the action: {option.label}", option.rule, side, how="chosen")
         if d.value == "use":
-            return use_ability(g, side, str(d.get("card")), str(d.get("ability")), None,
-                               tuple(d.get("using") or ()), d.get("x"))
+            return use_ability(
+                g, side, str(d.get("card")), str(d.get("ability")), None, tuple(d.get("using") or ()), d.get("x")
+            )
         g = costs.pay(g, Cost(clicks=1), Ctx(f"{side}.identity", side), side)
         kind = d.value
         if kind == "gain_credit":
@@ -120,6 +141,7 @@ class Action(Frame):
             return draw(g, side, 1)
         if kind == "run":
             from judgebook.game.rules.run import start_run
+
             extra = costs.additional_cost(g, "run", None, str(d.get("server")))
             if extra is not None:
                 g = costs.pay(g, extra, Ctx("runner", "runner"), "runner")
@@ -135,8 +157,13 @@ class Action(Frame):
             cid = str(d.get("card"))
             g = costs.pay(g, Cost(credits=Number(1), has_credits=True), Ctx(cid, side), side)
             g = replace(g, cards=g.cards.set(cid, g.cards[cid].with_counter("advancement", 1)))
-            return emit(g, event("advanced", card=cid, type=q.definition(g, cid).type), f"{cid} is advanced",
-                        "rule_advance", side)
+            return emit(
+                g,
+                event("advanced", card=cid, type=q.definition(g, cid).type),
+                f"{cid} is advanced",
+                "rule_advance",
+                side,
+            )
         raise ValueError(kind)
 
 
@@ -153,21 +180,26 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
         for server in g.servers:
             d = decision("action", "run", server=server)
             extra = costs.additional_cost(g, "run", None, server)
-            why = costs.refusal(g, Cost(clicks=1).plus(extra) if extra else Cost(clicks=1),
-                                Ctx("runner", "runner"), "runner")
+            why = costs.refusal(
+                g, Cost(clicks=1).plus(extra) if extra else Cost(clicks=1), Ctx("runner", "runner"), "runner"
+            )
             if costs.cannot(g, "run", "runner", server):
                 refused.append(Refused(d, f"run on {server}", "rule_cannot_run_abilities", "a card forbids it"))
             elif why:
-                refused.append(Refused(d, f"run on {server}", "rule_additional_cost_to_run" if extra else why[0],
-                                       why[1]))
+                refused.append(
+                    Refused(d, f"run on {server}", "rule_additional_cost_to_run" if extra else why[0], why[1])
+                )
             else:
                 label = f"run on {server}" + (f" (additional cost: {extra.render()})" if extra else "")
                 opts.append(Option(d, label, "runner_basic_action_run"))
         if g.runner.tags:
             why = costs.refusal(g, Cost(credits=Number(2), has_credits=True), Ctx("runner", "runner"), "runner")
             d = decision("action", "remove_tag")
-            (refused.append(Refused(d, "remove 1 tag", why[0], why[1])) if why else
-             opts.append(Option(d, "remove 1 tag (2[c])", "runner_basic_action_remove_tag")))
+            (
+                refused.append(Refused(d, "remove 1 tag", why[0], why[1]))
+                if why
+                else opts.append(Option(d, "remove 1 tag (2[c])", "runner_basic_action_remove_tag"))
+            )
     for cid in g.zone(f"{side}.hand"):
         card_def = q.definition(g, cid)
         if card_def.type in ("event", "operation"):
@@ -178,47 +210,64 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             if why:
                 refused.append(Refused(d, f"play {cid}", why[0], why[1]))
             elif _runs_any(card_def):
-                opts += [Option(decision("action", "play", card=cid, server=s), f"play {cid} (run {s})", cite["play"])
-                         for s in g.servers]
+                opts += [
+                    Option(decision("action", "play", card=cid, server=s), f"play {cid} (run {s})", cite["play"])
+                    for s in g.servers
+                ]
             else:
                 opts.append(Option(d, f"play {cid}", cite["play"]))
         elif side == "runner":
             d = decision("action", "install", card=cid)
-            why = costs.refusal(g, Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True),
-                                Ctx(cid, side), side, "install")
-            (refused.append(Refused(d, f"install {cid}", why[0], why[1])) if why else
-             opts.append(Option(d, f"install {cid}", "runner_basic_action_install")))
+            why = costs.refusal(
+                g, Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True), Ctx(cid, side), side, "install"
+            )
+            (
+                refused.append(Refused(d, f"install {cid}", why[0], why[1]))
+                if why
+                else opts.append(Option(d, f"install {cid}", "runner_basic_action_install"))
+            )
         else:
             for server in list(g.servers) + ["new"]:
                 if card_def.type != "ice" and server in q.CENTRAL and card_def.type != "upgrade":
                     continue
-                opts.append(Option(decision("action", "install", card=cid, server=server),
-                                   f"install {cid} in {server}", cite["install"]))
+                opts.append(
+                    Option(
+                        decision("action", "install", card=cid, server=server),
+                        f"install {cid} in {server}",
+                        cite["install"],
+                    )
+                )
     if side == "corp":
         for cid in q.installed(g, "corp"):
             card_def = q.definition(g, cid)
-            if card_def.type == "agenda" or (card_def.type != "ice" and g.cards[cid].count("advancement") >= 0
-                                             and "advanceable" in card_def.subtypes):
-                opts.append(Option(decision("action", "advance", card=cid), f"advance {cid}",
-                                   "corp_basic_action_advance"))
+            if card_def.type == "agenda" or (
+                card_def.type != "ice" and g.cards[cid].count("advancement") >= 0 and "advanceable" in card_def.subtypes
+            ):
+                opts.append(
+                    Option(decision("action", "advance", card=cid), f"advance {cid}", "corp_basic_action_advance")
+                )
     for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")):
         for ab in q.definition(g, cid).abilities:
             if ab.is_action and q.is_active(g, cid):
                 d = decision("action", "use", card=cid, ability=ab.id)
                 why = costs.refusal(g, ab.cost, Ctx(cid, side, ab.id), side) if ab.cost else None
                 from judgebook.game.rules.windows import use_key
+
                 use = use_key(g, cid, ab)
                 if use is not None and use in g.uses:
                     why = ("rule_cost_restrictions", f"once per {ab.once_per}: already used")
-                (refused.append(Refused(d, f"{cid}: {ab.text or ab.id}", why[0], why[1])) if why else
-                 opts.append(Option(d, f"{cid}: {ab.text or ab.id}", "rule_action")))
+                (
+                    refused.append(Refused(d, f"{cid}: {ab.text or ab.id}", why[0], why[1]))
+                    if why
+                    else opts.append(Option(d, f"{cid}: {ab.text or ab.id}", "rule_action"))
+                )
     return opts, refused
 
 
 def _runs_any(card_def: object) -> bool:
     from judgebook.game.language.instructions import MakeRun
-    return any(isinstance(e, MakeRun) and e.server == "any"
-               for ab in card_def.abilities for e in ab.effects)  # type: ignore[attr-defined]
+
+    return any(isinstance(e, MakeRun) and e.server == "any" for ab in card_def.abilities for e in ab.effects)  # type: ignore[attr-defined]
 
 
 def install(g: Game, side: Side, cid: str, server: object) -> Game:
@@ -239,8 +288,9 @@ def install(g: Game, side: Side, cid: str, server: object) -> Game:
         else:
             g = move(g, cid, q.root_zone(name))
         g = replace(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
-    return emit(g, event("installed", card=cid, type=d.type, player=side), f"the {side} installs {cid}",
-                "rule_installing", side)
+    return emit(
+        g, event("installed", card=cid, type=d.type, player=side), f"the {side} installs {cid}", "rule_installing", side
+    )
 
 
 def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = None) -> Game:
@@ -258,8 +308,12 @@ def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = N
     if not effects:
         return g
     ability = plays[0]
-    return push(g, Resolve(effects, Ctx(cid, side, ability.id, server=server), "rule_playing",
-                           announce=ability.text or ability.id))
+    return push(
+        g,
+        Resolve(
+            effects, Ctx(cid, side, ability.id, server=server), "rule_playing", announce=ability.text or ability.id
+        ),
+    )
 
 
 def _to_discard(g: Game, cid: str) -> Game:
@@ -278,14 +332,26 @@ class Discard(Frame):
         if excess <= 0:
             return pop(g)
         from itertools import combinations
+
         picks = list(combinations(hand, excess))[:200]
-        return ChoicePoint(self.side, "discard", f"discard {excess} card(s) to maximum hand size",
-                           "step_corp_turn_discard" if self.side == "corp" else "step_runner_turn_discard",
-                           tuple(Option(decision("discard", list(p)), ", ".join(p), "rule_discarding_process") for p in picks),
-                           default=len(picks) - 1, path=path(g))
+        return ChoicePoint(
+            self.side,
+            "discard",
+            f"discard {excess} card(s) to maximum hand size",
+            "step_corp_turn_discard" if self.side == "corp" else "step_runner_turn_discard",
+            tuple(Option(decision("discard", list(p)), ", ".join(p), "rule_discarding_process") for p in picks),
+            default=len(picks) - 1,
+            path=path(g),
+        )
 
     def choose(self, g: Game, option: Option) -> Game:
         for cid in option.decision.value:
             g = move(g, str(cid), f"{self.side}.discard")
-        return log(pop(g), "discard", f"the {self.side} discards {', '.join(option.decision.value)}",
-                   "rule_discarding_process", self.side, how="chosen")
+        return log(
+            pop(g),
+            "discard",
+            f"the {self.side} discards {', '.join(option.decision.value)}",
+            "rule_discarding_process",
+            self.side,
+            how="chosen",
+        )

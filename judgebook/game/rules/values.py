@@ -1,4 +1,5 @@
 """Values computed from the state and the static effects in force: strength, hand size, link, memory."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -39,6 +40,7 @@ def ability_active(g: Game, cid: str, active_in: str | None) -> bool:
     if active_in == "accessed":
         from judgebook.game.rules.access import Access
         from judgebook.game.rules.frames import find
+
         acc = find(g, Access)
         return acc is not None and acc.card == cid
     if active_in == "installed":
@@ -66,6 +68,7 @@ def _modifier_sum(g: Game, key: str, cid: str | None = None, side: Side | None =
 
 def strength(g: Game, cid: str) -> int:
     from judgebook.game.rules.frames import current_encounter, current_run
+
     base = q.printed_strength(g, cid)
     bonus = _modifier_sum(g, "strength", cid=cid)
     enc = current_encounter(g)
@@ -82,8 +85,9 @@ def hand_size(g: Game, side: Side) -> int:
 
 
 def link(g: Game) -> int:
-    base = g.runner.base_link + sum(g.library.card(g.cards[c].name).link for c in q.installed(g, "runner")
-                                    if q.is_active(g, c))
+    base = g.runner.base_link + sum(
+        g.library.card(g.cards[c].name).link for c in q.installed(g, "runner") if q.is_active(g, c)
+    )
     ident = g.zone("runner.identity")
     base += sum(g.library.card(g.cards[c].name).link for c in ident)
     return base + _modifier_sum(g, "link", side="runner")
@@ -100,8 +104,13 @@ def unused_memory(g: Game) -> int:
 
 def player_stat(g: Game, side: Side, stat: str) -> int:
     p = g.player(side)
-    direct = {"credits": p.credits, "clicks": p.clicks, "tags": p.tags, "bad_publicity": p.bad_publicity,
-              "core_damage": p.core_damage}
+    direct = {
+        "credits": p.credits,
+        "clicks": p.clicks,
+        "tags": p.tags,
+        "bad_publicity": p.bad_publicity,
+        "core_damage": p.core_damage,
+    }
     if stat in direct:
         return direct[stat]
     if stat == "agenda_points":

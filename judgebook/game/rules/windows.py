@@ -6,10 +6,12 @@ window allows, or passes; the window closes when both players pass in
 succession. Before any player receives priority, pending abilities resolve in a
 reaction window: the active player's first, in the order they choose.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from judgebook.game.driver.choice import ChoicePoint, Option, Refused, decision
 from judgebook.game.language.cards import Ability
@@ -23,14 +25,17 @@ from judgebook.game.rules.values import ability_active, strength
 from judgebook.game.state import queries as q
 from judgebook.game.state.model import Game, Pending, Side, Use, other
 
+if TYPE_CHECKING:
+    from judgebook.game.rules.damage import Imminent
+
 
 @dataclass(frozen=True)
 class PriorityWindow(Frame):
     kinds: frozenset[str]
     anchor: str
-    holder: Side | None = None           # None: the active player receives priority first
+    holder: Side | None = None  # None: the active player receives priority first
     passed: frozenset[Side] = frozenset()
-    run_seq: int | None = None           # a window of a run closes when the run ends
+    run_seq: int | None = None  # a window of a run closes when the run ends
 
     def step(self, g: Game) -> Game | ChoicePoint:
         if g.over:
@@ -57,28 +62,58 @@ class PriorityWindow(Frame):
             if stale:
                 g = replace(g, pending=tuple(p for p in g.pending if p not in stale))
                 for p in stale:
-                    g = log(g, "not_used", f"{p.label} is not used", "rule_optional_conditional_ability",
-                            p.controller, card=p.card, ability=p.ability)
+                    g = log(
+                        g,
+                        "not_used",
+                        f"{p.label} is not used",
+                        "rule_optional_conditional_ability",
+                        p.controller,
+                        card=p.card,
+                        ability=p.ability,
+                    )
             return pop(g)
         kinds = self.kinds | ({"encounter"} if self.anchor == "step_encounter_paw" else set())
         opts, refused = options(g, holder, kinds)
         mine = [p for p in g.pending if p.controller == holder and interrupting and _is_would(p)]
-        triggers = [Option(decision("trigger", p.card, ability=p.ability), f"resolve {p.label}",
-                           "rule_interrupt_window_priority") for p in mine]
-        declines = [Option(decision("decline", p.card, ability=p.ability), f"do not use {p.label}",
-                           "rule_optional_conditional_ability") for p in mine if _ability(g, p).optional]
+        triggers = [
+            Option(
+                decision("trigger", p.card, ability=p.ability), f"resolve {p.label}", "rule_interrupt_window_priority"
+            )
+            for p in mine
+        ]
+        declines = [
+            Option(
+                decision("decline", p.card, ability=p.ability),
+                f"do not use {p.label}",
+                "rule_optional_conditional_ability",
+            )
+            for p in mine
+            if _ability(g, p).optional
+        ]
         pass_option = Option(decision("pass", holder), "pass priority", "rule_pass")
         mandatory = [p for p in mine if not _ability(g, p).optional]
         if mandatory:
-            refused.append(Refused(pass_option.decision, "pass priority",
-                                   "rule_cannot_pass_with_mandatory_conditional_abilities_pending",
-                                   f"{mandatory[0].label} must resolve first"))
+            refused.append(
+                Refused(
+                    pass_option.decision,
+                    "pass priority",
+                    "rule_cannot_pass_with_mandatory_conditional_abilities_pending",
+                    f"{mandatory[0].label} must resolve first",
+                )
+            )
             head: list[Option] = triggers + declines
         else:
             head = triggers + [pass_option] + declines
-        return ChoicePoint(holder, "priority", f"{'interrupt' if interrupting else 'paid ability'} window: the "
-                           f"{holder} has priority", self.anchor, tuple(head) + tuple(opts), tuple(refused),
-                           default=0, path=path(g))
+        return ChoicePoint(
+            holder,
+            "priority",
+            f"{'interrupt' if interrupting else 'paid ability'} window: the {holder} has priority",
+            self.anchor,
+            tuple(head) + tuple(opts),
+            tuple(refused),
+            default=0,
+            path=path(g),
+        )
 
     def choose(self, g: Game, option: Option) -> Game:
         holder = self.holder or g.active
@@ -95,8 +130,10 @@ class PriorityWindow(Frame):
 def _increase_pending(g: Game) -> bool:
     """Interrupts that increase the imminent value stay relevant though it is all prevented for now."""
     from judgebook.game.language.instructions import ChangeImminent
-    return any(isinstance(e, ChangeImminent) and e.increase
-               for p in g.pending if _is_would(p) for e in _ability(g, p).effects)
+
+    return any(
+        isinstance(e, ChangeImminent) and e.increase for p in g.pending if _is_would(p) for e in _ability(g, p).effects
+    )
 
 
 def _is_would(p: Pending) -> bool:
@@ -107,15 +144,17 @@ def _live_pending(g: Game) -> bool:
     return bool(g.pending)
 
 
-def _imminent(g: Game) -> object:
+def _imminent(g: Game) -> Imminent | None:
     from judgebook.game.rules.damage import Imminent
     from judgebook.game.rules.frames import find
-    return find(g, Imminent)
+
+    found: Imminent | None = find(g, Imminent)
+    return found
 
 
 def _imminent_live(g: Game) -> bool:
     imm = _imminent(g)
-    return imm is not None and bool(imm.live)  # type: ignore[attr-defined]
+    return imm is not None and imm.live
 
 
 def interrupt_options(g: Game) -> bool:
@@ -125,6 +164,7 @@ def interrupt_options(g: Game) -> bool:
 
 def _prevents(ab: Ability, event_name: str) -> bool:
     from judgebook.game.language.instructions import ChangeImminent
+
     what = {"trashed": "trash", "damage": "damage", "tags_taken": "tags"}.get(event_name)
     return any(isinstance(e, ChangeImminent) and e.what == what for e in ab.effects)
 
@@ -132,14 +172,14 @@ def _prevents(ab: Ability, event_name: str) -> bool:
 def _relevant(g: Game, ab: Ability) -> bool:
     """An interrupt is relevant while something it prevents or increases is still imminent."""
     from judgebook.game.language.instructions import ChangeImminent
+
     imm = _imminent(g)
     if imm is None:
         return False
     changes = [e for e in ab.effects if isinstance(e, ChangeImminent)]
     if not changes:
         return True
-    return any(p.what == c.what and (p.amount > 0 or c.increase)  # type: ignore[attr-defined]
-               for c in changes for p in imm.parts)  # type: ignore[attr-defined]
+    return any(p.what == c.what and (p.amount > 0 or c.increase) for c in changes for p in imm.parts)
 
 
 def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], list[Refused]]:
@@ -163,8 +203,15 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
             if d.type == "agenda":
                 continue
             if ice and not ("rez_ice" in kinds and _approached(g) == cid):
-                refused.append(Refused(decision("rez", cid), f"rez {cid}", "rule_rez_ice_restriction",
-                                       "ice is rezzed only when the Runner approaches it", later=True))
+                refused.append(
+                    Refused(
+                        decision("rez", cid),
+                        f"rez {cid}",
+                        "rule_rez_ice_restriction",
+                        "ice is rezzed only when the Runner approaches it",
+                        later=True,
+                    )
+                )
                 continue
             if not ice and "rez" not in kinds:
                 continue
@@ -192,6 +239,7 @@ def _controlled(g: Game, side: Side) -> list[str]:
 def _accessing(g: Game) -> str | None:
     from judgebook.game.rules.access import Access
     from judgebook.game.rules.frames import find
+
     f = find(g, Access)
     return f.card if f is not None else None
 
@@ -207,6 +255,7 @@ def _rez_refusal(g: Game, cid: str) -> tuple[str, str] | None:
     d = q.definition(g, cid)
     from judgebook.game.language.costs import Cost
     from judgebook.game.language.quantities import Number
+
     return costs.refusal(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, "corp"), "corp")
 
 
@@ -224,8 +273,9 @@ def use_key(g: Game, cid: str, ab: Ability) -> Use | None:
     return Use(cid, ab.id, ab.once_per, key)
 
 
-def _ability_options(g: Game, side: Side, cid: str, ab: Ability, kinds: frozenset[str],
-                     opts: list[Option], refused: list[Refused]) -> None:
+def _ability_options(
+    g: Game, side: Side, cid: str, ab: Ability, kinds: frozenset[str], opts: list[Option], refused: list[Refused]
+) -> None:
     label = f"{cid}: {ab.text or ab.id}"
     base = decision("use", cid, ability=ab.id)
     use = use_key(g, cid, ab)
@@ -236,12 +286,25 @@ def _ability_options(g: Game, side: Side, cid: str, ab: Ability, kinds: frozense
     if ab.interrupt:
         paid = [f.event for f in g.history if f.event.get("cost") and f.turn == g.turn and _prevents(ab, f.event.name)]
         if "interrupt" not in kinds and paid:
-            refused.append(Refused(base, label, "rule_cost_no_interrupt", f"{paid[-1].get('card')} was trashed to "
-                                   "pay a cost, and paying a cost cannot be prevented"))
+            refused.append(
+                Refused(
+                    base,
+                    label,
+                    "rule_cost_no_interrupt",
+                    f"{paid[-1].get('card')} was trashed to pay a cost, and paying a cost cannot be prevented",
+                )
+            )
             return
         if "interrupt" not in kinds:
-            refused.append(Refused(base, label, "rule_interrupt", "an interrupt is used only while what it "
-                                   "interrupts is imminent", later=True))
+            refused.append(
+                Refused(
+                    base,
+                    label,
+                    "rule_interrupt",
+                    "an interrupt is used only while what it interrupts is imminent",
+                    later=True,
+                )
+            )
             return
         if not _relevant(g, ab):
             refused.append(Refused(base, label, "sec_relevant_interrupts", "nothing it prevents is imminent"))
@@ -251,17 +314,37 @@ def _ability_options(g: Game, side: Side, cid: str, ab: Ability, kinds: frozense
     if ab.brk is not None:
         enc = current_encounter(g)
         if enc is None or "encounter" not in kinds:
-            refused.append(Refused(base, label, "rule_paid_ability_breaks_subroutines", "breaks subroutines only during an "
-                                   "encounter's paid ability window", later=True))
+            refused.append(
+                Refused(
+                    base,
+                    label,
+                    "rule_paid_ability_breaks_subroutines",
+                    "breaks subroutines only during an encounter's paid ability window",
+                    later=True,
+                )
+            )
             return
         ice_def = q.definition(g, enc.ice)
         if ab.brk.subtype and ab.brk.subtype not in ice_def.subtypes:
-            refused.append(Refused(base, label, "rule_paid_ability_breaks_subroutines", f"{enc.ice} is not a {ab.brk.subtype}",
-                                   later=True))
+            refused.append(
+                Refused(
+                    base,
+                    label,
+                    "rule_paid_ability_breaks_subroutines",
+                    f"{enc.ice} is not a {ab.brk.subtype}",
+                    later=True,
+                )
+            )
             return
         if strength(g, cid) < strength(g, enc.ice):
-            refused.append(Refused(base, label, "rule_icebreaker_interface_strength",
-                                   f"strength {strength(g, cid)} is below {enc.ice}'s {strength(g, enc.ice)}"))
+            refused.append(
+                Refused(
+                    base,
+                    label,
+                    "rule_icebreaker_interface_strength",
+                    f"strength {strength(g, cid)} is below {enc.ice}'s {strength(g, enc.ice)}",
+                )
+            )
             return
         unbroken = [i for i in range(len(ice_def.subroutines)) if i not in enc.broken]
         if not unbroken:
@@ -277,8 +360,13 @@ def _ability_options(g: Game, side: Side, cid: str, ab: Ability, kinds: frozense
         n = len(unbroken) if ab.brk.count is None else min(ab.brk.count, len(unbroken))
         for subs in combinations(unbroken, n):
             chosen = [i + 1 for i in subs]
-            opts.append(Option(decision("use", cid, ability=ab.id, subroutines=chosen),
-                               f"{label} (subroutine {', '.join(map(str, chosen))})", "rule_break_subroutine"))
+            opts.append(
+                Option(
+                    decision("use", cid, ability=ab.id, subroutines=chosen),
+                    f"{label} (subroutine {', '.join(map(str, chosen))})",
+                    "rule_break_subroutine",
+                )
+            )
         return
     opts.append(Option(base, label, "step_paid_ability_resolution"))
 
@@ -287,25 +375,42 @@ def act(g: Game, side: Side, option: Option) -> Game:
     d = option.decision
     if d.kind == "rez":
         from judgebook.game.rules.effects import rez
+
         cid = str(d.value)
         from judgebook.game.language.costs import Cost
         from judgebook.game.language.quantities import Number
+
         cost = Cost(credits=Number(q.definition(g, cid).cost or 0), has_credits=True)
         g = costs.pay(g, cost, Ctx(cid, "corp"), "corp")
         return rez(g, cid, paid=True)
     if d.kind == "score":
         from judgebook.game.rules.effects import move
+
         cid = str(d.value)
         g = move(g, cid, "corp.score")
-        return emit(g, event("scored", card=cid, player="corp"), f"the Corp scores {cid}", "rule_paid_ability_window_corp_score", "corp")
+        return emit(
+            g,
+            event("scored", card=cid, player="corp"),
+            f"the Corp scores {cid}",
+            "rule_paid_ability_window_corp_score",
+            "corp",
+        )
     if d.kind == "use":
-        return use_ability(g, side, str(d.value), str(d.get("ability")), d.get("subroutines"),
-                           tuple(d.get("using") or ()), d.get("x"))
+        return use_ability(
+            g, side, str(d.value), str(d.get("ability")), d.get("subroutines"), tuple(d.get("using") or ()), d.get("x")
+        )
     raise ValueError(d.kind)
 
 
-def use_ability(g: Game, side: Side, cid: str, ability: str, subroutines: list[int] | None,
-                using: tuple[str, ...] = (), x: int | None = None) -> Game:
+def use_ability(
+    g: Game,
+    side: Side,
+    cid: str,
+    ability: str,
+    subroutines: list[int] | None,
+    using: tuple[str, ...] = (),
+    x: int | None = None,
+) -> Game:
     ab = q.definition(g, cid).ability(ability)
     assert ab is not None
     ctx = Ctx(cid, side, ab.id, x=int(x or 0))
@@ -316,11 +421,16 @@ def use_ability(g: Game, side: Side, cid: str, ability: str, subroutines: list[i
     if ab.cost is not None:
         purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "any"
         g = costs.pay(g, ab.cost, ctx, side, purpose, using)
-    g = emit(g, event("ability_used", card=cid, ability=ab.id, player=side,
-                      trash_cost=bool(ab.cost and ab.cost.trash_self)),
-             f"the {side} uses {cid}: {ab.text or ab.id}", "step_paid_ability_resolution", side)
+    g = emit(
+        g,
+        event("ability_used", card=cid, ability=ab.id, player=side, trash_cost=bool(ab.cost and ab.cost.trash_self)),
+        f"the {side} uses {cid}: {ab.text or ab.id}",
+        "step_paid_ability_resolution",
+        side,
+    )
     if ab.brk is not None:
         from judgebook.game.rules.encounter import break_subroutines
+
         g = break_subroutines(g, cid, [s - 1 for s in subroutines or []])
     if ab.effects:
         g = push(g, Resolve(ab.effects, ctx, "step_paid_ability_resolution", announce=ab.text or ab.id))
@@ -337,13 +447,31 @@ class ReactionWindow(Frame):
             return pop(g)
         side = g.active if any(p.controller == g.active for p in g.pending) else other(g.active)
         mine = [p for p in g.pending if p.controller == side]
-        opts = [Option(decision("trigger", p.card, ability=p.ability), f"resolve {p.label}", "rule_reaction_window_priority")
-                for p in mine]
-        opts += [Option(decision("decline", p.card, ability=p.ability), f"do not use {p.label}", "rule_optional_conditional_ability")
-                 for p in mine if _ability(g, p).optional]
-        return ChoicePoint(side, "reaction", f"reaction window: the {side} resolves a pending ability",
-                           "rule_reaction_window", tuple(opts), default=0,
-                           default_reason="only" if len(opts) == 1 else "default", path=path(g))
+        opts = [
+            Option(
+                decision("trigger", p.card, ability=p.ability), f"resolve {p.label}", "rule_reaction_window_priority"
+            )
+            for p in mine
+        ]
+        opts += [
+            Option(
+                decision("decline", p.card, ability=p.ability),
+                f"do not use {p.label}",
+                "rule_optional_conditional_ability",
+            )
+            for p in mine
+            if _ability(g, p).optional
+        ]
+        return ChoicePoint(
+            side,
+            "reaction",
+            f"reaction window: the {side} resolves a pending ability",
+            "rule_reaction_window",
+            tuple(opts),
+            default=0,
+            default_reason="only" if len(opts) == 1 else "default",
+            path=path(g),
+        )
 
     def choose(self, g: Game, option: Option) -> Game:
         return resolve_pending(g, option)
@@ -354,15 +482,37 @@ def resolve_pending(g: Game, option: Option) -> Game:
     p = next(p for p in g.pending if p.card == d.value and p.ability == d.get("ability"))
     g = replace(g, pending=tuple(x for x in g.pending if x is not p))
     if d.kind == "decline":
-        return log(g, "decline", f"the {p.controller} does not use {p.label}", "rule_optional_conditional_ability", p.controller,
-                   how="chosen", card=p.card, ability=p.ability)
+        return log(
+            g,
+            "decline",
+            f"the {p.controller} does not use {p.label}",
+            "rule_optional_conditional_ability",
+            p.controller,
+            how="chosen",
+            card=p.card,
+            ability=p.ability,
+        )
     ab = _ability(g, p)
     ctx = Ctx(p.card, p.controller, p.ability, p.event, chosen=(p.target,) if p.target else (), since=p.since)
     if ab.condition is not None and not ab.condition.holds(g, ctx):
-        return log(g, "fizzle", f"{p.label}: its condition no longer holds", "step_checkpoint_conditional_abilities",
-                   p.controller, card=p.card, ability=p.ability)
-    g = log(g, "resolve", f"{p.label} resolves: {ab.text or ab.id}", "step_conditional_ability_resolution", p.controller,
-            card=p.card, ability=p.ability)
+        return log(
+            g,
+            "fizzle",
+            f"{p.label}: its condition no longer holds",
+            "step_checkpoint_conditional_abilities",
+            p.controller,
+            card=p.card,
+            ability=p.ability,
+        )
+    g = log(
+        g,
+        "resolve",
+        f"{p.label} resolves: {ab.text or ab.id}",
+        "step_conditional_ability_resolution",
+        p.controller,
+        card=p.card,
+        ability=p.ability,
+    )
     use = use_key(g, p.card, ab)
     if use is not None:
         g = replace(g, uses=g.uses | {use})
@@ -385,16 +535,34 @@ def _drop_stale(g: Game) -> Game:
     for p in g.pending:
         ab = p.delayed or q.definition(g, p.card).ability(p.ability)
         own_move = p.event.get("card") == p.card and p.event.name in ("trashed", "access")
-        if (p.delayed is None and ab is not None and not ab.persistent and not own_move
-                and not ability_active(g, p.card, ab.active_in)):
-            g = log(g, "expired", f"{p.label} no longer resolves: {p.card} is no longer active",
-                    "rule_conditional_ability_lose_pending_when_ability_becomes_inactive", p.controller, card=p.card,
-                    ability=p.ability)
+        if (
+            p.delayed is None
+            and ab is not None
+            and not ab.persistent
+            and not own_move
+            and not ability_active(g, p.card, ab.active_in)
+        ):
+            g = log(
+                g,
+                "expired",
+                f"{p.label} no longer resolves: {p.card} is no longer active",
+                "rule_conditional_ability_lose_pending_when_ability_becomes_inactive",
+                p.controller,
+                card=p.card,
+                ability=p.ability,
+            )
             continue
         seq = p.event.get("encounter_seq")
         if seq is not None and (enc is None or enc.seq != seq):
-            g = log(g, "expired", f"{p.label} no longer resolves: its encounter has ended",
-                    "rule_reaction_window_closing_timing_structure", p.controller, card=p.card, ability=p.ability)
+            g = log(
+                g,
+                "expired",
+                f"{p.label} no longer resolves: its encounter has ended",
+                "rule_reaction_window_closing_timing_structure",
+                p.controller,
+                card=p.card,
+                ability=p.ability,
+            )
             continue
         keep.append(p)
     return replace(g, pending=tuple(keep)) if len(keep) != len(g.pending) else g

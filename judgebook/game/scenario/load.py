@@ -3,6 +3,7 @@
 The board, decision and expectation formats are those of LANGUAGE.md §1, §7, §8; card definitions are
 parsed with the rebuilt card language.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -17,7 +18,7 @@ from judgebook.game.language.cards import CardDef, CardLibrary, load_library, pa
 from judgebook.game.language.nodes import At
 from judgebook.game.rules.turn import ALLOTTED, Turn
 from judgebook.game.state.fmap import FMap
-from judgebook.game.state.model import Card, Game, Player
+from judgebook.game.state.model import Card, Game, Player, Side
 from judgebook.game.timing.structures import CORP_TURN, RUNNER_TURN
 
 
@@ -63,15 +64,23 @@ def parse(text: str, file: str | None = None, library: str | Path | None = None)
     corp = board._player(node.get("corp") or LocDict(), "corp", ids)
     runner = board._player(node.get("runner") or LocDict(), "runner", ids)
     cards = _cards(node, library, corp, runner)
-    return Scenario(str(node["title"]), str(node.get("source", "")), CardLibrary(cards),
-                    active=want_str(start, "turn", "start", "runner", SIDES),
-                    start=want_str(start, "at", "start", "action_phase", board.STARTS),
-                    corp=corp, runner=runner, decisions=board._decisions(node.get("decisions")),
-                    expect=board._expect(node.get("expect")), file=file)
+    return Scenario(
+        str(node["title"]),
+        str(node.get("source", "")),
+        CardLibrary(cards),
+        active=want_str(start, "turn", "start", "runner", SIDES),
+        start=want_str(start, "at", "start", "action_phase", board.STARTS),
+        corp=corp,
+        runner=runner,
+        decisions=board._decisions(node.get("decisions")),
+        expect=board._expect(node.get("expect")),
+        file=file,
+    )
 
 
-def _cards(node: dict[str, Any], library: str | Path | None, corp: board.PlayerSpec,
-           runner: board.PlayerSpec) -> dict[str, CardDef]:
+def _cards(
+    node: dict[str, Any], library: str | Path | None, corp: board.PlayerSpec, runner: board.PlayerSpec
+) -> dict[str, CardDef]:
     wanted = node.get("cards") or []
     inline = node.get("card_defs") or []
     if not isinstance(wanted, list) or not isinstance(inline, list):
@@ -83,8 +92,9 @@ def _cards(node: dict[str, Any], library: str | Path | None, corp: board.PlayerS
     defs: dict[str, CardDef] = {}
     for i, name in enumerate(wanted):
         if str(name) not in lib:
-            raise ScenarioError(f"card {name!r} is not in the card library", field=f"cards[{i}]",
-                                line=line_of(wanted, i))
+            raise ScenarioError(
+                f"card {name!r} is not in the card library", field=f"cards[{i}]", line=line_of(wanted, i)
+            )
         defs[str(name)] = lib[str(name)]
     for i, item in enumerate(inline):
         card = parse_card(item, At(f"card_defs[{i}]", line_of(inline, i)))
@@ -92,10 +102,21 @@ def _cards(node: dict[str, Any], library: str | Path | None, corp: board.PlayerS
     for spec in specs:
         if spec.name not in defs:
             if spec.name not in lib:
-                raise ScenarioError(f"card {spec.name!r} is not defined (card_defs or the card library)",
-                                    field=spec.field, line=spec.line)
+                raise ScenarioError(
+                    f"card {spec.name!r} is not defined (card_defs or the card library)",
+                    field=spec.field,
+                    line=spec.line,
+                )
             defs[spec.name] = lib[spec.name]
     return defs
+
+
+def as_side(word: str) -> Side:
+    if word == "corp":
+        return "corp"
+    if word == "runner":
+        return "runner"
+    raise ScenarioError(f"expected corp or runner, got {word!r}")
 
 
 def setup(sc: Scenario) -> Game:
@@ -103,17 +124,26 @@ def setup(sc: Scenario) -> Game:
     cards: dict[str, Card] = {}
     zones: dict[str, tuple[str, ...]] = {}
 
-    def put(zone: str, specs: tuple[board.CardSpec, ...], owner: str, host: str | None = None) -> None:
+    def put(zone: str, specs: tuple[board.CardSpec, ...], owner: Side, host: str | None = None) -> None:
         for spec in specs:
             counters = FMap(dict(spec.counters))
-            cards[spec.id] = Card(spec.id, spec.name, owner, zone, rezzed=spec.rezzed,  # type: ignore[arg-type]
-                                  faceup=spec.faceup if not zone.endswith(("corp.deck", "corp.hand")) else False,
-                                  counters=counters, host=host, chosen=spec.chosen)
+            cards[spec.id] = Card(
+                spec.id,
+                spec.name,
+                owner,
+                zone,
+                rezzed=spec.rezzed,
+                faceup=spec.faceup if not zone.endswith(("corp.deck", "corp.hand")) else False,
+                counters=counters,
+                host=host,
+                chosen=spec.chosen,
+            )
             if spec.hosted:
                 put(f"hosted.{spec.id}", spec.hosted, owner, spec.id)
         zones[zone] = zones.get(zone, ()) + tuple(s.id for s in specs)
 
-    for side, spec in (("corp", sc.corp), ("runner", sc.runner)):
+    for spec in (sc.corp, sc.runner):
+        side = as_side(spec.side)
         for zone in ("hand", "deck", "discard", "score", "current"):
             put(f"{side}.{zone}", getattr(spec, zone), side)
         put(f"{side}.identity", (spec.identity,) if spec.identity else (), side)
@@ -133,15 +163,34 @@ def setup(sc: Scenario) -> Game:
         clicks = spec.clicks
         if clicks is None:
             clicks = ALLOTTED[spec.side] if sc.start == "action_phase" and sc.active == spec.side else 0
-        return Player(spec.side, credits=spec.credits, clicks=clicks, tags=spec.tags,  # type: ignore[arg-type]
-                      bad_publicity=spec.bad_publicity, core_damage=spec.core_damage, base_hand_size=spec.hand_size,
-                      base_link=spec.link, base_memory=spec.memory)
+        return Player(
+            as_side(spec.side),
+            credits=spec.credits,
+            clicks=clicks,
+            tags=spec.tags,
+            bad_publicity=spec.bad_publicity,
+            core_damage=spec.core_damage,
+            base_hand_size=spec.hand_size,
+            base_link=spec.link,
+            base_memory=spec.memory,
+        )
 
-    side = sc.active
-    steps = (CORP_TURN if side == "corp" else RUNNER_TURN).steps()
-    at = {"corp_turn": 0, "runner_turn": 0,
-          "action_phase": next(i for i, (_, s) in enumerate(steps) if s.key == "action_paw"),
-          "discard_phase": next(i for i, (_, s) in enumerate(steps) if s.key == "discard")}[sc.start]
-    g = Game(turn=1, active=side, corp=player(sc.corp), runner=player(sc.runner),  # type: ignore[arg-type]
-             cards=FMap(cards), zones=FMap(zones), servers=tuple(servers), library=sc.library)
-    return replace(g, stack=(Turn(side, at),))  # type: ignore[arg-type]
+    active = as_side(sc.active)
+    steps = (CORP_TURN if active == "corp" else RUNNER_TURN).steps()
+    at = {
+        "corp_turn": 0,
+        "runner_turn": 0,
+        "action_phase": next(i for i, (_, s) in enumerate(steps) if s.key == "action_paw"),
+        "discard_phase": next(i for i, (_, s) in enumerate(steps) if s.key == "discard"),
+    }[sc.start]
+    g = Game(
+        turn=1,
+        active=active,
+        corp=player(sc.corp),
+        runner=player(sc.runner),
+        cards=FMap(cards),
+        zones=FMap(zones),
+        servers=tuple(servers),
+        library=sc.library,
+    )
+    return replace(g, stack=(Turn(active, at),))

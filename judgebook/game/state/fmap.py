@@ -3,6 +3,7 @@
 The game state must be a value (compared whole by the loop rule, kept whole for
 undo), so it cannot hold a dict; a tuple of pairs would make every lookup a scan.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping

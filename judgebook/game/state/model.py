@@ -8,6 +8,7 @@ ability resolution, priority windows) as frames. Nothing the rules care about
 lives anywhere else, so two equal values are the same situation, and undo is
 keeping the previous value.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -35,6 +36,7 @@ def other(side: Side) -> Side:
 class Card:
     """A card object. Moving to a new zone makes a new object (rule_new_object) but keeps the id,
     so scenarios can follow it; `incarnation` tells the objects apart."""
+
     id: str
     name: str
     owner: Side
@@ -43,7 +45,7 @@ class Card:
     faceup: bool = True
     counters: Counters = NO_COUNTERS
     host: str | None = None
-    chosen: str | None = None            # a choice the card maintains (Femme Fatale's ice)
+    chosen: str | None = None  # a choice the card maintains (Femme Fatale's ice)
     incarnation: int = 0
 
     def count(self, kind: str) -> int:
@@ -71,27 +73,29 @@ class Player:
 class Duration:
     """How long a lasting effect lasts: `kind` is encounter | run | turn | until_turn_end (of `player`'s
     next turn) | until_turn_begins | while (a condition holds); `key` pins the encounter/run/turn."""
+
     kind: str
     key: int = 0
     player: Side | None = None
-    started: bool = False                # until a player's *next* turn: that turn has begun
-    condition: Any = None                # kind `while`: the Condition it lasts while
+    started: bool = False  # until a player's *next* turn: that turn has begun
+    condition: Any = None  # kind `while`: the Condition it lasts while
 
 
 @dataclass(frozen=True)
 class Lasting:
-    effect: Static | None                # a lingering static effect, or
+    effect: Static | None  # a lingering static effect, or
     duration: Duration
     source: str
     controller: Side
-    target: str | None = None            # the card the creating ability chose ("that program")
-    ability: Ability | None = None       # a delayed conditional ability (rule_delayed_conditional_ability)
-    since: int = 0                       # the game's sequence number when it was created
+    target: str | None = None  # the card the creating ability chose ("that program")
+    ability: Ability | None = None  # a delayed conditional ability (rule_delayed_conditional_ability)
+    since: int = 0  # the game's sequence number when it was created
 
 
 @dataclass(frozen=True)
 class Use:
     """A once-per-scope ability was used: `scope` is turn | run | encounter, `key` which one."""
+
     card: str
     ability: str
     scope: str
@@ -101,6 +105,7 @@ class Use:
 @dataclass(frozen=True)
 class GameEvent:
     """Something that happened, which trigger conditions and history read."""
+
     name: str
     fields: FMap[str, Any] = field(default_factory=FMap)
 
@@ -111,6 +116,7 @@ class GameEvent:
 @dataclass(frozen=True)
 class Fact:
     """A past event of this turn, with the run it belonged to (for 'first time this turn/run')."""
+
     event: GameEvent
     turn: int
     run: int
@@ -119,14 +125,15 @@ class Fact:
 @dataclass(frozen=True)
 class Pending:
     """A conditional ability whose trigger condition was met, waiting to resolve."""
+
     card: str
     ability: str
     controller: Side
     event: GameEvent
-    lki: bool = False                    # its source left play: it resolves with last known information
-    target: str | None = None            # delayed abilities: the card their creator chose
+    lki: bool = False  # its source left play: it resolves with last known information
+    target: str | None = None  # delayed abilities: the card their creator chose
     serial: int = 0
-    delayed: Ability | None = None       # a delayed conditional ability (it has no card definition)
+    delayed: Ability | None = None  # a delayed conditional ability (it has no card definition)
     since: int = 0
 
     @property
@@ -137,15 +144,16 @@ class Pending:
 @dataclass(frozen=True)
 class Step:
     """One line of the timeline: what happened, the rule behind it, and how it was decided."""
-    kind: str                            # an event name, a decision kind, or a structure step
+
+    kind: str  # an event name, a decision kind, or a structure step
     text: str
     anchor: str
     player: Side | None = None
-    how: str = "engine"                  # engine | chosen | only | default | assumed
-    path: tuple[str, ...] = ()           # where in the timing structures: ("Runner's turn", "run", ...)
+    how: str = "engine"  # engine | chosen | only | default | assumed
+    path: tuple[str, ...] = ()  # where in the timing structures: ("Runner's turn", "run", ...)
     card: str | None = None
     ability: str | None = None
-    changes: tuple[str, ...] = ()        # state changes in plain words
+    changes: tuple[str, ...] = ()  # state changes in plain words
 
 
 @dataclass(frozen=True)
@@ -162,11 +170,11 @@ class Game:
     uses: frozenset[Use] = frozenset()
     pending: tuple[Pending, ...] = ()
     history: tuple[Fact, ...] = ()
-    seq: int = 0                         # the last number handed out to an encounter or a pending ability
-    runs: int = 0                        # runs begun this game (a run's own number)
+    seq: int = 0  # the last number handed out to an encounter or a pending ability
+    runs: int = 0  # runs begun this game (a run's own number)
     winner: str | None = None
     win_reason: str | None = None
-    ended: str | None = None             # why the replay stopped, when it did not stop at a choice point
+    ended: str | None = None  # why the replay stopped, when it did not stop at a choice point
     # Not part of the situation: the card definitions (constant for the game), the steps produced
     # since the last `advance`, and the open choice point (derived, cached).
     library: CardLibrary = field(compare=False, hash=False, repr=False, default=None)  # type: ignore[assignment]

@@ -1,4 +1,5 @@
 """Pure reads of the game state: where cards are, what is installed and active."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -89,20 +90,29 @@ def printed_strength(g: Game, cid: str) -> int:
 def zone_name(card: Card) -> str:
     """The zone in a player's words."""
     z = card.zone
-    names = {"corp.hand": "HQ", "corp.deck": "R&D", "corp.discard": "Archives", "corp.score": "the Corp's score area",
-             "runner.hand": "the grip", "runner.deck": "the stack", "runner.discard": "the heap",
-             "runner.score": "the Runner's score area", "runner.rig": "the rig", "play": "the play area",
-             "corp.identity": "the Corp's identity", "runner.identity": "the Runner's identity"}
+    names = {
+        "corp.hand": "HQ",
+        "corp.deck": "R&D",
+        "corp.discard": "Archives",
+        "corp.score": "the Corp's score area",
+        "runner.hand": "the grip",
+        "runner.deck": "the stack",
+        "runner.discard": "the heap",
+        "runner.score": "the Runner's score area",
+        "runner.rig": "the rig",
+        "play": "the play area",
+        "corp.identity": "the Corp's identity",
+        "runner.identity": "the Runner's identity",
+    }
     if z in names:
         return names[z]
     if z.startswith("corp.server."):
         _, _, server, part = z.split(".", 3)
         return f"{'ice protecting' if part == 'ice' else 'the root of'} {server}"
     if z.startswith("hosted."):
-        return f"hosted on {z[len('hosted.'):]}"
+        return f"hosted on {z[len('hosted.') :]}"
     return z
 
 
 def agenda_points(g: Game, side: Side) -> int:
-    return sum(definition(g, c).agenda_points + g.cards[c].count("agenda_points")
-               for c in g.zone(f"{side}.score"))
+    return sum(definition(g, c).agenda_points + g.cards[c].count("agenda_points") for c in g.zone(f"{side}.score"))
