@@ -175,8 +175,8 @@ def setup(sc: Scenario) -> Game:
             base_memory=spec.memory,
         )
 
-    active = as_side(sc.active)
-    steps = (CORP_TURN if active == "corp" else RUNNER_TURN).steps()
+    first = as_side(sc.active)
+    steps = (CORP_TURN if first == "corp" else RUNNER_TURN).steps()
     at = {
         "corp_turn": 0,
         "runner_turn": 0,
@@ -185,7 +185,7 @@ def setup(sc: Scenario) -> Game:
     }[sc.start]
     g = Game(
         turn=1,
-        active=active,
+        active=first,
         corp=player(sc.corp),
         runner=player(sc.runner),
         cards=FMap(cards),
@@ -193,4 +193,4 @@ def setup(sc: Scenario) -> Game:
         servers=tuple(servers),
         library=sc.library,
     )
-    return replace(g, stack=(Turn(active, at),))
+    return replace(g, stack=(Turn(first, at),))
