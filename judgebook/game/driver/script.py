@@ -57,7 +57,15 @@ def replay(sc: Scenario) -> Outcome:
     out.steps += steps
     script = list(sc.decisions)
     i = 0
+    unchosen = 0                         # advances in a row with no scripted decision
     while g.point is not None:
+        if unchosen > sc.max_steps:
+            out.limit = EngineLimit(
+                f"more than {sc.max_steps} steps with no scripted decision: an infinite loop nobody ends",
+                "rule_mandatory_infinite_loop",
+            )
+            out.ended = "loop"
+            break
         point = g.point
         chosen: Decision | None = None
         how = "chosen"
@@ -80,6 +88,9 @@ def replay(sc: Scenario) -> Outcome:
                 break
             chosen = point.options[point.default].decision
             how = "only" if len(point.options) == 1 else "assumed"
+            unchosen += 1
+        else:
+            unchosen = 0
         try:
             g, steps = advance(g, chosen, how)
         except IllegalDecision as exc:
@@ -94,6 +105,19 @@ def replay(sc: Scenario) -> Outcome:
             break
         out.states.append(g)
         out.steps += steps
+        if i < len(script) and script[i].kind == "action" and any(
+            s.kind == "action_phase_ends" and s.player == (script[i].player or s.player) for s in steps
+        ):
+            d = script[i]
+            side = next(s.player for s in steps if s.kind == "action_phase_ends")
+            out.error = IllegalDecision(
+                f"decision {d.describe()}: the {side} has no [click] left, so the action phase ends",
+                f"step_{side}_turn_action",
+                field=d.field,
+                line=d.line,
+            )
+            out.ended = "illegal decision"
+            break
         if i < len(script) and script[i].get("at") in RUN_PHASES and any(s.kind == "run_ends" for s in steps):
             d = script[i]
             out.error = IllegalDecision(

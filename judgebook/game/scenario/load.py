@@ -34,6 +34,7 @@ class Scenario:
     decisions: tuple[board.Decision, ...] = ()
     expect: board.Expect | None = None
     file: str | None = None
+    max_steps: int = 2000                # decisions a replay may take by default before it is called a loop
 
 
 def load(path: str | Path, library: str | Path | None = None) -> Scenario:
@@ -59,7 +60,7 @@ def parse(text: str, file: str | None = None, library: str | Path | None = None)
     start = node.get("start") or LocDict()
     check_keys(start, ("turn", "at"), "start")
     options = node.get("options") or LocDict()
-    check_keys(options, (), "options")
+    check_keys(options, ("max_steps",), "options")
     ids = board._Ids()
     corp = board._player(node.get("corp") or LocDict(), "corp", ids)
     runner = board._player(node.get("runner") or LocDict(), "runner", ids)
@@ -75,6 +76,7 @@ def parse(text: str, file: str | None = None, library: str | Path | None = None)
         decisions=board._decisions(node.get("decisions")),
         expect=board._expect(node.get("expect")),
         file=file,
+        max_steps=board.want_int(options, "max_steps", "options", 2000),
     )
 
 
