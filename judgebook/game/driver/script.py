@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from judgebook.engine.scenario import Decision as ScriptDecision
 from judgebook.game.driver.choice import ChoicePoint, Decision, decision
 from judgebook.game.driver.step import advance, start
 from judgebook.game.errors import EngineLimit, IllegalDecision
+from judgebook.game.scenario.board import Decision as ScriptDecision
 from judgebook.game.scenario.load import Scenario, setup
 from judgebook.game.state import queries as q
 from judgebook.game.state.model import Game, Step

@@ -10,13 +10,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from judgebook.engine import scenario as board
-from judgebook.engine.cards import SIDES, check_keys, want_str
 from judgebook.engine.yamlnodes import LocDict, line_of, load_text
 from judgebook.game.errors import ScenarioError
 from judgebook.game.language.cards import CardDef, CardLibrary, load_library, parse_card
 from judgebook.game.language.nodes import At
 from judgebook.game.rules.turn import ALLOTTED, Turn
+from judgebook.game.scenario import board
+from judgebook.game.scenario.board import SIDES, check_keys, want_str
 from judgebook.game.state.fmap import FMap
 from judgebook.game.state.model import Card, Game, Player, Side
 from judgebook.game.timing.structures import CORP_TURN, RUNNER_TURN
