@@ -295,3 +295,26 @@ decisions:
     out = replay(sc)
     assert out.error is not None and out.error.rule == "step_runner_turn_action"
     assert out.error.line == 6
+
+
+def test_a_conditional_decision_falls_back_with_the_reason():
+    """`{rez: X, if_able: true}`: refused (the Corp cannot pay) -> the default, logged with the rule."""
+    text = """
+title: rez it if able
+card_defs:
+  - {name: Big Ice, side: corp, type: ice, subtypes: [barrier], cost: 9, strength: 5, subroutines: [[end_the_run]]}
+corp:
+  credits: 2
+  servers: {HQ: {ice: [Big Ice]}}
+decisions:
+  - {action: run, server: HQ}
+  - {rez: Big Ice, player: corp, if_able: true}
+expect:
+  run: {successful: true}
+"""
+    sc = parse(text)
+    out = replay(sc)
+    assert check(sc, out) == []
+    assert [(s.kind, s.anchor) for s in out.steps if s.kind == "not_able"] == [("not_able", "rule_cost")]
+    strict = parse(text.replace(", if_able: true", ""))
+    assert replay(strict).error.rule == "rule_cost"

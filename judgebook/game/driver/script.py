@@ -32,7 +32,7 @@ RUN_PHASES = ("run", "initiation", "approach_ice", "encounter_ice", "movement", 
 
 
 def as_decision(d: ScriptDecision) -> Decision:
-    params = {k: v for k, v in d.params if k not in ("at",)}
+    params = {k: v for k, v in d.params if k not in ("at", "if_able")}
     value = d.value
     if d.kind == "pass" and value is None:
         value = d.player
@@ -76,7 +76,14 @@ def replay(sc: Scenario) -> Outcome:
                 i += 1
             else:
                 refused = point.refusal(wanted)
-                if refused is not None and not refused.later:
+                if refused is not None and not refused.later and script[i].get("if_able"):
+                    # "Rez it if able": the decision falls back to the point's default, with the reason.
+                    out.steps.append(
+                        Step("not_able", f"{refused.label}: {refused.reason}; the decision falls back to the "
+                             "default", refused.rule, point.player, "chosen", point.path)
+                    )
+                    i += 1
+                elif refused is not None and not refused.later:
                     out.error = IllegalDecision(
                         f"{refused.label}: {refused.reason}", refused.rule, field=script[i].field, line=script[i].line
                     )
