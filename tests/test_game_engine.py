@@ -62,7 +62,7 @@ def test_refused_option_is_refused_by_advance_with_its_rule():
     _, g = _game()
     for d in (decision("pass", "runner"), decision("pass", "corp"), decision("action", "run", server="HQ")):
         g, _ = advance(g, d)
-    while choices(g).kind != "priority" or "encounter" not in choices(g).path:
+    while choices(g).kind != "priority" or "encounter ice" not in choices(g).path:
         g, _ = advance(g, choices(g).options[0].decision)
     # In Tollbooth's encounter window (after the tax was paid), Femme Fatale cannot break a code gate.
     point = choices(g)

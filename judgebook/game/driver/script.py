@@ -43,7 +43,10 @@ def _fits_here(d: ScriptDecision, point: ChoicePoint) -> bool:
     if d.player is not None and d.player != point.player:
         return False
     at = d.get("at")
-    return at is None or at in point.path
+    if at is None:
+        return True
+    words = str(at).replace("_", " ")
+    return any(label == words or label.startswith(words + " ") for label in point.path)
 
 
 def replay(sc: Scenario) -> Outcome:

@@ -49,7 +49,11 @@ class Run(Frame):
         return STEPS[self.at][0].key
 
     def labels(self) -> tuple[str, ...]:
-        return ("run", self.phase)
+        """("run", phase, step) of the timing structure (labels of the data in timing/structures.py)."""
+        if STEPS[min(self.at, len(STEPS) - 1)][0].key == "encounter_ice":
+            return ("run", "encounter ice")      # the Encounter frame above names the step
+        phase, st = STEPS[max(self.at - 1, 0)]
+        return ("run", phase.label, st.label)
 
     def ice_at(self, g: Game) -> str | None:
         ice = g.zone(q.ice_zone(self.server))

@@ -46,9 +46,10 @@ class Turn(Frame):
     at: int = 0
 
     def labels(self) -> tuple[str, ...]:
-        steps = (CORP_TURN if self.side == "corp" else RUNNER_TURN).steps()
-        phase = steps[min(max(self.at - 1, 0), len(steps) - 1)][0].key
-        return ("Corp's turn" if self.side == "corp" else "Runner's turn", phase)
+        structure = CORP_TURN if self.side == "corp" else RUNNER_TURN
+        steps = structure.steps()
+        phase, st = steps[min(max(self.at - 1, 0), len(steps) - 1)]
+        return (structure.label, phase.label, st.label)
 
     def step(self, g: Game) -> Game | ChoicePoint:
         if g.over:
