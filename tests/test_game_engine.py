@@ -272,7 +272,9 @@ card_defs:
     side: runner
     type: resource
     abilities:
-      - {trigger: clicks_spent, condition: {player: you}, effects: [{gain_credits: 1}, {gain_clicks: 1}, {lose_clicks: 1}]}
+      - trigger: clicks_spent
+        condition: {player: you}
+        effects: [{gain_credits: 1}, {gain_clicks: 1}, {lose_clicks: 1}]
 runner:
   installed: [Feeder]
 options: {max_steps: 300}

@@ -427,7 +427,9 @@ def want_bool(mapping: dict[str, Any], key: str, path: str, default: bool = Fals
     return value
 
 
-def want_str(mapping: dict[str, Any], key: str, path: str, default: Any = None, choices: tuple[str, ...] | None = None) -> Any:
+def want_str(
+    mapping: dict[str, Any], key: str, path: str, default: Any = None, choices: tuple[str, ...] | None = None
+) -> Any:
     value = mapping.get(key, default)
     if value is default:
         return value
