@@ -22,6 +22,7 @@ class Outcome:
     ended: str = ""
     error: IllegalDecision | None = None
     limit: EngineLimit | None = None
+    marks: list[int] = field(default_factory=list)  # len(steps) after each state: which steps led to it
 
     @property
     def final(self) -> Game:
@@ -58,6 +59,7 @@ def replay(sc: Scenario) -> Outcome:
         return out
     out.states.append(g)
     out.steps += steps
+    out.marks.append(len(out.steps))
     script = list(sc.decisions)
     i = 0
     unchosen = 0                         # advances in a row with no scripted decision
@@ -115,6 +117,7 @@ def replay(sc: Scenario) -> Outcome:
             break
         out.states.append(g)
         out.steps += steps
+        out.marks.append(len(out.steps))
         if i < len(script) and script[i].kind == "action" and any(
             s.kind == "action_phase_ends" and s.player == (script[i].player or s.player) for s in steps
         ):
