@@ -62,7 +62,7 @@ def replay(sc: Scenario) -> Outcome:
     out.marks.append(len(out.steps))
     script = list(sc.decisions)
     i = 0
-    unchosen = 0                         # advances in a row with no scripted decision
+    unchosen = 0  # advances in a row with no scripted decision
     while g.point is not None:
         if unchosen > sc.max_steps:
             out.limit = EngineLimit(
@@ -84,8 +84,14 @@ def replay(sc: Scenario) -> Outcome:
                 if refused is not None and not refused.later and script[i].get("if_able"):
                     # "Rez it if able": the decision falls back to the point's default, with the reason.
                     out.steps.append(
-                        Step("not_able", f"{refused.label}: {refused.reason}; the decision falls back to the "
-                             "default", refused.rule, point.player, "chosen", point.path)
+                        Step(
+                            "not_able",
+                            f"{refused.label}: {refused.reason}; the decision falls back to the default",
+                            refused.rule,
+                            point.player,
+                            "chosen",
+                            point.path,
+                        )
                     )
                     i += 1
                 elif refused is not None and not refused.later:
@@ -118,8 +124,10 @@ def replay(sc: Scenario) -> Outcome:
         out.states.append(g)
         out.steps += steps
         out.marks.append(len(out.steps))
-        if i < len(script) and script[i].kind == "action" and any(
-            s.kind == "action_phase_ends" and s.player == (script[i].player or s.player) for s in steps
+        if (
+            i < len(script)
+            and script[i].kind == "action"
+            and any(s.kind == "action_phase_ends" and s.player == (script[i].player or s.player) for s in steps)
         ):
             d = script[i]
             side = next(s.player for s in steps if s.kind == "action_phase_ends")

@@ -4,6 +4,7 @@ Each step carries where it happened in the timing structures (structure, phase, 
 anchor of the rule behind it, how it was decided, and — on the last step a decision led to — what changed
 on the board, in a player's words.
 """
+
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
@@ -18,16 +19,16 @@ from judgebook.game.state.model import SIDES, Game
 @dataclass(frozen=True)
 class TimelineStep:
     n: int
-    phase: str                           # innermost structure and phase, e.g. "run: encounter ice"
+    phase: str  # innermost structure and phase, e.g. "run: encounter ice"
     path: tuple[str, ...]
     event: str
     text: str
     rule: str | None
-    state: dict[str, list[Any]]          # what changed: key -> [before, after]
-    assumed: bool = False                # a default was taken, not a scripted decision
+    state: dict[str, list[Any]]  # what changed: key -> [before, after]
+    assumed: bool = False  # a default was taken, not a scripted decision
     how: str = "engine"
     player: str | None = None
-    ability: str | None = None           # "Card:ability" that begins resolving at this step
+    ability: str | None = None  # "Card:ability" that begins resolving at this step
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ class Timeline:
     source: str
     steps: tuple[TimelineStep, ...]
     outcome: Summary
-    misses: tuple[str, ...] = field(default=())   # differences from the scenario's `expect`
+    misses: tuple[str, ...] = field(default=())  # differences from the scenario's `expect`
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -99,10 +100,21 @@ def timeline(sc: Scenario, out: Outcome, misses: list[str] | None = None) -> Tim
     steps = []
     for i, s in enumerate(out.steps):
         phase = " / ".join(s.path[-3:-1]) if len(s.path) >= 3 else " / ".join(s.path)
-        steps.append(TimelineStep(
-            n=i + 1, phase=phase, path=s.path, event=s.kind, text=s.text, rule=s.anchor,
-            state=changes.get(i, {}), assumed=s.how == "assumed", how=s.how, player=s.player,
-            ability=f"{s.card}:{s.ability}" if s.kind == "resolve" else None))
+        steps.append(
+            TimelineStep(
+                n=i + 1,
+                phase=phase,
+                path=s.path,
+                event=s.kind,
+                text=s.text,
+                rule=s.anchor,
+                state=changes.get(i, {}),
+                assumed=s.how == "assumed",
+                how=s.how,
+                player=s.player,
+                ability=f"{s.card}:{s.ability}" if s.kind == "resolve" else None,
+            )
+        )
     g = out.states[-1] if out.states else None
     runs: list[RunRecord] = []
     seen: set[int] = set()
@@ -110,11 +122,21 @@ def timeline(sc: Scenario, out: Outcome, misses: list[str] | None = None) -> Tim
         for fact in state.history:
             if fact.event.name == "run_ends" and fact.run not in seen:
                 seen.add(fact.run)
-                runs.append(RunRecord(str(fact.event.get("server")), bool(fact.event.get("successful")),
-                                      str(fact.event.get("ended_by") or "complete")))
+                runs.append(
+                    RunRecord(
+                        str(fact.event.get("server")),
+                        bool(fact.event.get("successful")),
+                        str(fact.event.get("ended_by") or "complete"),
+                    )
+                )
     summary = Summary(
-        winner=g.winner if g else None, reason=g.win_reason if g else None, stopped=out.ended,
-        runs=tuple(runs), resolved=tuple(s.ability for s in steps if s.ability),
+        winner=g.winner if g else None,
+        reason=g.win_reason if g else None,
+        stopped=out.ended,
+        runs=tuple(runs),
+        resolved=tuple(s.ability for s in steps if s.ability),
         loop=str(out.limit) if out.limit else None,
-        error=str(out.error) if out.error else None, error_rule=out.error.rule if out.error else None)
+        error=str(out.error) if out.error else None,
+        error_rule=out.error.rule if out.error else None,
+    )
     return Timeline(sc.title, sc.source, tuple(steps), summary, tuple(misses or ()))

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from judgebook.game.rules.frames import current_encounter, current_run, log
 from judgebook.game.state import queries as q
-from judgebook.game.state.model import SIDES, Game, Lasting
+from judgebook.game.state.model import SIDES, Game, Lasting, evolve
 
 
 def checkpoint(g: Game) -> Game:
@@ -20,7 +20,7 @@ def checkpoint(g: Game) -> Game:
     kept = tuple(lasting for lasting in g.lasting if not _expired(g, lasting))
     if len(kept) != len(g.lasting):
         g = log(
-            replace(g, lasting=kept),
+            evolve(g, lasting=kept),
             "expired",
             f"{len(g.lasting) - len(kept)} lasting effect(s) end",
             "step_checkpoint_duration_abilities",
@@ -58,4 +58,4 @@ def turn_boundary(g: Game, side: str, begins: bool) -> Game:
         if d.player == side and d.kind == "until_turn_end" and begins:
             lasting = replace(lasting, duration=replace(d, started=True))
         kept.append(lasting)
-    return replace(g, lasting=tuple(kept))
+    return evolve(g, lasting=tuple(kept))

@@ -22,7 +22,7 @@ from judgebook.game.rules.frames import (
 from judgebook.game.rules.triggers import emit
 from judgebook.game.rules.windows import PriorityWindow
 from judgebook.game.state import queries as q
-from judgebook.game.state.model import Game
+from judgebook.game.state.model import Game, evolve
 from judgebook.game.timing.structures import RUN
 
 STEPS = RUN.steps()
@@ -51,7 +51,7 @@ class Run(Frame):
     def labels(self) -> tuple[str, ...]:
         """("run", phase, step) of the timing structure (labels of the data in timing/structures.py)."""
         if STEPS[min(self.at, len(STEPS) - 1)][0].key == "encounter_ice":
-            return ("run", "encounter ice")      # the Encounter frame above names the step
+            return ("run", "encounter ice")  # the Encounter frame above names the step
         phase, st = STEPS[max(self.at - 1, 0)]
         return ("run", phase.label, st.label)
 
@@ -102,7 +102,7 @@ class Run(Frame):
                 from judgebook.game.rules.encounter import Encounter
 
                 g = me.goto(g, "encounter_begins", passed_ice=True)
-                return push(replace(g, seq=g.seq + 1), Encounter(ice, g.seq + 1, self.seq))
+                return push(evolve(g, seq=g.seq + 1), Encounter(ice, g.seq + 1, self.seq))
             g = log(g, "not_rezzed", f"{ice} is unrezzed: the Runner passes it", st.anchor, "runner")
             return me.goto(g, "pass_ice", passed_ice=True)
         if phase.key == "encounter_ice":
@@ -230,4 +230,4 @@ def instruction(g: Game, ctx: Ctx, name: str) -> Game:
 
 def start_run(g: Game, server: str) -> Game:
     seq = g.runs + 1
-    return push(replace(g, runs=seq), Run(server, seq))
+    return push(evolve(g, runs=seq), Run(server, seq))

@@ -16,7 +16,7 @@ from judgebook.game.rules.triggers import emit
 from judgebook.game.rules.values import hand_size
 from judgebook.game.rules.windows import PriorityWindow, use_ability
 from judgebook.game.state import queries as q
-from judgebook.game.state.model import Game, Side, other
+from judgebook.game.state.model import Game, Side, evolve, other
 from judgebook.game.timing.structures import CORP_TURN, RUNNER_TURN
 
 ALLOTTED = {"corp": 3, "runner": 4}
@@ -61,7 +61,7 @@ class Turn(Frame):
         if self.at >= len(steps):
             g = pop(g)
             nxt = other(self.side)
-            return push(replace(g, active=nxt, turn=g.turn + 1, history=()), Turn(nxt))
+            return push(evolve(g, active=nxt, turn=g.turn + 1, history=()), Turn(nxt))
         phase, st = steps[self.at]
         g = set_top(g, replace(self, at=self.at + 1))
         key = st.key
@@ -75,7 +75,7 @@ class Turn(Frame):
                 if d.recurring and q.is_active(g, cid):
                     card = g.cards[cid]
                     refilled = card.with_counter("credit", d.recurring - card.count("credit"))
-                    g = replace(g, cards=g.cards.set(cid, refilled))
+                    g = evolve(g, cards=g.cards.set(cid, refilled))
             return g
         if st.event in ("turn_begins", "turn_ends", "action_phase_ends"):
             g = emit(g, event(st.event, player=side), f"{st.label} ({side})", st.anchor, side)
@@ -157,7 +157,7 @@ class Action(Frame):
         if kind == "advance":
             cid = str(d.get("card"))
             g = costs.pay(g, Cost(credits=Number(1), has_credits=True), Ctx(cid, side), side)
-            g = replace(g, cards=g.cards.set(cid, g.cards[cid].with_counter("advancement", 1)))
+            g = evolve(g, cards=g.cards.set(cid, g.cards[cid].with_counter("advancement", 1)))
             return emit(
                 g,
                 event("advanced", card=cid, type=q.definition(g, cid).type),
@@ -281,14 +281,14 @@ def install(g: Game, side: Side, cid: str, server: object) -> Game:
         if name == "new":
             n = 1 + sum(1 for s in g.servers if s.startswith("Server "))
             name = f"Server {n}"
-            g = replace(g, servers=g.servers + (name,))
+            g = evolve(g, servers=g.servers + (name,))
         if d.type == "ice":
             extra = len(g.zone(q.ice_zone(name)))
             g = costs.pay(g, Cost(credits=Number(extra), has_credits=True), Ctx(cid, side), side, "install")
             g = move(g, cid, q.ice_zone(name))
         else:
             g = move(g, cid, q.root_zone(name))
-        g = replace(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
+        g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
     return emit(
         g, event("installed", card=cid, type=d.type, player=side), f"the {side} installs {cid}", "rule_installing", side
     )
