@@ -209,6 +209,13 @@ def check(sc: Scenario, out: Outcome) -> list[str]:
     for label in exp.not_resolved:
         if any(r == label or r.startswith(label + ":") for r in resolved):
             diffs.append(f"not_resolved: {label} resolved")
+    for label, where in exp.resolved_in:
+        places = [s for s in out.steps if s.kind == "resolve" and f"{s.card}:{s.ability}" in (label, f"{label}")]
+        places = places or [s for s in out.steps if s.kind == "resolve" and f"{s.card}:{s.ability}".startswith(label)]
+        if not places:
+            diffs.append(f"resolved_in: {label} never resolved")
+        elif not any(where in s.path or where == s.anchor for s in places):
+            diffs.append(f"resolved_in: {label} resolved in {' > '.join(places[0].path)}, not in {where!r}")
     for side, fields in exp.state:
         diffs += _state_diffs(g, side, dict(fields))
     return diffs

@@ -34,7 +34,11 @@ def _expired(g: Game, lasting: Lasting) -> bool:
         enc = current_encounter(g)
         return enc is None or enc.seq != d.key
     if d.kind == "run":
-        run = current_run(g)
+        # "For the remainder of the run": until the run is complete, though it may have ended already.
+        from judgebook.game.rules.frames import find
+        from judgebook.game.rules.run import Run
+
+        run = find(g, Run)
         return d.key <= g.runs and (run is None or run.seq != d.key)
     if d.kind == "turn":
         return g.turn != d.key

@@ -39,6 +39,7 @@ class Run(Frame):
     ended: bool = False
     ended_by: str | None = None
     successful: bool = False
+    now: int = 0                         # the step in progress (for the timeline's path)
     bp_credits: int = 0
     access_bonus: int = 0
     strength: tuple[tuple[str, int], ...] = ()  # strength changes lasting for the run
@@ -52,7 +53,7 @@ class Run(Frame):
         """("run", phase, step) of the timing structure (labels of the data in timing/structures.py)."""
         if STEPS[min(self.at, len(STEPS) - 1)][0].key == "encounter_ice":
             return ("run", "encounter ice")  # the Encounter frame above names the step
-        phase, st = STEPS[max(self.at - 1, 0)]
+        phase, st = STEPS[self.now]
         return ("run", phase.label, st.label)
 
     def ice_at(self, g: Game) -> str | None:
@@ -60,19 +61,20 @@ class Run(Frame):
         return ice[self.position] if self.position < len(ice) else None
 
     def goto(self, g: Game, key: str, **changes: object) -> Game:
-        return set_top(g, replace(self, at=INDEX[key], **changes))  # type: ignore[arg-type]
+        return set_top(g, replace(self, at=INDEX[key], now=INDEX[key], **changes))  # type: ignore[arg-type]
 
     def step(self, g: Game) -> Game | ChoicePoint:
         if g.over:
             return pop(g)
+        if self.ended and STEPS[self.at][0].key != "run_ends":
+            # The run ended: straight to the run ends phase, where what is pending resolves.
+            return self.goto(g, "close_windows")
         reacted = react_first(g)
         if reacted is not None:
             return reacted
-        if self.ended and STEPS[self.at][0].key != "run_ends":
-            return self.goto(g, "close_windows")
         phase, st = STEPS[self.at]
         nxt = self.at + 1
-        g = set_top(g, replace(self, at=nxt)) if nxt < len(STEPS) else g
+        g = set_top(g, replace(self, at=nxt, now=self.at)) if nxt < len(STEPS) else g
         me: Run = g.stack[-1]  # type: ignore[assignment]
         key = st.key
         if key == "announce":

@@ -552,7 +552,7 @@ def _drop_stale(g: Game) -> Game:
                 ability=p.ability,
             )
             continue
-        seq = p.event.get("encounter_seq")
+        seq = p.event.get("encounter_seq") if p.event.name == "encounter_ice" else None
         if seq is not None and (enc is None or enc.seq != seq):
             g = log(
                 g,
