@@ -320,3 +320,39 @@ expect:
     assert [(s.kind, s.anchor) for s in out.steps if s.kind == "not_able"] == [("not_able", "rule_cost")]
     strict = parse(text.replace(", if_able: true", ""))
     assert replay(strict).error.rule == "rule_cost"
+
+
+BASE_EXPECT = (HERE / "femme_tollbooth.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("wrong", [
+    "winner: corp",
+    "win_reason: flatline",
+    "run: {successful: false}",
+    "run: {server: R&D}",
+    "run: {ended_by: jack_out}",
+    'resolved: ["Tollbooth:tax"]',
+    'not_resolved: ["Femme Fatale:bypass"]',
+    'resolved_in: {"Femme Fatale:bypass": access}',
+    "state: {runner: {credits: 5}}",
+    "state: {runner: {clicks: 4}}",
+    "state: {runner: {tags: 1}}",
+    "state: {runner: {hand: 1}}",
+    "state: {runner: {installed: [Tollbooth]}}",
+    "state: {corp: {trashed: [Tollbooth]}}",
+    "state: {corp: {score: 1}}",
+    "state: {corp: {scored: [Tollbooth]}}",
+    "state: {corp: {rezzed: [Femme Fatale]}}",
+    "state: {corp: {bad_publicity: 1}}",
+    "state: {runner: {core_damage: 1}}",
+    "state: {cards: {Tollbooth: {zone: discard}}}",
+    "state: {cards: {Tollbooth: {rezzed: false}}}",
+    "state: {cards: {Femme Fatale: {strength: 3}}}",
+    "state: {cards: {Tollbooth: {counters: {advancement: 1}}}}",
+    "error: {rule: rule_cost}",
+])
+def test_every_expect_key_is_checked(wrong):
+    """Nothing accepted and ignored: a wrong expectation of any kind is reported."""
+    head, _ = BASE_EXPECT.split("expect:")
+    sc = parse(head + "expect:\n  " + wrong + "\n")
+    assert check(sc, replay(sc)) != []

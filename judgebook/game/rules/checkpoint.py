@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from judgebook.game.rules.frames import current_encounter, current_run, log
+from judgebook.game.rules.frames import current_encounter, log
 from judgebook.game.state import queries as q
 from judgebook.game.state.model import SIDES, Game, Lasting, evolve
 
