@@ -356,3 +356,28 @@ def test_every_expect_key_is_checked(wrong):
     head, _ = BASE_EXPECT.split("expect:")
     sc = parse(head + "expect:\n  " + wrong + "\n")
     assert check(sc, replay(sc)) != []
+
+
+def test_purge_and_trash_a_resource():
+    sc = parse("""
+title: corp basic actions
+start: {turn: corp, at: action_phase}
+card_defs:
+  - {name: Virus, side: runner, type: program, cost: 1}
+  - {name: Contact, side: runner, type: resource, cost: 1}
+corp: {credits: 5, clicks: 4}
+runner:
+  tags: 1
+  installed: [{card: Virus, counters: {virus: 3}}, Contact]
+decisions:
+  - {action: trash_resource, card: Contact}
+  - {action: purge}
+expect:
+  state:
+    corp: {credits: 3, clicks: 0}
+    runner: {trashed: [Contact]}
+    cards: {Virus: {counters: {virus: 0}}}
+""")
+    out = replay(sc)
+    assert check(sc, out) == []
+    assert ("purge", "rule_purge") in [(s.kind, s.anchor) for s in out.steps]

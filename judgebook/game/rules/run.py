@@ -39,7 +39,7 @@ class Run(Frame):
     ended: bool = False
     ended_by: str | None = None
     successful: bool = False
-    now: int = 0                         # the step in progress (for the timeline's path)
+    now: int = 0  # the step in progress (for the timeline's path)
     bp_credits: int = 0
     access_bonus: int = 0
     strength: tuple[tuple[str, int], ...] = ()  # strength changes lasting for the run

@@ -154,6 +154,18 @@ class Action(Frame):
             return install(g, side, str(d.get("card")), d.get("server"))
         if kind == "play":
             return play(g, side, str(d.get("card")), server=d.get("server"))
+        if kind == "purge":
+            g = costs.pay(g, Cost(clicks=2), Ctx("corp", side), side)  # with the action's own click: 3
+            for cid, card in g.cards.items():
+                if card.count("virus"):
+                    g = evolve(g, cards=g.cards.set(cid, card.with_counter("virus", -card.count("virus"))))
+            return log(g, "purge", "the Corp purges virus counters", "rule_purge", side)
+        if kind == "trash_resource":
+            cid = str(d.get("card"))
+            g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx(cid, side), side)
+            from judgebook.game.rules.effects import trash
+
+            return trash(g, cid, "corp")
         if kind == "advance":
             cid = str(d.get("card"))
             g = costs.pay(g, Cost(credits=Number(1), has_credits=True), Ctx(cid, side), side)
@@ -239,6 +251,33 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                     )
                 )
     if side == "corp":
+        purge = decision("action", "purge")
+        if g.corp.clicks >= 3:
+            opts.append(
+                Option(purge, "purge virus counters ([click][click][click])", "corp_basic_action_purge_virus_counters")
+            )
+        else:
+            refused.append(
+                Refused(
+                    purge,
+                    "purge virus counters",
+                    "corp_basic_action_purge_virus_counters",
+                    "purging costs [click][click][click]",
+                )
+            )
+        for cid in q.installed(g, "runner"):
+            if q.definition(g, cid).type != "resource":
+                continue
+            d = decision("action", "trash_resource", card=cid)
+            if not g.runner.tags:
+                refused.append(Refused(d, f"trash {cid}", "rule_tagged_trash_resource", "the Runner is not tagged"))
+                continue
+            why = costs.refusal(g, Cost(clicks=1, credits=Number(2), has_credits=True), Ctx(cid, "corp"), "corp")
+            (
+                refused.append(Refused(d, f"trash {cid}", why[0], why[1]))
+                if why
+                else opts.append(Option(d, f"trash {cid} (1[click], 2[c])", "corp_basic_action_trash_resource"))
+            )
         for cid in q.installed(g, "corp"):
             card_def = q.definition(g, cid)
             if card_def.type == "agenda" or (

@@ -18,8 +18,8 @@ CENTRAL = ("HQ", "R&D", "Archives")
 ACTIONS = ("run", "gain_credit", "draw", "install", "play", "advance", "remove_tag", "trash_resource", "use", "purge")
 # decision kind -> other keys it may carry
 DECISION_KINDS: dict[str, tuple[str, ...]] = {
-    "action": ("server", "card", "ability", "x", "target", "using"),
-    "use": ("ability", "subroutines", "x", "target", "using"),
+    "action": ("server", "card", "ability", "x", "using"),
+    "use": ("ability", "subroutines", "x", "using"),
     "rez": (),
     "score": (),
     "pass": (),
@@ -32,7 +32,6 @@ DECISION_KINDS: dict[str, tuple[str, ...]] = {
     "target": (),
     "trace": (),
     "discard": (),
-    "random": (),
     "choose": (),
     "loop": (),
 }
