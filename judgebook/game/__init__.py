@@ -1,0 +1,29 @@
+"""The rebuilt replay engine: one immutable state value and a step function.
+
+    start(scenario)          -> Game            the state before anything happened
+    choices(game)            -> ChoicePoint | None   who decides now, legal and refused options
+    advance(game, decision)  -> (Game, events)  the next state and the steps it produced
+
+A scripted replay (`driver.script.replay`), the interactive terminal player and
+the web table are drivers over these three. Undo is the previous state.
+
+This package imports nothing from the rest of judgebook.
+"""
+
+from judgebook.game.driver.choice import ChoicePoint, Decision, Option, Refused
+from judgebook.game.driver.step import advance, choices, start
+from judgebook.game.errors import IllegalDecision, ScenarioError
+from judgebook.game.state.model import Game
+
+__all__ = [
+    "ChoicePoint",
+    "Decision",
+    "Game",
+    "IllegalDecision",
+    "Option",
+    "Refused",
+    "ScenarioError",
+    "advance",
+    "choices",
+    "start",
+]
