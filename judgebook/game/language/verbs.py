@@ -2,7 +2,7 @@
 
     {arrange: {top: 5, deck: corp}}                       "arrange them in any order" (Precognition)
     {search: {zone: deck, side: you, type: hardware}, then: [{add_to_hand: target}]}
-    {host: <selector>, on: <selector>}                    host a card onto another without installing it
+    {host: <selector>, onto: <selector>}                    host a card onto another without installing it
     {move: <selector>, to: hand | deck_top | deck_bottom | discard | score}
     {swap: <selector of 2 installed cards>}  |  {swap: <selector of 1>, with: <selector>}
 
@@ -112,7 +112,7 @@ class Search(Instruction):
         return text + (f"; then {render_all(self.then)}" if self.then else "")
 
 
-@instruction("host", "on")
+@instruction("host", "onto")
 @dataclass(frozen=True)
 class Host(Instruction):
     """Host a card on another (rule_host_without_install: a card that was not installed does not
@@ -124,11 +124,11 @@ class Host(Instruction):
 
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Host:
-        if "on" not in mods:
-            whole.fail("host needs `on` (the host card)")
-        on = parse_selector(mods["on"], whole.key(mods, "on"))
+        if "onto" not in mods:
+            whole.fail("host needs `onto` (the host card)")
+        on = parse_selector(mods["onto"], whole.key(mods, "onto"))
         if on.chooses:
-            whole.key(mods, "on").fail("`on` names one card (self, target, host, ...); choosing the host is not "
+            whole.key(mods, "onto").fail("`onto` names one card (self, target, host, ...); choosing the host is not "
                                        "implemented")
         return cls(on, parse_selector(arg, at))
 
