@@ -55,8 +55,8 @@ def _run(name: str, cards_root: Path):  # type: ignore[no-untyped-def]
 
 
 def test_scenario_count():
-    # Counted independently: `ls rules_source/scenarios/real/*.yaml | wc -l` gives 47.
-    assert len(SCENARIOS) == 47
+    # Counted independently: `ls rules_source/scenarios/real/*.yaml | wc -l` gives 51.
+    assert len(SCENARIOS) == 51
 
 
 def test_every_known_gap_names_an_existing_scenario():
@@ -89,9 +89,10 @@ def test_source_names_a_netrunnerdb_card_and_its_ruling(path: Path, cards_root: 
 
 
 def test_rulings_reproduced(cards_root: Path):
-    # The scenarios citing a NetrunnerDB ruling (grep -l ", ruling 20" rules_source/scenarios/real: 3).
+    # The scenarios citing a NetrunnerDB ruling (grep -l ", ruling 20" rules_source/scenarios/real: 4).
     cited = [p.stem for p in SCENARIOS if ", ruling 20" in p.read_text(encoding="utf-8")]
-    assert sorted(cited) == ["cradle-negative-strength", "seidr-counts-itself", "self-modifying-code-pays-install"]
+    assert sorted(cited) == ["cradle-negative-strength", "ice-carver-applies-when-the-encounter-begins",
+                             "seidr-counts-itself", "self-modifying-code-pays-install"]
 
 
 def _cr_anchors(nsg_cr_root: Path) -> set[str]:
@@ -246,3 +247,32 @@ def test_primary_transmission_dish_credits_pay_the_trace(cards_root: Path):
     _, out = _run("primary-transmission-dish-trace", cards_root)
     assert ("trace", "step_trace_determine_success") in _kinds(out)
     assert out.final.corp.credits == 0 and out.final.cards["Primary Transmission Dish"].count("credit") == 0
+
+
+def test_ice_carver_applies_from_the_start_of_the_encounter(cards_root: Path):
+    _, out = _run("ice-carver-applies-when-the-encounter-begins", cards_root)
+    # The first state inside the encounter already sees the lowered strength (NSG ruling 2022-04-23).
+    inside = [g for g in out.states if g.point is not None and "encounter" in g.point.path]
+    assert inside and strength(inside[0], "Wall of Static") == 2
+    assert strength(out.final, "Wall of Static") == 3
+
+
+def test_leech_lasts_for_this_encounter_only(cards_root: Path):
+    _, out = _run("leech-this-encounter", cards_root)
+    kinds = [s.kind for s in out.steps]
+    assert kinds.index("lasting") < kinds.index("subroutine_broken") < kinds.index("expired")
+    assert ("expired", "step_checkpoint_duration_abilities") in _kinds(out)
+    assert strength(out.final, "Wall of Static") == 3
+
+
+def test_bad_times_lasts_until_the_end_of_the_turn(cards_root: Path):
+    from judgebook.game.rules.values import memory_limit
+
+    _, out = _run("bad-times-until-end-of-turn", cards_root)
+    assert memory_limit(out.states[0]) == 4 and memory_limit(out.final) == 2
+    assert out.final.active == "corp" and out.final.lasting
+
+
+def test_lockdown_draw_draws_nothing(cards_root: Path):
+    _, out = _run("lockdown-cannot-draw", cards_root)
+    assert ("cannot_draw", "rule_cannot_precedence") in _kinds(out)
