@@ -55,8 +55,8 @@ def _run(name: str, cards_root: Path):  # type: ignore[no-untyped-def]
 
 
 def test_scenario_count():
-    # Counted independently: `ls rules_source/scenarios/real/*.yaml | wc -l` gives 51.
-    assert len(SCENARIOS) == 51
+    # Counted independently: `ls rules_source/scenarios/real/*.yaml | wc -l` gives 57.
+    assert len(SCENARIOS) == 57
 
 
 def test_every_known_gap_names_an_existing_scenario():
@@ -276,3 +276,20 @@ def test_bad_times_lasts_until_the_end_of_the_turn(cards_root: Path):
 def test_lockdown_draw_draws_nothing(cards_root: Path):
     _, out = _run("lockdown-cannot-draw", cards_root)
     assert ("cannot_draw", "rule_cannot_precedence") in _kinds(out)
+
+
+def _target_options(out) -> list[list[str]]:  # type: ignore[no-untyped-def]
+    points = [g.point for g in out.states if g.point is not None and g.point.kind == "target"]
+    return [list(o.decision.value) for o in points[0].options]
+
+
+def test_a_card_with_a_virus_counter_selector(cards_root: Path):
+    _, out = _run("business-as-usual-virus-counters", cards_root)
+    assert _target_options(out) == [["Leech"], ["Datasucker"]]       # Corroder has no virus counter
+
+
+def test_up_to_two_selector_offers_zero_one_or_two(cards_root: Path):
+    _, out = _run("freelancer-up-to-two-resources", cards_root)
+    options = _target_options(out)
+    # 3 resources: 1 way to pick none, 3 to pick one, 3 to pick two; Corroder is a program.
+    assert len(options) == 7 and [] in options and all("Corroder" not in o for o in options)
