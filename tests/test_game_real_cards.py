@@ -119,6 +119,13 @@ def test_every_cited_anchor_exists_in_cr_26_03(cards_root: Path, nsg_cr_root: Pa
     assert cited - anchors == set()
 
 
+def test_every_rule_named_in_a_source_exists_in_cr_26_03(nsg_cr_root: Path):
+    anchors = _cr_anchors(nsg_cr_root)
+    named = {m for p in SCENARIOS for m in re.findall(r"cr-26\.03 ([a-z_, ]+)", p.read_text(encoding="utf-8"))}
+    rules = {r.strip() for group in named for r in group.split(",") if r.strip()}
+    assert rules and rules - anchors == set()
+
+
 def _kinds(out) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
     return [(s.kind, s.anchor) for s in out.steps]
 
