@@ -137,3 +137,11 @@ def test_inline_definitions_of_a_scenario_are_joined_with_their_line(cards_root:
                     "corp: {hand: [Hedge Fund]}\n", encoding="utf-8")
     sc = load_scenario(path, None, cards_root)
     assert sc.library.card("Hedge Fund").cost == _raw(cards_root, "hedge_fund")["cost"]
+
+
+def test_names_limits_what_is_parsed(cards_root: Path, tmp_path: Path):
+    lib = _library(tmp_path, "cards:\n  - name: Hedge Fund\n  - name: Ice Wall\n    cost: 99\n")
+    assert set(load_with_stats(lib, cards_root, {"Hedge Fund"})) == {"Hedge Fund"}
+    with pytest.raises(ScenarioError) as err:
+        load_with_stats(lib, cards_root)
+    assert err.value.field == "cards[1].cost" and err.value.line == 4

@@ -162,3 +162,24 @@ def test_swap_with_changes_which_cards_swap():
     assert g2.zone("corp.server.R&D.ice") == ("W3",) and g2.zone("corp.server.HQ.ice") == ("W1",)
     g3 = _final("{swap: {zone: ice, count: 2}}")                     # the default pick: the first pair
     assert g3.zone("corp.server.HQ.ice") == ("W2",) and g3.zone("corp.server.R&D.ice") == ("W1",)
+
+
+# --- the existing card instructions the verbs build on, checked against the rules -------------------
+
+
+@pytest.mark.xfail(strict=True, reason="engine: `expose` (instructions.py/effects.py) exposes any card it is "
+                   "given; rule_expose: only installed, unrezzed cards can be exposed")
+def test_a_rezzed_card_cannot_be_exposed():
+    text = TEMPLATE.format(effect="{expose: W1}").replace("HQ: {ice: [W1]}", "HQ: {ice: [{card: W1, rezzed: true}]}")
+    out = replay(parse(text, "verbs.yaml"))
+    assert "expose" not in [s.kind for s in out.steps]
+
+
+@pytest.mark.xfail(strict=True, reason="engine: `look_at` and `reveal` cite rule_expose; looking at and revealing "
+                   "are not exposing (rule_look_reveal_expose_access_distinct)")
+def test_look_at_and_reveal_do_not_cite_the_expose_rule():
+    for effect, kind in (("{look_at: {top: 2, deck: opponent}}", "look_at"),
+                         ("{reveal: {top: 1, deck: you}}", "reveal")):
+        out = replay(_parse(effect))
+        anchors = {s.anchor for s in out.steps if s.kind == kind}
+        assert anchors and "rule_expose" not in anchors
