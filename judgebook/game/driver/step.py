@@ -18,7 +18,13 @@ from judgebook.game.driver.choice import ChoicePoint, Decision
 from judgebook.game.errors import EngineLimit, IllegalDecision
 from judgebook.game.state.model import Game, Step
 
-MAX_AUTOMATIC = 5000
+MAX_AUTOMATIC = 2000
+
+
+def loop_key(g: Game) -> Game:
+    """The state as the loop rule compares it: everything but the record of past events and the counter
+    that numbers them, which a loop makes grow each round."""
+    return replace(g, history=(), seq=0, trail=(), point=None, out=())
 
 
 def choices(g: Game) -> ChoicePoint | None:
@@ -39,15 +45,16 @@ def advance(g: Game, choice: Decision | None = None, how: str = "chosen") -> tup
             raise IllegalDecision(f"{choice.as_yaml()} is not an option here ({point.prompt})", point.rule)
         top = g.stack[-1]
         forced = len(point.options) == 1
-        trail = (g.trail + (replace(g, trail=()),)) if forced else ()
+        trail = (g.trail + (loop_key(g),)) if forced else ()
         g = replace(g, point=None, trail=())
         g = top.choose(g, replace(option, decision=option.decision.with_payment(choice)))
         if how != "chosen":  # a default or the only option: the timeline says so
             g = replace(g, out=tuple(replace(s, how=how) if s.how == "chosen" else s for s in g.out))
         g, steps = settle(g)
         if forced and g.point is not None and len(g.point.options) == 1 and g.point.kind != "loop":
-            if g in trail:
-                return _loop_found(g, trail[trail.index(g) :], steps)
+            key = loop_key(g)
+            if key in trail:
+                return _loop_found(g, trail[trail.index(key) :], steps)
             g = replace(g, trail=trail)
         return g, steps
     elif choice is not None:
@@ -65,10 +72,11 @@ def settle(g: Game) -> tuple[Game, tuple[Step, ...]]:
         if isinstance(result, ChoicePoint):
             return replace(g, point=result, out=()), g.out
         g = result
-        if g in index:
-            return _loop_found(g, tuple(seen[index[g] :]), g.out)
-        index[g] = len(seen)
-        seen.append(g)
+        key = loop_key(g)
+        if key in index:
+            return _loop_found(g, tuple(seen[index[key] :]), g.out)
+        index[key] = len(seen)
+        seen.append(key)
     raise EngineLimit(
         f"more than {MAX_AUTOMATIC} steps with no decision, each changing the game: an "
         "infinite loop the engine cannot end",

@@ -132,7 +132,7 @@ class Pending:
     event: GameEvent
     lki: bool = False  # its source left play: it resolves with last known information
     target: str | None = None  # delayed abilities: the card their creator chose
-    serial: int = 0
+    serial: int = field(default=0, compare=False)  # only tells instances apart in the timeline
     delayed: Ability | None = None  # a delayed conditional ability (it has no card definition)
     since: int = 0
 
