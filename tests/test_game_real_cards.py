@@ -13,8 +13,8 @@ import re
 from pathlib import Path
 
 import pytest
+from test_game_verbs import verbs_registered  # noqa: F401  (a fixture: the verbs, registered for this module)
 
-import judgebook.game.language.verbs  # noqa: F401  (registers the verbs until the language package imports them)
 from judgebook.game import IllegalDecision, advance, choices
 from judgebook.game.driver.script import check, replay
 from judgebook.game.driver.step import start

@@ -3,13 +3,37 @@ file, line and field; every key changes the replay (a scenario with and without 
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+
 import pytest
 
-import judgebook.game.language.verbs  # noqa: F401  (registers the verbs until the language package imports them)
 from judgebook.game.driver.script import replay
 from judgebook.game.errors import ScenarioError
 from judgebook.game.scenario.load import parse
 from judgebook.game.state.model import Game
+
+VERBS = ("arrange", "search", "host", "move", "swap")
+_SAVED: dict[str, tuple[type, tuple[str, ...]]] = {}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def verbs_registered() -> Iterator[None]:
+    """The verbs registered for this module's tests only, so the rest of the suite sees the registries as
+    the language package builds them (LANGUAGE.md's tables are checked against the registries) in any
+    test order. Once judgebook.game.language imports the verbs module itself, they stay registered."""
+    owned = "judgebook.game.language.verbs" not in sys.modules or bool(_SAVED)
+    import judgebook.game.language.verbs  # noqa: F401  (registers them on first import)
+    from judgebook.game.language.instructions import EXTRA, INSTRUCTIONS
+
+    for name, (cls, extra) in _SAVED.items():
+        INSTRUCTIONS.by_name[name], EXTRA[name] = cls, extra
+    _SAVED.clear()
+    yield
+    if owned:
+        for name in VERBS:
+            _SAVED[name] = (INSTRUCTIONS.by_name.pop(name), EXTRA.pop(name, ()))
+
 
 # The effect under test is written on line 11 (counted in the template below).
 TEMPLATE = """title: verbs
