@@ -183,10 +183,10 @@ def load_with_stats(library_dir: str | Path, cards_source: str | Path | CardSour
 def parse_scenario(text: str, file: str | None, library: str | Path | None,
                    cards_source: str | Path | CardSource | None) -> Any:
     """A scenario whose card definitions (inline and from the library) take their statistics from
-    NetrunnerDB; the board, decisions and expectations are read by the scenario parser's own helpers."""
-    from judgebook.engine import scenario as board
-    from judgebook.engine.cards import SIDES, check_keys, want_str
+    NetrunnerDB. It mirrors `scenario.load.parse` (the board, decisions and expectations are read by the
+    scenario board parser) until that loader takes a card source itself: then this goes."""
     from judgebook.game.language.cards import CardLibrary
+    from judgebook.game.scenario import board
     from judgebook.game.scenario.load import Scenario
 
     source = cards_source if isinstance(cards_source, CardSource) or cards_source is None \
@@ -194,13 +194,13 @@ def parse_scenario(text: str, file: str | None, library: str | Path | None,
     node = load_text(text, file)
     if not isinstance(node, dict):
         raise ScenarioError("a scenario is a YAML mapping", file=file, line=1)
-    check_keys(node, board.TOP_KEYS, "scenario")
+    board.check_keys(node, board.TOP_KEYS, "scenario")
     if "title" not in node:
         raise ScenarioError("a scenario needs a `title`", field="title", line=1, file=file)
     start = node.get("start") or LocDict()
-    check_keys(start, ("turn", "at"), "start")
+    board.check_keys(start, ("turn", "at"), "start")
     options = node.get("options") or LocDict()
-    check_keys(options, (), "options")
+    board.check_keys(options, ("max_steps",), "options")
     ids = board._Ids()
     corp = board._player(node.get("corp") or LocDict(), "corp", ids)
     runner = board._player(node.get("runner") or LocDict(), "runner", ids)
@@ -210,10 +210,11 @@ def parse_scenario(text: str, file: str | None, library: str | Path | None,
         exc.file = exc.file or file
         raise
     return Scenario(str(node["title"]), str(node.get("source", "")), CardLibrary(cards),
-                    active=want_str(start, "turn", "start", "runner", SIDES),
-                    start=want_str(start, "at", "start", "action_phase", board.STARTS),
+                    active=board.want_str(start, "turn", "start", "runner", board.SIDES) or "runner",
+                    start=board.want_str(start, "at", "start", "action_phase", board.STARTS) or "action_phase",
                     corp=corp, runner=runner, decisions=board._decisions(node.get("decisions")),
-                    expect=board._expect(node.get("expect")), file=file)
+                    expect=board._expect(node.get("expect")), file=file,
+                    max_steps=board.want_int(options, "max_steps", "options", 2000) or 2000)
 
 
 def _cards(node: dict[str, Any], library: str | Path | None, source: CardSource | None,
