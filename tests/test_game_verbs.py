@@ -207,3 +207,11 @@ def test_look_at_and_reveal_do_not_cite_the_expose_rule():
         out = replay(_parse(effect))
         anchors = {s.anchor for s in out.steps if s.kind == kind}
         assert anchors and "rule_expose" not in anchors
+
+
+@pytest.mark.xfail(strict=True, reason="engine: `lose_credits: all` reads the credits of `you` (the ability's "
+                   "controller), not of the player losing them (Closed Accounts: the Runner loses the Corp's count)")
+def test_lose_all_credits_is_the_losing_players_pool():
+    text = TEMPLATE.format(effect="{lose_credits: all, player: runner}").replace(
+        "runner:\n  deck: [B, B, B]", "runner:\n  credits: 7\n  deck: [B, B, B]")
+    assert replay(parse(text, "verbs.yaml")).final.runner.credits == 0
