@@ -215,3 +215,20 @@ def test_lose_all_credits_is_the_losing_players_pool():
     text = TEMPLATE.format(effect="{lose_credits: all, player: runner}").replace(
         "runner:\n  deck: [B, B, B]", "runner:\n  credits: 7\n  deck: [B, B, B]")
     assert replay(parse(text, "verbs.yaml")).final.runner.credits == 0
+
+
+def test_language_doc_rows_cover_every_verb_and_parse():
+    import re
+    from pathlib import Path
+
+    import yaml
+
+    from judgebook.game.language.instructions import parse_instruction
+    from judgebook.game.language.nodes import At
+
+    doc = Path(__file__).resolve().parents[1] / "judgebook" / "game" / "LANGUAGE-verbs.md"
+    rows = dict(m.groups() for line in doc.read_text(encoding="utf-8").splitlines()
+                if (m := re.match(r"^\| ([a-z_]+) \| .* \| `(.+)` \|$", line)))
+    assert set(rows) == set(VERBS)
+    for name, example in rows.items():
+        assert parse_instruction(yaml.safe_load(example), At("doc", 1)).name == name
