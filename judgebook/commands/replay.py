@@ -185,7 +185,8 @@ def _replay_old(args: argparse.Namespace, library: Path | None) -> Result:
     try:
         timeline = replay(scenario)
     except IllegalDecision as exc:
-        data = timeline_data(exc.timeline, corpus, args.until) if getattr(exc, "timeline", None) else None
+        partial = getattr(exc, "timeline", None)   # the old engine attaches the steps taken so far
+        data = timeline_data(partial, corpus, args.until) if partial else None
         error = {"message": str(exc), "field": exc.field, "line": exc.line,
                  "rule": rule_ref(corpus, exc.rule)}
         return data, error, expectation(stated, check_expectations(scenario, None, exc)), 1
