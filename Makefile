@@ -7,7 +7,7 @@ TESTSTAMP := $(VENV)/.test-installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install build bench clean
+.PHONY: run test install build bench bench-engine clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -42,6 +42,10 @@ test: $(TESTSTAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/search.py
+
+# The rebuilt engine against the old one, in one run (a table; bench/engine.py --json for figures).
+bench-engine: $(STAMP)
+	$(BIN)/python bench/engine.py
 
 clean:
 	rm -rf $(VENV) index/gen-* index/current
