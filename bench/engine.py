@@ -131,10 +131,10 @@ def timed_steps(samples: list[float], cpu: list[float]) -> Iterator[None]:
 
     real = script.advance
 
-    def advance(g: Game, decision: Decision | None = None, how: str = "chosen") -> tuple[Game, tuple[Step, ...]]:
+    def advance(g: Game, choice: Decision | None = None, how: str = "chosen") -> tuple[Game, tuple[Step, ...]]:
         t0, c0 = time.perf_counter(), time.process_time()
         choices(g)
-        result = real(g, decision, how)
+        result = real(g, choice, how)
         samples.append(time.perf_counter() - t0)
         cpu.append(time.process_time() - c0)
         return result
