@@ -230,6 +230,9 @@ def test_missing_file_and_bad_scenario(capsys, monkeypatch, tmp_path):
     bad.write_text("title: bad\nrunner:\n  credits: many\n", encoding="utf-8")
     code, _, err = play(capsys, monkeypatch, tmp_path, bad, [])
     assert code == 2 and "line 3" in err and "Traceback" not in err
+    bad.write_bytes(b"\xff\xfe\x00title")
+    code, out, err = play(capsys, monkeypatch, tmp_path, bad, [])
+    assert code == 2 and out == "" and "not UTF-8" in err
 
 
 def test_parse_command():

@@ -110,9 +110,14 @@ def test_new_engine_prints_its_timeline_with_rules(capsys, tmp_path):
     assert "(listing stopped at step 2 by --until)" in out
 
 
-def test_new_engine_missing_file(capsys, tmp_path):
-    code, _, err = run_cli(capsys, tmp_path, str(tmp_path / "nope.yaml"), "--engine", "new")
+@pytest.mark.parametrize("engine", ["old", "new"])
+def test_unreadable_files(capsys, tmp_path, engine):
+    code, _, err = run_cli(capsys, tmp_path, str(tmp_path / "nope.yaml"), "--engine", engine)
     assert code == 2 and "cannot read scenario" in err
+    binary = tmp_path / "binary.yaml"
+    binary.write_bytes(b"\xff\xfe\x00title")
+    code, out, err = run_cli(capsys, tmp_path, str(binary), "--engine", engine)
+    assert code == 2 and out == "" and "not UTF-8" in err and "Traceback" not in err
 
 
 def _loose_copy(tmp_path: Path) -> Path:

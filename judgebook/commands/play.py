@@ -119,6 +119,7 @@ class Session:
     """The game now, and every decision taken with the state it was taken in (undo pops one)."""
     scenario: Any
     game: Any
+    source: str = ""                                          # the scenario file's text, as read at the start
     taken: list[tuple[Any, Any]] = field(default_factory=list)   # (state before, decision)
 
     def take(self, decision: Any, how: str = "chosen") -> tuple[Any, ...]:
@@ -279,8 +280,7 @@ def with_decisions(text: str, decisions: list[Any]) -> str:
 def save(session: Session, target: str, library: Path | None) -> list[str]:
     """Write the session; returns notes for stderr: the file does not find its library by itself, or its
     scripted replay does not end at this point (a point with a default lets a replay go on)."""
-    source = Path(session.scenario.file).read_text(encoding="utf-8")
-    body = with_decisions(source, session.decisions)
+    body = with_decisions(session.source, session.decisions)
     path = Path(target)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(body, encoding="utf-8")
@@ -296,7 +296,10 @@ def save(session: Session, target: str, library: Path | None) -> list[str]:
         found = None
     if library is not None and (found is None or found.resolve() != library.resolve()):
         notes.append(f"note: {path} uses the card library {library}: replay it with --library {library}")
-    outcome = replay(load(path, library))
+    try:
+        outcome = replay(load(path, library))
+    except Exception as exc:  # the file is written; say that its replay could not be checked, and why
+        return [*notes, f"note: {path} was written, but replaying it failed: {type(exc).__name__}: {exc}"]
     if not outcome.states or outcome.final != session.game:
         notes.append(f"note: a replay of {path} does not stop here ({outcome.ended}): a scripted replay takes "
                      "the defaults after the last decision")
@@ -315,6 +318,7 @@ def run(args: argparse.Namespace, stdin: IO[str] | None = None, stdout: IO[str] 
     out = stdout or sys.stdout
     try:
         library = library_for(args.file, args.library)
+        source = Path(args.file).read_text(encoding="utf-8")
         scenario = load(args.file, library)
         game, steps = start(setup(scenario))
     except LibraryError as exc:
@@ -323,6 +327,9 @@ def run(args: argparse.Namespace, stdin: IO[str] | None = None, stdout: IO[str] 
     except OSError as exc:
         print(f"judgebook play: {args.file}: cannot read scenario: {exc.strerror}", file=sys.stderr)
         return 2
+    except UnicodeDecodeError:
+        print(f"judgebook play: {args.file}: cannot read scenario: not UTF-8 text", file=sys.stderr)
+        return 2
     except ScenarioError as exc:
         print(f"judgebook play: {exc}", file=sys.stderr)
         return 2
@@ -330,7 +337,7 @@ def run(args: argparse.Namespace, stdin: IO[str] | None = None, stdout: IO[str] 
         print(f"judgebook play: the game cannot start: {exc} (rule {exc.rule})", file=sys.stderr)
         return 1
     cite = make_cite(_corpus(getattr(args, "index", None)))
-    session = Session(scenario, game)
+    session = Session(scenario, game, source)
     out.write(f"Playing: {scenario.title}\n")
     out.write(render_steps(steps, cite))
     if args.script:

@@ -180,6 +180,9 @@ def _replay_old(args: argparse.Namespace, library: Path | None) -> Result:
     except ScenarioError as exc:
         print(f"judgebook replay: {exc}", file=sys.stderr)
         return 2
+    except UnicodeDecodeError:
+        print(f"judgebook replay: {args.file}: cannot read scenario: not UTF-8 text", file=sys.stderr)
+        return 2
     stated = scenario.expect is not None
     corpus = _corpus(getattr(args, "index", None))
     try:
@@ -208,6 +211,9 @@ def _replay_new(args: argparse.Namespace, library: Path | None) -> Result:
         scenario = load(args.file, library)
     except OSError as exc:
         print(f"judgebook replay: {args.file}: cannot read scenario: {exc.strerror}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError:
+        print(f"judgebook replay: {args.file}: cannot read scenario: not UTF-8 text", file=sys.stderr)
         return 2
     except ScenarioError as exc:
         print(f"judgebook replay: {exc}", file=sys.stderr)
