@@ -10,6 +10,7 @@ import pytest
 
 from judgebook.cli import main
 from judgebook.commands.play import (
+    COMMANDS_HELP,
     Command,
     CommandError,
     Session,
@@ -112,9 +113,11 @@ def test_refused_options_on_request_and_a_refused_choice_prints_its_rule(capsys,
 
 def test_errors_do_not_leave_the_loop(capsys, monkeypatch, tmp_path):
     _, point = first_point(FEMME)
-    lines = ["9", "r7", "fly", "{action: run, server: HQ, speed: 3}", "save", "1"]
+    lines = ["9", "r7", "fly", "{action: run, server: HQ, speed: 3}", "save", "help", "1", "quit", "2"]
     code, out, err = play(capsys, monkeypatch, tmp_path, FEMME, lines)
     assert code == 0
+    assert COMMANDS_HELP in out
+    assert "Femme Fatale: pump resolves" not in out      # nothing is read after quit
     assert f"no option 9: choose 1 to {len(point.options)}" in err
     assert "no refused option r7" in err
     assert "'fly'" in err

@@ -30,7 +30,8 @@ COMMANDS_HELP = """\
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser("play", help=HELP, description=HELP)
+    p = subparsers.add_parser("play", help=HELP, description=HELP, epilog="commands, one a line:\n" + COMMANDS_HELP,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", metavar="FILE", help="a scenario file (board, card definitions, decisions)")
     p.add_argument("--library", metavar="DIR",
                    help="folder of card definitions (default: ../cards beside the scenario, else the remembered one)")
