@@ -4,6 +4,7 @@ advance, the scripted replay) or from the scenario files, never from the command
 from __future__ import annotations
 
 import io
+import random
 from pathlib import Path
 
 import pytest
@@ -275,3 +276,47 @@ def test_with_decisions_replaces_only_decisions_and_drops_expect():
     assert appended.startswith("title: t\nrunner: {credits: 1}\n") and "- {action: run, server: R&D}" in appended
     flow = with_decisions("{title: t, decisions: [{action: draw}]}", [])
     assert "decisions: []" in flow and "title: t" in flow and "draw" not in flow
+
+
+SHIPPED = sorted((Path(__file__).resolve().parent.parent / "rules_source" / "next" / "scenarios").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", [FEMME, *SHIPPED], ids=lambda p: p.stem)
+def test_saved_decisions_replay_through_the_same_states(path):
+    """Random legal play from every shipped scenario: every decision the engine offers is written so that the
+    scenario parser reads it back and the scripted replay takes it, through the very same states."""
+    from judgebook.game.driver.choice import ANY_NUMBER
+    from judgebook.game.scenario.load import parse
+
+    library = path.resolve().parent.parent / "cards"
+    library = library if library.is_dir() else None
+    sc = load(path, library)
+    rng = random.Random(path.stem)
+    for _walk in range(2):
+        g, _ = start(setup(sc))
+        session = Session(sc, g)
+        for _ in range(rng.randint(1, 40)):
+            point = choices(session.game)
+            if point is None or not point.options:
+                break
+            d = rng.choice(point.options).decision
+            if d.value == ANY_NUMBER:
+                d = decision(d.kind, 2, **dict(d.params))
+            session.take(d)
+        text = with_decisions(path.read_text(encoding="utf-8"), session.decisions)
+        outcome = replay(parse(text, str(path), library))
+        k = len(session.taken)
+        assert len(outcome.states) > k and outcome.states[k] == session.game
+
+
+def test_a_real_pipe(tmp_path):
+    """The command in its own process, reading a pipe (not a terminal): no prompt, the game on stdout."""
+    import subprocess
+    import sys
+
+    _, point = first_point(FEMME)
+    proc = subprocess.run([sys.executable, "-m", "judgebook", "--index", str(tmp_path / "none"), "play", str(FEMME)],
+                          input="r1\n1\nquit\n", capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0
+    assert f"rule: {point.refused[0].rule}" in proc.stderr and "Traceback" not in proc.stderr
+    assert "chosen: {pass: runner}" in proc.stdout and "> " not in proc.stdout
