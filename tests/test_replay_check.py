@@ -89,11 +89,28 @@ def test_check_without_an_expect_block_is_an_error(capsys, tmp_path):
     assert code == 0 and "Expectation: none stated" in out
 
 
-def test_every_shipped_scenario_passes_the_check_on_the_new_engine(capsys, tmp_path):
-    files = sorted(NEW_SCENARIOS.glob("*.yaml"))
+def test_every_shipped_scenario_passes_the_check_on_the_new_engine_in_one_call(capsys, tmp_path):
+    files = [str(f) for f in sorted(NEW_SCENARIOS.glob("*.yaml"))]
     assert len(files) == 72      # `ls rules_source/next/scenarios/*.yaml | wc -l`
-    failed = [f.name for f in files if run_cli(capsys, tmp_path, str(f), "--check", "--engine", "new")[0] != 0]
-    assert failed == []
+    code, out, err = run_cli(capsys, tmp_path, *files, "--check", "--engine", "new")
+    assert code == 0 and out.splitlines() == [f"{f}: expectation met" for f in files]
+    assert "72 of 72 scenario(s) as expected" in err
+
+
+def test_several_files_report_each_and_fail_if_one_fails(capsys, tmp_path):
+    good = str(OLD_SCENARIOS / BULWARK)
+    bad = wrong_expectation(tmp_path, OLD_SCENARIOS / BULWARK)
+    files = [good, str(bad), good]
+    library = str(OLD_SCENARIOS.parent / "cards")
+    code, out, err = run_cli(capsys, tmp_path, *files, "--check", "--library", library)
+    assert code == 1 and out.count("expectation met") == 2 and out.count("expectation NOT met") == 1
+    assert "2 of 3 scenario(s) as expected" in err
+    code, out, _ = run_cli(capsys, tmp_path, *files, "--check", "--library", library, "--json")
+    data = json.loads(out)
+    assert code == 1 and [d["file"] for d in data] == files
+    assert [d["expectation"]["met"] for d in data] == [True, False, True]
+    code, _, err = run_cli(capsys, tmp_path, good, good)
+    assert code == 2 and "only with --check" in err
 
 
 def test_new_engine_prints_its_timeline_with_rules(capsys, tmp_path):

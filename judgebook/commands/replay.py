@@ -5,7 +5,8 @@ text of the newest loaded CR version that has it, or marked "not in the
 loaded documents" when none does (never a dead link).
 
 The output says whether the outcome is the one the scenario's `expect` block
-states; `--check` prints only that verdict and exits 1 when it is not. Card
+states; `--check` prints only that verdict (for each of several files) and
+exits 1 when one is not. Card
 definitions come from `--library DIR`, else the `cards` folder beside the
 scenario's folder, else the library remembered with `--library DIR --remember`.
 `--engine new` replays with the rebuilt engine (judgebook.game); `old` is the
@@ -27,8 +28,8 @@ ENGINES = ("old", "new")
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("replay", help=HELP, description=HELP)
-    p.add_argument("file", metavar="FILE", nargs="?",
-                   help="a scenario file (see judgebook/engine/LANGUAGE.md)")
+    p.add_argument("file", metavar="FILE", nargs="*",
+                   help="a scenario file (see judgebook/engine/LANGUAGE.md); several with --check")
     p.add_argument("--json", action="store_true", help="structured output")
     p.add_argument("--until", metavar="STEP", type=int, help="stop the listing after step STEP")
     p.add_argument("--check", action="store_true",
@@ -94,7 +95,7 @@ def _library_settings(args: argparse.Namespace) -> int | None:
         return 2
     print(f"judgebook replay: card library {'remembered: ' + str(cfg.library) if cfg.library else 'forgotten'}",
           file=sys.stderr)
-    return 0 if args.file is None else None
+    return 0 if not args.file else None
 
 
 # --- the expectation, whichever engine replayed ------------------------------
@@ -138,8 +139,11 @@ def run(args: argparse.Namespace) -> int:
     done = _library_settings(args)
     if done is not None:
         return done
-    if args.file is None:
+    if not args.file:
         print("judgebook replay: a scenario FILE is needed", file=sys.stderr)
+        return 2
+    if len(args.file) > 1 and not args.check:
+        print("judgebook replay: several scenario files only with --check", file=sys.stderr)
         return 2
     if args.until is not None and args.until < 1:
         print("judgebook replay: --until takes a step number from 1", file=sys.stderr)
@@ -147,44 +151,64 @@ def run(args: argparse.Namespace) -> int:
     if args.check and args.until is not None:
         print("judgebook replay: --check prints no steps, so --until has nothing to stop", file=sys.stderr)
         return 2
+    corpus = _corpus(getattr(args, "index", None))
+    codes, documents = [], []
+    for file in args.file:
+        code, document = _one(args, file, corpus)
+        codes.append(code)
+        if document is not None:
+            documents.append(document)
+    if args.json and documents:
+        out = documents[0] if len(args.file) == 1 else documents
+        print(json.dumps(out, ensure_ascii=False, indent=1, default=str))
+    if len(args.file) > 1:
+        print(f"judgebook replay: {codes.count(0)} of {len(codes)} scenario(s) as expected", file=sys.stderr)
+    return max(codes)
+
+
+def _one(args: argparse.Namespace, file: str, corpus: Any) -> tuple[int, dict[str, Any] | None]:
+    """Replay one scenario; the exit code and, with --json, its document (printed by the caller)."""
     try:
-        library = library_for(args.file, args.library)
+        library = library_for(file, args.library)
     except LibraryError as exc:
         print(f"judgebook replay: {exc}", file=sys.stderr)
-        return 2
+        return 2, None
     runner = _replay_new if args.engine == "new" else _replay_old
-    result = runner(args, library)
+    result = runner(args, file, library, corpus)
     if isinstance(result, int):
-        return result
+        return result, None
     data, error, exp, code = result
     if args.check and not exp.stated:
-        print(f"judgebook replay: --check: {args.file} has no `expect` block to check against", file=sys.stderr)
-        return 2
+        print(f"judgebook replay: --check: {file} has no `expect` block to check against", file=sys.stderr)
+        return 2, None
     data = dict(data or {"steps": [], "outcome": None})
+    data["file"] = file
     data["engine"] = args.engine
     data["expectation"] = exp.as_dict()
-    _emit(args, data, error, exp)
+    if error:
+        data["error"] = error
+    if not args.json:
+        _emit(args, data, error, exp)
     if args.check and not exp.met:
-        print(f"judgebook replay: {args.file}: the outcome is not the scenario's `expect`", file=sys.stderr)
-    return exit_code(exp, args.check, code)
+        print(f"judgebook replay: {file}: the outcome is not the scenario's `expect`", file=sys.stderr)
+    return exit_code(exp, args.check, code), data
 
 
 Result = tuple[dict[str, Any] | None, dict[str, Any] | None, Expectation, int] | int
 
 
-def _replay_old(args: argparse.Namespace, library: Path | None) -> Result:
+def _replay_old(args: argparse.Namespace, file: str, library: Path | None, corpus: Any) -> Result:
     from judgebook.engine import IllegalDecision, ScenarioError, check_expectations, load_scenario, replay
 
     try:
-        scenario = load_scenario(args.file, library)
+        scenario = load_scenario(file, library)
     except ScenarioError as exc:
         print(f"judgebook replay: {exc}", file=sys.stderr)
         return 2
     except UnicodeDecodeError:
-        print(f"judgebook replay: {args.file}: cannot read scenario: not UTF-8 text", file=sys.stderr)
+        print(f"judgebook replay: {file}: cannot read scenario: not UTF-8 text", file=sys.stderr)
         return 2
     stated = scenario.expect is not None
-    corpus = _corpus(getattr(args, "index", None))
     try:
         timeline = replay(scenario)
     except IllegalDecision as exc:
@@ -197,38 +221,37 @@ def _replay_old(args: argparse.Namespace, library: Path | None) -> Result:
         print(f"judgebook replay: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # an engine bug: say so plainly instead of a bare traceback
-        return _internal(args, exc)
+        return _internal(file, exc)
     return (timeline_data(timeline, corpus, args.until), None,
             expectation(stated, check_expectations(scenario, timeline)), 0)
 
 
-def _replay_new(args: argparse.Namespace, library: Path | None) -> Result:
+def _replay_new(args: argparse.Namespace, file: str, library: Path | None, corpus: Any) -> Result:
     from judgebook.game.driver.script import check, replay
     from judgebook.game.errors import IllegalDecision, ScenarioError
     from judgebook.game.scenario.load import load
 
     try:
-        scenario = load(args.file, library)
+        scenario = load(file, library)
     except OSError as exc:
-        print(f"judgebook replay: {args.file}: cannot read scenario: {exc.strerror}", file=sys.stderr)
+        print(f"judgebook replay: {file}: cannot read scenario: {exc.strerror}", file=sys.stderr)
         return 2
     except UnicodeDecodeError:
-        print(f"judgebook replay: {args.file}: cannot read scenario: not UTF-8 text", file=sys.stderr)
+        print(f"judgebook replay: {file}: cannot read scenario: not UTF-8 text", file=sys.stderr)
         return 2
     except ScenarioError as exc:
         print(f"judgebook replay: {exc}", file=sys.stderr)
         return 2
-    corpus = _corpus(getattr(args, "index", None))
     try:
         outcome = replay(scenario)
         differences = check(scenario, outcome)
     except IllegalDecision as exc:  # raised outside the script's own checks: an engine bug as well
-        return _internal(args, exc)
+        return _internal(file, exc)
     except ScenarioError as exc:
         print(f"judgebook replay: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:
-        return _internal(args, exc)
+        return _internal(file, exc)
     data = game_timeline_data(scenario, outcome, corpus, args.until)
     error = None
     if outcome.error is not None:
@@ -237,8 +260,8 @@ def _replay_new(args: argparse.Namespace, library: Path | None) -> Result:
     return data, error, expectation(scenario.expect is not None, differences), 1 if error else 0
 
 
-def _internal(args: argparse.Namespace, exc: Exception) -> int:
-    print(f"judgebook replay: internal engine error while replaying {args.file}: "
+def _internal(file: str, exc: Exception) -> int:
+    print(f"judgebook replay: internal engine error while replaying {file}: "
           f"{type(exc).__name__}: {exc} (please report this scenario)", file=sys.stderr)
     return 3
 
@@ -307,15 +330,9 @@ def timeline_data(timeline: Any, corpus: Any, until: int | None = None) -> dict:
 
 def _emit(args: argparse.Namespace, data: dict[str, Any], error: dict[str, Any] | None,
           exp: Expectation) -> None:
-    if args.json:
-        out = dict(data)
-        if error:
-            out["error"] = error
-        print(json.dumps(out, ensure_ascii=False, indent=1, default=str))
-        return
     if args.check:
         verdict = "expectation met" if exp.met else "expectation NOT met"
-        print(f"{args.file}: {verdict}")
+        print(f"{data['file']}: {verdict}")
         for d in exp.differences:
             print(f"  - {d}")
         return
