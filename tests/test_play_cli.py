@@ -320,3 +320,16 @@ def test_a_real_pipe(tmp_path):
     assert proc.returncode == 0
     assert f"rule: {point.refused[0].rule}" in proc.stderr and "Traceback" not in proc.stderr
     assert "chosen: {pass: runner}" in proc.stdout and "> " not in proc.stdout
+
+
+def test_board_shows_the_pools_and_zones_of_the_current_state(capsys, monkeypatch, tmp_path):
+    g0, point = first_point(FEMME)
+    pump = next(i for i, o in enumerate(point.options, 1) if o.decision.get("ability") == "pump")
+    g1, _ = advance(g0, point.options[pump - 1].decision)
+    code, out, _ = play(capsys, monkeypatch, tmp_path, FEMME, ["board", str(pump), "board"])
+    first, second = out.split("turn 1, ")[1:]
+    for shown, g in ((first, g0), (second, g1)):
+        assert f"runner: {g.runner.credits}[c], {g.runner.clicks}[click]" in shown
+        assert f"corp: {g.corp.credits}[c]" in shown
+    assert g0.runner.credits != g1.runner.credits
+    assert "corp.server.HQ.ice: Tollbooth (rezzed)" in first and "runner.rig: Femme Fatale" in first

@@ -23,6 +23,7 @@ COMMANDS_HELP = """\
   (empty line)        take the default option, when the point has one
   {kind: value, ...}  a decision written as in a scenario's decisions: list
   r | refused         list the refused options;  rN: try refused option N (shows the rule refusing it)
+  board               the players' pools and the cards in each zone
   undo                back one decision (the previous state)
   save PATH           write the scenario with the decisions taken as its decisions:
   quit                stop (so does the end of the input)
@@ -65,7 +66,7 @@ def parse_command(line: str) -> Command:
         return Command("default")
     word, _, rest = text.partition(" ")
     rest = rest.strip()
-    if word in ("undo", "quit", "help", "?") and not rest:
+    if word in ("undo", "quit", "help", "?", "board") and not rest:
         return Command({"?": "help"}.get(word, word))
     if word in ("r", "refused") and not rest:
         return Command("refused")
@@ -190,6 +191,26 @@ def render_steps(steps: Iterable[Any], cite: Cite) -> str:
         changes = f"   changed: {'; '.join(s.changes)}" if s.changes else ""
         lines.append(f"  · {s.kind} [{s.how}]: {s.text}   rule: {cite(s.anchor)}{changes}")
     return "".join(line + "\n" for line in lines)
+
+
+def render_board(game: Any) -> str:
+    lines = [f"turn {game.turn}, the {game.active}'s turn"]
+    for p in (game.corp, game.runner):
+        extra = f", bad publicity {p.bad_publicity}" if p.side == "corp" else f", tags {p.tags}, core damage " \
+            f"{p.core_damage}"
+        lines.append(f"  {p.side}: {p.credits}[c], {p.clicks}[click]{extra}")
+    for zone in sorted(game.zones):
+        ids = game.zones[zone]
+        if not ids:
+            continue
+        cards = []
+        for cid in ids:
+            card = game.cards[cid]
+            marks = [w for w, on in (("rezzed", card.rezzed), ("facedown", not card.faceup)) if on]
+            marks += [f"{n} {kind}" for kind, n in sorted(card.counters.items())]
+            cards.append(cid + (f" ({', '.join(marks)})" if marks else ""))
+        lines.append(f"  {zone}: {', '.join(cards)}")
+    return "\n".join(lines) + "\n"
 
 
 def render_end(game: Any) -> str:
@@ -406,6 +427,8 @@ def loop(session: Session, stdin: IO[str], out: IO[str], cite: Cite, library: Pa
                 return 0
             if cmd.verb == "help":
                 out.write(COMMANDS_HELP)
+            elif cmd.verb == "board":
+                out.write(render_board(session.game))
             elif cmd.verb == "undo":
                 if not session.undo():
                     raise CommandError("nothing to undo: this is where the scenario starts")
