@@ -23,6 +23,7 @@ from judgebook.game import advance, choices
 from judgebook.game.driver.choice import ChoicePoint, Option, decision
 from judgebook.game.driver.script import check, replay
 from judgebook.game.driver.step import start
+from judgebook.game.errors import ScenarioError
 from judgebook.game.scenario.load import load, setup
 
 FEMME = Path(__file__).parent / "game" / "femme_tollbooth.yaml"
@@ -263,6 +264,10 @@ def test_an_option_asking_for_a_number():
     with pytest.raises(CommandError, match="takes no number"):
         option_decision(plain, parse_command("1 3"))
     assert option_decision(plain, parse_command("1 x=2")).as_yaml() == {"pay": True, "x": 2}
+    # a key that kind of decision does not take is an error, not carried along unused
+    passing = ChoicePoint("runner", "priority", "pass?", "rule_pass", (Option(decision("pass", "runner"), "p", "r"),))
+    with pytest.raises(ScenarioError, match="x"):
+        option_decision(passing, parse_command("1 x=2"))
 
 
 def test_with_decisions_replaces_only_decisions_and_drops_expect():

@@ -12,7 +12,12 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from judgebook.game.driver.choice import ChoicePoint, Decision
+    from judgebook.game.scenario.load import Scenario
+    from judgebook.game.state.model import Game, Step
 
 HELP = "play a judge scenario interactively: choose at each choice point, undo, save the decisions taken"
 
@@ -100,7 +105,7 @@ def parse_command(line: str) -> Command:
     raise CommandError(f"{text!r}: type an option's number, r, rN, a {{decision}}, undo, save PATH or quit")
 
 
-def written_decision(node: Any) -> Any:
+def written_decision(node: Any) -> Decision:
     """A decision written as in a scenario file, through the scenario parser (its checks and its errors)."""
     import yaml
 
@@ -119,12 +124,12 @@ def written_decision(node: Any) -> Any:
 @dataclass
 class Session:
     """The game now, and every decision taken with the state it was taken in (undo pops one)."""
-    scenario: Any
-    game: Any
+    scenario: Scenario
+    game: Game
     source: str = ""                                          # the scenario file's text, as read at the start
-    taken: list[tuple[Any, Any]] = field(default_factory=list)   # (state before, decision)
+    taken: list[tuple[Game, Decision]] = field(default_factory=list)   # (state before, decision)
 
-    def take(self, decision: Any, how: str = "chosen") -> tuple[Any, ...]:
+    def take(self, decision: Decision, how: str = "chosen") -> tuple[Step, ...]:
         from judgebook.game import advance
 
         before = self.game
@@ -139,13 +144,12 @@ class Session:
         return True
 
     @property
-    def decisions(self) -> list[Any]:
+    def decisions(self) -> list[Decision]:
         return [d for _, d in self.taken]
 
 
-def option_decision(point: Any, cmd: Command) -> Any:
-    from judgebook.game.driver.choice import ANY_NUMBER, Decision
-    from judgebook.game.state.fmap import FMap
+def option_decision(point: ChoicePoint, cmd: Command) -> Decision:
+    from judgebook.game.driver.choice import ANY_NUMBER
 
     if not 1 <= cmd.number <= len(point.options):
         raise CommandError(f"no option {cmd.number}: choose 1 to {len(point.options)}")
@@ -157,7 +161,10 @@ def option_decision(point: Any, cmd: Command) -> Any:
         value = cmd.value
     elif cmd.value is not None:
         raise CommandError(f"option {cmd.number} takes no number")
-    return Decision(d.kind, value, FMap({**d.params, **dict(cmd.extra)}))
+    if value == d.value and not cmd.extra:
+        return d
+    # through the scenario parser, so that a key this kind of decision does not take is an error
+    return written_decision({**plain(d.as_yaml()), d.kind: value, **dict(cmd.extra)})
 
 
 # --- rendering --------------------------------------------------------------------
