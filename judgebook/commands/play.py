@@ -426,7 +426,9 @@ def loop(session: Session, stdin: IO[str], out: IO[str], cite: Cite, library: Pa
             out.write("> ")
         out.flush()
         line = stdin.readline()
-        if not line:
+        if not line:             # the end of the input (a pipe drained, or Ctrl-D at a terminal)
+            if stdin.isatty():
+                out.write("\n")
             return 0
         try:
             cmd = parse_command(line)
