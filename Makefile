@@ -7,7 +7,7 @@ TESTSTAMP := $(VENV)/.test-installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install build bench bench-load clean
+.PHONY: run test install build bench bench-load bench-engine clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -46,6 +46,10 @@ bench: $(STAMP)
 # Open-loop load on `judgebook serve` (loopback, bounded); BEFORE=DIR adds an older checkout.
 bench-load: build
 	$(BIN)/python bench/load.py --index $(or $(JUDGEBOOK_INDEX),index) $(if $(BEFORE),--before $(BEFORE))
+
+# The rebuilt engine against the old one, in one run (a table; bench/engine.py --json for figures).
+bench-engine: $(STAMP)
+	$(BIN)/python bench/engine.py
 
 clean:
 	rm -rf $(VENV) index/gen-* index/current

@@ -1,10 +1,15 @@
 """The local, git-ignored configuration: `judgebook.local.toml` at the project root.
 
 It remembers the extra sources given once with `judgebook build --with PATH`,
-so that later builds (and `make run`) include them:
+so that later builds (and `make run`) include them, and the card library that
+`judgebook replay` / `judgebook play` use for a scenario with no `../cards`
+folder beside it (set by `judgebook replay --library DIR --remember`):
 
     [build]
     with = ["/home/me/nsg-cr", "/home/me/netrunner-cards-json"]
+
+    [scenarios]
+    library = "/home/me/judge-cards"
 
 $JUDGEBOOK_CONFIG points elsewhere (the tests use it to stay out of the checkout).
 """
@@ -13,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judgebook.store.paths import project_root
@@ -28,6 +33,7 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class LocalConfig:
     with_paths: tuple[str, ...] = ()
+    library: str | None = None           # card definitions for scenarios that sit anywhere
 
 
 def config_path() -> Path:
@@ -47,7 +53,13 @@ def load_config(path: Path | None = None) -> LocalConfig:
     paths = data.get("build", {}).get("with", [])
     if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
         raise ConfigError(f"{path}: expected [build] with = a list of path strings")
-    return LocalConfig(tuple(paths))
+    scenarios = data.get("scenarios", {})
+    if not isinstance(scenarios, dict) or set(scenarios) - {"library"}:
+        raise ConfigError(f"{path}: [scenarios] holds only `library`")
+    library = scenarios.get("library")
+    if library is not None and not isinstance(library, str):
+        raise ConfigError(f"{path}: expected [scenarios] library = a path string")
+    return LocalConfig(tuple(paths), library)
 
 
 def _quote(s: str) -> str:
@@ -59,6 +71,8 @@ def save_config(cfg: LocalConfig, path: Path | None = None) -> None:
     body = ("# judgebook's local settings (not committed): extra sources for every build\n"
             "[build]\n"
             f"with = [{', '.join(_quote(p) for p in cfg.with_paths)}]\n")
+    if cfg.library is not None:
+        body += f"\n[scenarios]\nlibrary = {_quote(cfg.library)}\n"
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(body, "utf-8")
     os.replace(tmp, path)
@@ -72,7 +86,7 @@ def remember(paths: list[str], path: Path | None = None) -> LocalConfig:
         p = str(Path(p).expanduser().resolve())
         if p not in merged:
             merged.append(p)
-    new = LocalConfig(tuple(merged))
+    new = replace(cfg, with_paths=tuple(merged))
     if new != cfg:
         save_config(new, path)
     return new
@@ -81,7 +95,16 @@ def remember(paths: list[str], path: Path | None = None) -> LocalConfig:
 def forget(paths: list[str], path: Path | None = None) -> LocalConfig:
     cfg = load_config(path)
     drop = {str(Path(p).expanduser().resolve()) for p in paths} | set(paths)
-    new = LocalConfig(tuple(p for p in cfg.with_paths if p not in drop))
+    new = replace(cfg, with_paths=tuple(p for p in cfg.with_paths if p not in drop))
+    if new != cfg:
+        save_config(new, path)
+    return new
+
+
+def remember_library(library: str | None, path: Path | None = None) -> LocalConfig:
+    """Set (a folder, made absolute) or clear (None) the remembered card library."""
+    cfg = load_config(path)
+    new = replace(cfg, library=str(Path(library).expanduser().resolve()) if library is not None else None)
     if new != cfg:
         save_config(new, path)
     return new

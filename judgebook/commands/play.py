@@ -1,0 +1,485 @@
+"""`judgebook play FILE`: play a scenario in the terminal over the rebuilt engine's `choices`/`advance`.
+
+At each choice point it shows where the game is, who decides and the numbered
+legal options with the rule allowing each; the refused options (with the rule
+refusing each) on request. It reads one command a line (stdin may be a pipe):
+see COMMANDS_HELP. The game goes to stdout, errors to stderr; an error leaves the game where it was.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from judgebook.game.driver.choice import ChoicePoint, Decision
+    from judgebook.game.scenario.load import Scenario
+    from judgebook.game.state.model import Game, Step
+
+HELP = "play a judge scenario interactively: choose at each choice point, undo, save the decisions taken"
+
+Cite = Callable[[str], str]
+COMMANDS_HELP = """\
+  N [key=value ...]   take option N; x=3 names X for an X cost, using=[Card] the credits that pay;
+                      N 4: the number an option asks for (a loop's repetitions)
+  (empty line)        take the default option, when the point has one
+  {kind: value, ...}  a decision written as in a scenario's decisions: list
+  r | refused         list the refused options;  rN: try refused option N (shows the rule refusing it)
+  board               the players' pools and the cards in each zone
+  undo                back one decision (the previous state)
+  save PATH           write the scenario with the decisions taken as its decisions:
+  quit                stop (so does the end of the input)
+"""
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("play", help=HELP, description=HELP, epilog="commands, one a line:\n" + COMMANDS_HELP,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("file", metavar="FILE", help="a scenario file (board, card definitions, decisions)")
+    p.add_argument("--library", metavar="DIR",
+                   help="folder of card definitions (default: ../cards beside the scenario, else the remembered one)")
+    p.add_argument("--script", action="store_true",
+                   help="play the scenario's own `decisions:` first, then go on interactively")
+    p.add_argument("--index", metavar="DIR", default=argparse.SUPPRESS, help="index folder (rule numbers)")
+    p.set_defaults(func=run)
+
+
+# --- commands --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Command:
+    verb: str                               # option | default | decision | refused | try_refused | undo | ...
+    number: int = 0
+    extra: tuple[tuple[str, Any], ...] = ()  # key=value parameters given after an option's number
+    value: Any = None                       # `N VALUE`: the value of an option that asks for one
+    decision: Any = None                    # a written decision: {kind: value, ...}
+    path: str = ""
+
+
+class CommandError(Exception):
+    pass
+
+
+def parse_command(line: str) -> Command:
+    import yaml
+
+    text = line.strip()
+    if not text:
+        return Command("default")
+    word, _, rest = text.partition(" ")
+    rest = rest.strip()
+    if word in ("undo", "quit", "help", "?", "board") and not rest:
+        return Command({"?": "help"}.get(word, word))
+    if word in ("r", "refused") and not rest:
+        return Command("refused")
+    if word == "save":
+        if not rest:
+            raise CommandError("save needs a file: save PATH")
+        return Command("save", path=rest)
+    if word[0] == "r" and word[1:].isdigit() and not rest:
+        return Command("try_refused", int(word[1:]))
+    if word.isdigit():
+        extra: list[tuple[str, Any]] = []
+        value = None
+        for token in rest.split():
+            key, eq, raw = token.partition("=")
+            if not eq:
+                if value is not None or not token.lstrip("-").isdigit():
+                    raise CommandError(f"{token!r}: after the option's number, give key=value or one number")
+                value = int(token)
+                continue
+            try:
+                extra.append((key, yaml.safe_load(raw)))
+            except yaml.YAMLError:
+                raise CommandError(f"{token!r}: the value is not readable YAML") from None
+        return Command("option", int(word), tuple(extra), value)
+    if text.startswith("{"):
+        try:
+            node = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise CommandError(f"not a decision: {exc}") from None
+        return Command("decision", decision=node)
+    raise CommandError(f"{text!r}: type an option's number, r, rN, a {{decision}}, undo, save PATH or quit")
+
+
+def written_decision(node: Any) -> Decision:
+    """A decision written as in a scenario file, through the scenario parser (its checks and its errors)."""
+    import yaml
+
+    from judgebook.engine import scenario as board
+    from judgebook.engine.yamlnodes import load_text
+    from judgebook.game.driver.script import as_decision
+
+    if not isinstance(node, dict):
+        raise CommandError("a decision is a mapping such as {action: run, server: HQ}")
+    parsed = board._decisions(load_text(yaml.safe_dump([node]), "<input>"))
+    return as_decision(parsed[0])
+
+
+# --- the session ------------------------------------------------------------------
+
+@dataclass
+class Session:
+    """The game now, and every decision taken with the state it was taken in (undo pops one)."""
+    scenario: Scenario
+    game: Game
+    source: str = ""                                          # the scenario file's text, as read at the start
+    taken: list[tuple[Game, Decision]] = field(default_factory=list)   # (state before, decision)
+
+    def take(self, decision: Decision, how: str = "chosen") -> tuple[Step, ...]:
+        from judgebook.game import advance
+
+        before = self.game
+        self.game, steps = advance(before, decision, how)    # raises before anything changes
+        self.taken.append((before, decision))
+        return tuple(steps)
+
+    def undo(self) -> bool:
+        if not self.taken:
+            return False
+        self.game, _ = self.taken.pop()
+        return True
+
+    @property
+    def decisions(self) -> list[Decision]:
+        return [d for _, d in self.taken]
+
+
+def option_decision(point: ChoicePoint, cmd: Command) -> Decision:
+    from judgebook.game.driver.choice import ANY_NUMBER
+
+    if not 1 <= cmd.number <= len(point.options):
+        raise CommandError(f"no option {cmd.number}: choose 1 to {len(point.options)}")
+    d = point.options[cmd.number - 1].decision
+    value = d.value
+    if d.value == ANY_NUMBER:
+        if cmd.value is None:
+            raise CommandError(f"option {cmd.number} needs a number: type `{cmd.number} N`")
+        value = cmd.value
+    elif cmd.value is not None:
+        raise CommandError(f"option {cmd.number} takes no number")
+    if value == d.value and not cmd.extra:
+        return d
+    # through the scenario parser, so that a key this kind of decision does not take is an error
+    return written_decision({**plain(d.as_yaml()), d.kind: value, **dict(cmd.extra)})
+
+
+# --- rendering --------------------------------------------------------------------
+
+def render_point(point: Any, cite: Cite) -> str:
+    where = " › ".join(point.path) or "-"
+    lines = [f"— at: {where}",
+             f"{point.player} decides ({point.kind}): {point.prompt}   rule: {cite(point.rule)}"]
+    width = len(str(len(point.options)))
+    for i, o in enumerate(point.options, 1):
+        mark = "   (default: Enter)" if point.default is not None and i - 1 == point.default else ""
+        lines.append(f"  {i:>{width}}. {o.label}   rule: {cite(o.rule)}{mark}")
+    if point.refused:
+        lines.append(f"  ({len(point.refused)} refused: type r to list them)")
+    return "\n".join(lines) + "\n"
+
+
+def render_refused(point: Any, cite: Cite) -> str:
+    if not point.refused:
+        return "no option is refused here\n"
+    lines = ["refused here:"]
+    for i, r in enumerate(point.refused, 1):
+        later = " (may be legal later)" if r.later else ""
+        lines.append(f"  r{i}. {r.label}: {r.reason}{later}   rule: {cite(r.rule)}")
+    return "\n".join(lines) + "\n"
+
+
+def render_steps(steps: Iterable[Any], cite: Cite) -> str:
+    lines = []
+    for s in steps:
+        changes = f"   changed: {'; '.join(s.changes)}" if s.changes else ""
+        lines.append(f"  · {s.kind} [{s.how}]: {s.text}   rule: {cite(s.anchor)}{changes}")
+    return "".join(line + "\n" for line in lines)
+
+
+def render_board(game: Any) -> str:
+    lines = [f"turn {game.turn}, the {game.active}'s turn"]
+    for p in (game.corp, game.runner):
+        extra = f", bad publicity {p.bad_publicity}" if p.side == "corp" else f", tags {p.tags}, core damage " \
+            f"{p.core_damage}"
+        lines.append(f"  {p.side}: {p.credits}[c], {p.clicks}[click]{extra}")
+    for zone in sorted(game.zones):
+        ids = game.zones[zone]
+        if not ids:
+            continue
+        cards = []
+        for cid in ids:
+            card = game.cards[cid]
+            marks = [w for w, on in (("rezzed", card.rezzed), ("facedown", not card.faceup)) if on]
+            marks += [f"{n} {kind}" for kind, n in sorted(card.counters.items())]
+            cards.append(cid + (f" ({', '.join(marks)})" if marks else ""))
+        lines.append(f"  {zone}: {', '.join(cards)}")
+    return "\n".join(lines) + "\n"
+
+
+def render_end(game: Any) -> str:
+    if game.winner:
+        reason = f" ({game.win_reason})" if game.win_reason else ""
+        return f"the game is over: {game.winner} wins{reason}\n"
+    if game.ended:
+        return f"the game stopped: {game.ended}\n"
+    return "no choice is open: nothing more can happen\n"
+
+
+def make_cite(corpus: Any) -> Cite:
+    from judgebook.commands.replay import rule_ref
+
+    cache: dict[str, str] = {}
+
+    def cite(anchor: str) -> str:
+        if anchor not in cache:
+            ref = rule_ref(corpus, anchor) or {}
+            cache[anchor] = f"{ref['doc']} {ref['number']} ({anchor})" if ref.get("number") else anchor
+        return cache[anchor]
+    return cite
+
+
+# --- saving -----------------------------------------------------------------------
+
+def plain(value: Any) -> Any:
+    """A decision's value as plain YAML data (tuples and the engine's mappings become lists and dicts)."""
+    from collections.abc import Mapping
+
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
+
+
+def flow(decision: Any) -> str:
+    """A decision in the scenario spelling, on one line: {action: run, server: HQ}."""
+    import yaml
+
+    return str(yaml.safe_dump(plain(decision.as_yaml()), default_flow_style=True, sort_keys=False,
+                              allow_unicode=True, width=10**6)).strip()
+
+
+def decisions_block(decisions: list[Any]) -> str:
+    head = ("# the decisions taken in `judgebook play`; the input's `expect` block was left out, as these\n"
+            "# decisions may lead elsewhere\n")
+    if not decisions:
+        return head + "decisions: []\n"
+    return head + "decisions:\n" + "".join(f"  - {flow(d)}\n" for d in decisions)
+
+
+def with_decisions(text: str, decisions: list[Any]) -> str:
+    """The scenario text with its top-level `decisions:` replaced and `expect:` left out; everything else
+    (board, card definitions, comments) kept byte for byte."""
+    import yaml
+
+    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    block = decisions_block(decisions)
+    if not isinstance(root, yaml.MappingNode) or root.flow_style:
+        data = yaml.safe_load(text)
+        data.pop("expect", None)
+        data.pop("decisions", None)
+        return yaml.safe_dump(data, sort_keys=False, allow_unicode=True) + block
+    lines = text.splitlines(keepends=True)
+    starts = [(k.value, k.start_mark.line) for k, _ in root.value]
+    out: list[str] = []
+    cursor = 0
+    placed = False
+    for i, (key, line) in enumerate(starts):
+        end = starts[i + 1][1] if i + 1 < len(starts) else len(lines)
+        if i == 0:
+            out += lines[:line]
+        if key in ("decisions", "expect"):
+            if key == "decisions":
+                out.append(block)
+                placed = True
+        else:
+            out += lines[line:end]
+        cursor = end
+    out += lines[cursor:]
+    body = "".join(out)
+    if not placed:
+        body = (body if body.endswith("\n") or not body else body + "\n") + block
+    return body
+
+
+def save(session: Session, target: str, library: Path | None) -> list[str]:
+    """Write the session; returns notes for stderr: the file does not find its library by itself, or its
+    scripted replay does not end at this point (a point with a default lets a replay go on)."""
+    body = with_decisions(session.source, session.decisions)
+    path = Path(target)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(body, encoding="utf-8")
+    tmp.replace(path)
+    from judgebook.commands.replay import LibraryError, library_for
+    from judgebook.game.driver.script import replay
+    from judgebook.game.scenario.load import load
+
+    notes = []
+    try:
+        found = library_for(path, None)
+    except LibraryError:
+        found = None
+    if library is not None and (found is None or found.resolve() != library.resolve()):
+        notes.append(f"note: {path} uses the card library {library}: replay it with --library {library}")
+    try:
+        outcome = replay(load(path, library))
+    except Exception as exc:  # the file is written; say that its replay could not be checked, and why
+        return [*notes, f"note: {path} was written, but replaying it failed: {type(exc).__name__}: {exc}"]
+    if not outcome.states or outcome.final != session.game:
+        notes.append(f"note: a replay of {path} does not stop here ({outcome.ended}): a scripted replay takes "
+                     "the defaults after the last decision")
+    return notes
+
+
+# --- the loop ---------------------------------------------------------------------
+
+def run(args: argparse.Namespace, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
+    from judgebook.commands.replay import LibraryError, _corpus, library_for
+    from judgebook.game.driver.step import start
+    from judgebook.game.errors import EngineLimit, ScenarioError
+    from judgebook.game.scenario.load import load, setup
+
+    stdin = stdin or sys.stdin
+    out = stdout or sys.stdout
+    try:
+        library = library_for(args.file, args.library)
+        source = Path(args.file).read_text(encoding="utf-8")
+        scenario = load(args.file, library)
+        game, steps = start(setup(scenario))
+    except LibraryError as exc:
+        print(f"judgebook play: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"judgebook play: {args.file}: cannot read scenario: {exc.strerror}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError:
+        print(f"judgebook play: {args.file}: cannot read scenario: not UTF-8 text", file=sys.stderr)
+        return 2
+    except ScenarioError as exc:
+        print(f"judgebook play: {exc}", file=sys.stderr)
+        return 2
+    except EngineLimit as exc:
+        print(f"judgebook play: the game cannot start: {exc} (rule {exc.rule})", file=sys.stderr)
+        return 1
+    cite = make_cite(_corpus(getattr(args, "index", None)))
+    session = Session(scenario, game, source)
+    out.write(f"Playing: {scenario.title}\n")
+    out.write(render_steps(steps, cite))
+    if args.script:
+        play_script(session, out, cite)
+    return loop(session, stdin, out, cite, library)
+
+
+def play_script(session: Session, out: IO[str], cite: Cite) -> None:
+    """The scenario's own decisions, as a scripted replay takes them (a decision that does not fit the point
+    lets the point's default be taken), up to the last one; then the player goes on."""
+    from judgebook.game.driver.script import as_decision
+    from judgebook.game.errors import EngineLimit, IllegalDecision
+
+    script = list(session.scenario.decisions)
+    i = 0
+    while i < len(script) and session.game.point is not None:
+        point = session.game.point
+        scripted = script[i]
+        at = scripted.get("at")
+        fits = (scripted.player in (None, point.player)) and (at is None or at in point.path)
+        wanted = as_decision(scripted)
+        how = "chosen"
+        if fits and point.find(wanted) is not None:
+            chosen = wanted
+            i += 1
+        elif fits and (refused := point.refusal(wanted)) is not None and not refused.later:
+            print(f"script: decision {scripted.describe()} (line {scripted.line}) is refused: {refused.reason} "
+                  f"(rule {cite(refused.rule)}); go on by hand", file=sys.stderr)
+            return
+        elif point.default is None or not point.options:
+            print(f"script: decision {scripted.describe()} (line {scripted.line}) fits no choice point; "
+                  "go on by hand", file=sys.stderr)
+            return
+        else:
+            chosen = point.options[point.default].decision
+            how = "only" if len(point.options) == 1 else "assumed"
+        try:
+            steps = session.take(chosen, how)
+        except (IllegalDecision, EngineLimit) as exc:
+            print(f"script: {exc}; go on by hand", file=sys.stderr)
+            return
+        out.write(f"script: {flow(chosen)}\n" if how == "chosen" else f"script, {how}: {flow(chosen)}\n")
+        out.write(render_steps(steps, cite))
+    out.write(f"script: {i} of {len(script)} decision(s) played\n")
+
+
+def loop(session: Session, stdin: IO[str], out: IO[str], cite: Cite, library: Path | None) -> int:
+    from judgebook.game.errors import EngineLimit, IllegalDecision, ScenarioError
+
+    shown = None
+    while True:
+        point = session.game.point
+        if shown is not session.game:
+            out.write(render_point(point, cite) if point is not None else render_end(session.game))
+            shown = session.game
+        if stdin.isatty():
+            out.write("> ")
+        out.flush()
+        line = stdin.readline()
+        if not line:             # the end of the input (a pipe drained, or Ctrl-D at a terminal)
+            if stdin.isatty():
+                out.write("\n")
+            return 0
+        try:
+            cmd = parse_command(line)
+            if cmd.verb == "quit":
+                return 0
+            if cmd.verb == "help":
+                out.write(COMMANDS_HELP)
+            elif cmd.verb == "board":
+                out.write(render_board(session.game))
+            elif cmd.verb == "undo":
+                if not session.undo():
+                    raise CommandError("nothing to undo: this is where the scenario starts")
+                out.write(f"undone: {len(session.taken)} decision(s) taken now\n")
+                shown = None
+            elif cmd.verb == "save":
+                notes = save(session, cmd.path, library)
+                out.write(f"saved {len(session.taken)} decision(s) to {cmd.path}\n")
+                for note in notes:
+                    print(note, file=sys.stderr)
+            elif point is None:
+                raise CommandError("no choice is open: undo, save PATH or quit")
+            elif cmd.verb == "refused":
+                out.write(render_refused(point, cite))
+            else:
+                decision = _decision_for(point, cmd)
+                steps = session.take(decision)
+                out.write(f"chosen: {flow(decision)}\n")
+                out.write(render_steps(steps, cite))
+        except CommandError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+        except IllegalDecision as exc:
+            print(f"refused: {exc.message}   rule: {cite(exc.rule)}", file=sys.stderr)
+        except ScenarioError as exc:
+            print(f"error: {exc.message}", file=sys.stderr)
+        except EngineLimit as exc:
+            print(f"the engine stopped: {exc}   rule: {cite(exc.rule)} (the game stays where it was)",
+                  file=sys.stderr)
+        except OSError as exc:
+            print(f"error: cannot write {cmd.path}: {exc.strerror}", file=sys.stderr)
+
+
+def _decision_for(point: Any, cmd: Command) -> Any:
+    if cmd.verb == "default":
+        if point.default is None or not point.options:
+            raise CommandError("this point has no default: choose an option")
+        return option_decision(point, Command("option", point.default + 1))
+    if cmd.verb == "option":
+        return option_decision(point, cmd)
+    if cmd.verb == "try_refused":
+        if not 1 <= cmd.number <= len(point.refused):
+            raise CommandError(f"no refused option r{cmd.number}" + (
+                f": r1 to r{len(point.refused)}" if point.refused else ": none is refused here"))
+        return point.refused[cmd.number - 1].decision
+    return written_decision(cmd.decision)
