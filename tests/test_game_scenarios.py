@@ -12,7 +12,7 @@ from judgebook.game.driver.script import check, replay
 from judgebook.game.driver.step import start
 from judgebook.game.scenario.load import load, setup
 
-SCENARIO_DIR = Path(__file__).resolve().parents[1] / "rules_source" / "next" / "scenarios"
+SCENARIO_DIR = Path(__file__).resolve().parents[1] / "rules_source" / "scenarios"
 SCENARIOS = sorted(SCENARIO_DIR.glob("*.yaml"))
 
 
