@@ -109,7 +109,7 @@ def written_decision(node: Any) -> Decision:
     """A decision written as in a scenario file, through the scenario parser (its checks and its errors)."""
     import yaml
 
-    from judgebook.engine import scenario as board
+    from judgebook.game.scenario import board
     from judgebook.engine.yamlnodes import load_text
     from judgebook.game.driver.script import as_decision
 

@@ -21,8 +21,11 @@ from flask import Blueprint, abort, current_app, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from judgebook.commands.replay import rule_ref, timeline_data
-from judgebook.engine import IllegalDecision, ScenarioError, check_expectations, parse_scenario, replay
-from judgebook.engine.timing import FORCED_ENCOUNTER, STRUCTURES
+from judgebook.game.driver.script import check, replay
+from judgebook.game.driver.timeline import timeline as make_timeline
+from judgebook.game.errors import ScenarioError
+from judgebook.game.scenario.load import parse
+from judgebook.game.timing.structures import FORCED_ENCOUNTER, STRUCTURES
 from judgebook.engine.yamlnodes import load_text
 from judgebook.store import paths
 from judgebook.web.app import state
@@ -155,7 +158,7 @@ def build_view(text: str, file: str, trusted: bool) -> dict[str, Any]:
                             "error": None, "expect": None, "uploaded": not trusted,
                             "file": file, "lines": text.splitlines()[:2000]}
     try:
-        sc = parse_scenario(text, file=file, library=cards_dir())
+        sc = parse(text, file=file, library=cards_dir())
         if not trusted and sc.max_steps > MAX_UPLOAD_STEPS:
             sc = dataclasses.replace(sc, max_steps=MAX_UPLOAD_STEPS)
     except ScenarioError as exc:
@@ -166,34 +169,25 @@ def build_view(text: str, file: str, trusted: bool) -> dict[str, Any]:
         view["error"] = {"message": f"the scenario could not be read ({type(exc).__name__})"}
         return view
     view.update(title=sc.title, source=" ".join(str(sc.source or "").split()), notes=sc.notes or "")
-    timeline, illegal = None, None
     try:
-        timeline = replay(sc)
-    except IllegalDecision as exc:
-        illegal = exc
-        timeline = getattr(exc, "timeline", None)
-        view["error"] = error_view(exc, corpus)
-    except ScenarioError as exc:
-        view["error"] = error_view(exc, corpus)
+        outcome = replay(sc)
+        misses = check(sc, outcome)
     except Exception as exc:  # an engine bug: say so plainly
         current_app.logger.exception("replay of %s failed", file)
         view["error"] = {"message": f"internal engine error while replaying this scenario: "
                                     f"{type(exc).__name__}: {exc} (please report it)"}
-    if timeline is not None:
-        data = timeline_data(timeline, corpus)
-        view["steps"] = data["steps"]
-        view["outcome"] = data["outcome"] if illegal is None else None
-        for step, picture in zip(view["steps"], pictures([s["path"] for s in view["steps"]]), strict=True):
-            step["picture"] = picture
-            step["changes"] = [(k, short(a), short(b)) for k, (a, b) in step["state"].items()]
-    if sc.expect is not None and (timeline is not None or illegal is not None):
-        try:
-            misses = check_expectations(sc, None if illegal else timeline, illegal)
-        except Exception:  # pragma: no cover - a checker bug only hides the verdict
-            current_app.logger.exception("expectations of %s could not be checked", file)
-        else:
-            view["expect"] = {"matches": not misses, "misses": misses,
-                              "error_rule": sc.expect.error_rule}
+        return view
+    data = timeline_data(make_timeline(sc, outcome, misses), corpus)
+    view["steps"] = data["steps"]
+    if outcome.error is not None:
+        view["error"] = error_view(outcome.error, corpus)
+    else:
+        view["outcome"] = data["outcome"]
+    for step, picture in zip(view["steps"], pictures([s["path"] for s in view["steps"]]), strict=True):
+        step["picture"] = picture
+        step["changes"] = [(k, short(a), short(b)) for k, (a, b) in step["state"].items()]
+    if sc.expect is not None:
+        view["expect"] = {"matches": not misses, "misses": misses, "error_rule": sc.expect.error_rule}
     return view
 
 
