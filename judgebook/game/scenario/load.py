@@ -27,6 +27,7 @@ class Scenario:
     title: str
     source: str
     library: CardLibrary = field(compare=False)
+    notes: str = ""
     active: str = "runner"
     start: str = "action_phase"
     corp: board.PlayerSpec = board.PlayerSpec("corp")
@@ -69,6 +70,7 @@ def parse(text: str, file: str | None = None, library: str | Path | None = None)
         str(node["title"]),
         str(node.get("source", "")),
         CardLibrary(cards),
+        notes=str(node.get("notes", "")),
         active=want_str(start, "turn", "start", "runner", SIDES),
         start=want_str(start, "at", "start", "action_phase", board.STARTS),
         corp=corp,
