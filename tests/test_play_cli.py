@@ -283,7 +283,7 @@ def test_with_decisions_replaces_only_decisions_and_drops_expect():
     assert "decisions: []" in flow and "title: t" in flow and "draw" not in flow
 
 
-SHIPPED = sorted((Path(__file__).resolve().parent.parent / "rules_source" / "next" / "scenarios").glob("*.yaml"))
+SHIPPED = sorted((Path(__file__).resolve().parent.parent / "rules_source" / "scenarios").glob("*.yaml"))
 
 
 @pytest.mark.parametrize("path", [FEMME, *SHIPPED], ids=lambda p: p.stem)

@@ -13,7 +13,7 @@ from judgebook.commands.replay import Expectation, exit_code, expectation
 
 ROOT = Path(__file__).resolve().parent.parent
 OLD_SCENARIOS = ROOT / "rules_source" / "scenarios"
-NEW_SCENARIOS = ROOT / "rules_source" / "next" / "scenarios"
+NEW_SCENARIOS = ROOT / "rules_source" / "scenarios"
 BULWARK = "cr16-bulwark-runner-chooses.yaml"           # expect: corp credits 2, an unsuccessful run
 CLONE_CHIP = "cr16-clone-chip-llds-cost-not-prevented.yaml"   # expect: error {rule: rule_cost_no_interrupt}
 
@@ -91,7 +91,7 @@ def test_check_without_an_expect_block_is_an_error(capsys, tmp_path):
 
 def test_every_shipped_scenario_passes_the_check_on_the_new_engine_in_one_call(capsys, tmp_path):
     files = [str(f) for f in sorted(NEW_SCENARIOS.glob("*.yaml"))]
-    assert len(files) == 72      # `ls rules_source/next/scenarios/*.yaml | wc -l`
+    assert len(files) == 72      # `ls rules_source/scenarios/*.yaml | wc -l`
     code, out, err = run_cli(capsys, tmp_path, *files, "--check", "--engine", "new")
     assert code == 0 and out.splitlines() == [f"{f}: expectation met" for f in files]
     assert "72 of 72 scenario(s) as expected" in err

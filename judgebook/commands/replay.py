@@ -9,8 +9,6 @@ states; `--check` prints only that verdict (for each of several files) and
 exits 1 when one is not. Card
 definitions come from `--library DIR`, else the `cards` folder beside the
 scenario's folder, else the library remembered with `--library DIR --remember`.
-`--engine new` replays with the rebuilt engine (judgebook.game); `old` is the
-default until the new one replays every shipped scenario.
 """
 from __future__ import annotations
 
@@ -25,13 +23,12 @@ from judgebook.linking.cited_rules import cited_rule
 
 HELP = "replay a judge scenario (YAML) through the game's timing structures"
 NOT_LOADED = "not in the loaded documents"
-ENGINES = ("old", "new")
 
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("replay", help=HELP, description=HELP)
     p.add_argument("file", metavar="FILE", nargs="*",
-                   help="a scenario file (see judgebook/engine/LANGUAGE.md); several with --check")
+                   help="a scenario file (see judgebook/game/SCENARIOS.md); several with --check")
     p.add_argument("--json", action="store_true", help="structured output")
     p.add_argument("--until", metavar="STEP", type=int, help="stop the listing after step STEP")
     p.add_argument("--check", action="store_true",
@@ -41,8 +38,6 @@ def register(subparsers: Any) -> None:
     p.add_argument("--remember", action="store_true",
                    help="remember --library DIR as the default library (judgebook.local.toml)")
     p.add_argument("--forget-library", action="store_true", help="forget the remembered library")
-    p.add_argument("--engine", choices=ENGINES, default="old",
-                   help="old: judgebook.engine (default); new: the rebuilt judgebook.game")
     # SUPPRESS: without the option here, the top-level --index stays in effect
     p.add_argument("--index", metavar="DIR", default=argparse.SUPPRESS, help="index folder")
     p.set_defaults(func=run)
@@ -175,8 +170,7 @@ def _one(args: argparse.Namespace, file: str, corpus: Any) -> tuple[int, dict[st
     except LibraryError as exc:
         print(f"judgebook replay: {exc}", file=sys.stderr)
         return 2, None
-    runner = _replay_new if args.engine == "new" else _replay_old
-    result = runner(args, file, library, corpus)
+    result = _replay(args, file, library, corpus)
     if isinstance(result, int):
         return result, None
     data, error, exp, code = result
@@ -185,7 +179,6 @@ def _one(args: argparse.Namespace, file: str, corpus: Any) -> tuple[int, dict[st
         return 2, None
     data = dict(data or {"steps": [], "outcome": None})
     data["file"] = file
-    data["engine"] = args.engine
     data["expectation"] = exp.as_dict()
     if error:
         data["error"] = error
@@ -199,36 +192,7 @@ def _one(args: argparse.Namespace, file: str, corpus: Any) -> tuple[int, dict[st
 Result = tuple[dict[str, Any] | None, dict[str, Any] | None, Expectation, int] | int
 
 
-def _replay_old(args: argparse.Namespace, file: str, library: Path | None, corpus: Any) -> Result:
-    from judgebook.engine import IllegalDecision, ScenarioError, check_expectations, load_scenario, replay
-
-    try:
-        scenario = load_scenario(file, library)
-    except ScenarioError as exc:
-        print(f"judgebook replay: {exc}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError:
-        print(f"judgebook replay: {file}: cannot read scenario: not UTF-8 text", file=sys.stderr)
-        return 2
-    stated = scenario.expect is not None
-    try:
-        timeline = replay(scenario)
-    except IllegalDecision as exc:
-        partial = getattr(exc, "timeline", None)   # the old engine attaches the steps taken so far
-        data = timeline_data(partial, corpus, args.until) if partial else None
-        error = {"message": str(exc), "field": exc.field, "line": exc.line,
-                 "rule": rule_ref(corpus, exc.rule)}
-        return data, error, expectation(stated, check_expectations(scenario, None, exc)), 1
-    except ScenarioError as exc:
-        print(f"judgebook replay: {exc}", file=sys.stderr)
-        return 2
-    except Exception as exc:  # an engine bug: say so plainly instead of a bare traceback
-        return _internal(file, exc)
-    return (timeline_data(timeline, corpus, args.until), None,
-            expectation(stated, check_expectations(scenario, timeline)), 0)
-
-
-def _replay_new(args: argparse.Namespace, file: str, library: Path | None, corpus: Any) -> Result:
+def _replay(args: argparse.Namespace, file: str, library: Path | None, corpus: Any) -> Result:
     from judgebook.game.driver.script import check, replay
     from judgebook.game.errors import IllegalDecision, ScenarioError
     from judgebook.game.scenario.load import load
@@ -343,7 +307,7 @@ def _emit(args: argparse.Namespace, data: dict[str, Any], error: dict[str, Any] 
             print(f"  - {d}")
         return
     if data.get("steps") or data.get("outcome"):
-        sys.stdout.write(render_game(data) if data["engine"] == "new" else render(data))
+        sys.stdout.write(render_game(data))
     if error:
         print(f"\nILLEGAL DECISION: {error['message']}", file=sys.stdout)
         print(f"  breaks: {_cite(error['rule'])}", file=sys.stdout)
@@ -359,48 +323,9 @@ def _cite(rule: dict[str, Any] | None) -> str:
     return f"{rule['anchor']} — {rule.get('note', NOT_LOADED)}"
 
 
-def _changes(state: dict) -> str:
-    def short(v: Any) -> str:
-        if isinstance(v, list):
-            return "[" + ", ".join(map(str, v)) + "]" if len(v) <= 6 else f"{len(v)} cards"
-        return "-" if v is None else str(v)
-    return "; ".join(f"{k} {short(a)} → {short(b)}" for k, (a, b) in state.items())
-
-
-def render(data: dict) -> str:
-    lines = [f"Replay: {data['title']}"]
-    if data.get("source"):
-        lines.append(f"Source: {' '.join(str(data['source']).split())}")
-    lines.append("")
-    width = len(str(len(data["steps"])))
-    for step in data["steps"]:
-        flag = " (assumed)" if step["assumed"] and "assumed" not in step["text"] else ""
-        lines.append(f"{step['n']:>{width}}. [{step['phase']}] {step['text']}{flag}")
-        pad = " " * (width + 2)
-        lines.append(f"{pad}rule: {_cite(step['rule'])}")
-        if step["state"]:
-            lines.append(f"{pad}changed: {_changes(step['state'])}")
-    outcome = data.get("outcome")
-    if outcome:
-        lines.append("")
-        if data.get("until"):
-            lines.append(f"(listing stopped at step {data['until']} by --until)")
-        winner = outcome["winner"] or "none"
-        lines.append(f"Outcome: {outcome['stopped']}; winner: {winner}"
-                     + (f" ({outcome['reason']})" if outcome["reason"] else ""))
-        for run in outcome["runs"]:
-            lines.append(f"  run on {run['server']}: {'successful' if run['successful'] else 'unsuccessful'}"
-                         f", ended by {run['ended_by']}")
-        if outcome["resolved"]:
-            lines.append(f"  resolved, in order: {', '.join(outcome['resolved'])}")
-        if outcome.get("loop"):
-            lines.append(f"  loop: {outcome['loop']}")
-    return "\n".join(lines) + "\n"
-
-
 def render_game(data: dict[str, Any]) -> str:
     """The rebuilt engine's timeline as text: each step with where it happened, its rule and how it was decided."""
-    lines = [f"Replay: {data['title']} (engine: new)"]
+    lines = [f"Replay: {data['title']}"]
     if data.get("source"):
         lines.append(f"Source: {' '.join(str(data['source']).split())}")
     lines.append("")
