@@ -1,12 +1,14 @@
-"""Engine benchmark (not a test): the rebuilt engine (judgebook.game) against the old one (judgebook.engine),
-measured in the same run over the same scenarios.
+"""Engine benchmark (not a test): the rebuilt engine (judgebook.game) against the old one, measured in the
+same run over the same worked examples.
 
-    .venv/bin/python bench/engine.py [--budget SECONDS] [--rounds N] [--json]
+    .venv/bin/python bench/engine.py [--baseline REV] [--budget SECONDS] [--rounds N] [--json]
 
-Scenarios: tests/game/*.yaml and rules_source/scenarios/**/*.yaml. The old engine reads each file as it is;
-the new engine reads its migrated twin under rules_source/next/scenarios/ when there is one (the card
-language changed), else the file itself. Each engine's counts are reported (loaded, replayed to an outcome,
-replayed as the scenario's `expect` says); the timings use the scenarios both engines replay as expected.
+The old engine was removed from the tree when the rebuilt one replaced it; the benchmark takes it (and the
+scenarios and card library as they were written for it) from git at `--baseline` (default: the last commit
+with the old engine), unpacks them into a temporary folder and imports them in a child process — the two
+engines are both the package `judgebook`, so they cannot share one. Scenarios: the new engine reads
+tests/game/*.yaml and rules_source/scenarios/**/*.yaml, the old one its own rules_source/scenarios/*.yaml;
+the timings use the scenarios (by file name) both replay as expected.
 
 Measured, after one warm-up round:
   - replaying all those scenarios once (parsing excluded; parsing all of them is timed apart), old and new,
@@ -49,33 +51,73 @@ class Loaded:
     failed_replay: dict[str, str] = field(default_factory=dict)
 
 
-def scenario_files() -> dict[str, tuple[Path, Path]]:
+BASELINE = "796c604"   # the last commit with the old engine (judgebook/engine/game.py and its mixins)
+
+
+def scenario_files(old_root: Path) -> dict[str, tuple[Path, Path]]:
     """name -> (file for the old engine, file for the new one)."""
     files = sorted((PROJECT / "tests" / "game").glob("*.yaml"))
     files += sorted((PROJECT / "rules_source" / "scenarios").glob("**/*.yaml"))
-    nxt = PROJECT / "rules_source" / "next" / "scenarios"
     out: dict[str, tuple[Path, Path]] = {}
     for f in files:
-        twin = nxt / f.relative_to(PROJECT / "rules_source" / "scenarios") if "rules_source" in f.parts else f
-        out[str(f.relative_to(PROJECT))] = (f, twin if twin.is_file() else f)
+        rel = f.relative_to(PROJECT)
+        out[str(rel)] = (old_root / rel, f)
     return out
 
 
-# --- the two engines behind one shape -------------------------------------------
+def unpack_baseline(rev: str, into: Path) -> None:
+    """The old engine, scenarios and cards as they were at `rev`, from git (nothing is fetched)."""
+    import subprocess
+    import tarfile
+    from io import BytesIO
 
-def old_load(path: Path) -> Any:
-    from judgebook.engine import load_scenario
-    return load_scenario(path)
+    blob = subprocess.run(["git", "-C", str(PROJECT), "archive", "--format=tar", rev, "judgebook", "rules_source"],
+                          check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=BytesIO(blob)) as tar:
+        tar.extractall(into, filter="data")
 
 
-def old_replay(sc: Any) -> list[str]:
-    """Replay; the differences from `expect` (an illegal decision is an outcome: the check judges it)."""
-    from judgebook.engine import IllegalDecision, check_expectations, replay
+OLD_WORKER = """
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from pathlib import Path
+from judgebook.engine import IllegalDecision, check_expectations, load_scenario, replay
+names, rounds = json.loads(sys.argv[2]), int(sys.argv[3])
+def run(sc):
     try:
         return check_expectations(sc, replay(sc))
     except IllegalDecision as exc:
         return check_expectations(sc, None, exc)
+t0 = time.perf_counter()
+loaded = {}
+for n in names:
+    try:
+        loaded[n] = load_scenario(Path(sys.argv[1]) / n)
+    except Exception:
+        pass
+parse_s = time.perf_counter() - t0
+ok = [n for n, sc in loaded.items() if not run(sc)]
+walls, cpus = [], []
+for _ in range(rounds + 1):                       # the first round warms up
+    w, c = time.perf_counter(), time.process_time()
+    for n in ok:
+        run(loaded[n])
+    walls.append(time.perf_counter() - w)
+    cpus.append(time.process_time() - c)
+print(json.dumps({"parse_s": parse_s, "loaded": list(loaded), "as_expected": ok,
+                  "walls": walls[1:], "cpus": cpus[1:]}))
+"""
 
+
+def old_engine(root: Path, names: list[str], rounds: int) -> dict[str, Any]:
+    import subprocess
+    out = subprocess.run([sys.executable, "-c", OLD_WORKER, str(root), json.dumps(names), str(rounds)],
+                         check=True, capture_output=True, text=True, cwd=root)
+    result: dict[str, Any] = json.loads(out.stdout)
+    return result
+
+
+# --- the two engines behind one shape -------------------------------------------
 
 def new_load(path: Path) -> Any:
     from judgebook.game.scenario.load import load
@@ -87,8 +129,7 @@ def new_replay(sc: Any) -> list[str]:
     return check(sc, replay(sc))
 
 
-ENGINES: dict[str, tuple[Callable[[Path], Any], Callable[[Any], list[str]]]] = {
-    "old": (old_load, old_replay), "new": (new_load, new_replay)}
+ENGINES: dict[str, tuple[Callable[[Path], Any], Callable[[Any], list[str]]]] = {"new": (new_load, new_replay)}
 
 
 def load_all(engine: str, files: dict[str, tuple[Path, Path]]) -> tuple[Loaded, float]:
@@ -97,7 +138,7 @@ def load_all(engine: str, files: dict[str, tuple[Path, Path]]) -> tuple[Loaded, 
     t0 = time.perf_counter()
     for name, pair in files.items():
         try:
-            got.scenarios[name] = load(pair[0] if engine == "old" else pair[1])
+            got.scenarios[name] = load(pair[1])
         except Exception as exc:  # a scenario this engine cannot read is counted, not fatal
             got.failed_load[name] = f"{type(exc).__name__}: {exc}"
     parse_s = time.perf_counter() - t0
@@ -153,48 +194,62 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
-def measure(budget: float, max_rounds: int) -> dict[str, Any]:
-    files = scenario_files()
-    print(f"{len(files)} scenario files; loading with both engines", file=sys.stderr)
-    old, old_parse = load_all("old", files)
-    new, new_parse = load_all("new", files)
-    common = sorted(old.as_expected & new.as_expected)
-    old_sc = [old.scenarios[n] for n in common]
-    new_sc = [new.scenarios[n] for n in common]
+def measure(budget: float, max_rounds: int, baseline: str) -> dict[str, Any]:
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="judgebook-baseline-") as tmp:
+        root = Path(tmp)
+        print(f"unpacking the old engine at {baseline} from git", file=sys.stderr)
+        unpack_baseline(baseline, root)
+        files = scenario_files(root)
+        print(f"{len(files)} scenario files; loading with the new engine", file=sys.stderr)
+        new, new_parse = load_all("new", files)
+        old_names = [n for n, (old_file, _) in files.items() if old_file.is_file()]
+        rounds_wanted = max_rounds
+        print(f"the old engine: {len(old_names)} scenarios, {rounds_wanted} rounds, in a child process",
+              file=sys.stderr)
+        old = old_engine(root, old_names, rounds_wanted)
+    common = sorted(set(old["as_expected"]) & new.as_expected)
     if not common:
         return {"common": 0}
-    print(f"{len(common)} scenarios both engines replay as expected; timing rounds (budget {budget:.0f} s)",
-          file=sys.stderr)
-    replay_round("old", old_sc), replay_round("new", new_sc)          # warm-up: imports, caches
+    new_sc = [new.scenarios[n] for n in common]
+    print(f"{len(common)} scenarios both engines replay as expected; timing the new engine "
+          f"(budget {budget:.0f} s)", file=sys.stderr)
+    replay_round("new", new_sc)                                        # warm-up: imports, caches
     load_before = os.getloadavg()[0]
-    rounds: dict[str, list[float]] = {"old": [], "new": [], "old_cpu": [], "new_cpu": []}
+    rounds: dict[str, list[float]] = {"new": [], "new_cpu": []}
     steps: list[float] = []
     steps_cpu: list[float] = []
     started = time.perf_counter()
     while len(rounds["new"]) < max_rounds and (len(rounds["new"]) < 3 or time.perf_counter() - started < budget):
-        for engine, scenarios in (("old", old_sc), ("new", new_sc)):
-            wall, cpu = replay_round(engine, scenarios)
-            rounds[engine].append(wall)
-            rounds[f"{engine}_cpu"].append(cpu)
+        wall, cpu = replay_round("new", new_sc)
+        rounds["new"].append(wall)
+        rounds["new_cpu"].append(cpu)
         with timed_steps(steps, steps_cpu):
             replay_round("new", new_sc)
-        print(f"  round {len(rounds['new'])}: old {rounds['old'][-1]:.3f} s, new {rounds['new'][-1]:.3f} s "
-              f"(CPU {rounds['old_cpu'][-1]:.3f} / {rounds['new_cpu'][-1]:.3f})", file=sys.stderr)
-    med = {k: statistics.median(v) for k, v in rounds.items()}
+        print(f"  round {len(rounds['new'])}: new {wall:.3f} s (CPU {cpu:.3f})", file=sys.stderr)
+    # The old engine timed the scenarios it replays as expected; scale to the common set if they differ.
+    share = len(common) / max(1, len(old["as_expected"]))
+    med = {"old": statistics.median(old["walls"]) * share, "old_cpu": statistics.median(old["cpus"]) * share,
+           "new": statistics.median(rounds["new"]), "new_cpu": statistics.median(rounds["new_cpu"])}
+    old_counts = {"loaded": len(old["loaded"]), "replayed": len(old["loaded"]),
+                  "as_expected": len(old["as_expected"]), "failed_load": {}, "failed_replay": {},
+                  "not_as_expected": sorted(set(old["loaded"]) - set(old["as_expected"]))}
     return {
+        "baseline": baseline,
         "scenario_files": len(files),
-        "engines": {e.engine: {"loaded": len(e.scenarios), "replayed": len(e.replayed),
-                               "as_expected": len(e.as_expected), "failed_load": e.failed_load,
-                               "failed_replay": e.failed_replay,
-                               "not_as_expected": sorted(set(e.replayed) - e.as_expected)}
-                    for e in (old, new)},
+        "engines": {"old": old_counts,
+                    "new": {"loaded": len(new.scenarios), "replayed": len(new.replayed),
+                            "as_expected": len(new.as_expected), "failed_load": new.failed_load,
+                            "failed_replay": new.failed_replay,
+                            "not_as_expected": sorted(set(new.replayed) - new.as_expected)}},
         "common": len(common),
         "rounds": len(rounds["new"]),
-        "parse_all_s": {"old": old_parse, "new": new_parse, "ratio": new_parse / old_parse},
+        "parse_all_s": {"old": old["parse_s"], "new": new_parse, "ratio": new_parse / old["parse_s"]},
         "replay_all_s": {"old": med["old"], "new": med["new"], "ratio": med["new"] / med["old"]},
         "replay_all_cpu_s": {"old": med["old_cpu"], "new": med["new_cpu"], "ratio": med["new_cpu"] / med["old_cpu"]},
-        "replay_all_fastest_s": {"old": min(rounds["old"]), "new": min(rounds["new"]),
-                                 "ratio": min(rounds["new"]) / min(rounds["old"])},
+        "replay_all_fastest_s": {"old": min(old["walls"]) * share, "new": min(rounds["new"]),
+                                 "ratio": min(rounds["new"]) / (min(old["walls"]) * share)},
         "step_ms": _spread(steps, len(rounds["new"])),
         "step_cpu_ms": _spread(steps_cpu, len(rounds["new"])),
         "goals": {"replay_all_under_1s": med["new"] < GOAL_ALL_S,
@@ -226,7 +281,8 @@ def table(r: dict[str, Any]) -> str:
         f"scenario files: {r['scenario_files']}",
         *(f"  {name} engine: loaded {e[name]['loaded']}, replayed {e[name]['replayed']}, "
           f"as expected {e[name]['as_expected']}" for name in ("old", "new")),
-        f"timed: the {r['common']} scenarios both replay as expected; medians of {r['rounds']} rounds",
+        f"timed: the {r['common']} scenarios both replay as expected; medians of {r['rounds']} rounds "
+        f"(old engine: git {r['baseline']}, in a child process)",
         "",
         f"{'measure':<40}{'old':>10}{'new':>10}{'new/old':>10}",
         row("parse all scenarios, first load (s)", "parse_all_s"),
@@ -260,11 +316,12 @@ def main() -> int:
     ap.add_argument("--budget", type=float, default=20.0, help="seconds of timed rounds at most (default 20)")
     ap.add_argument("--rounds", type=int, default=15, help="timed rounds at most (default 15; at least 3 run)")
     ap.add_argument("--json", action="store_true", help="the figures as JSON")
+    ap.add_argument("--baseline", default=BASELINE, help=f"git revision of the old engine (default {BASELINE})")
     args = ap.parse_args()
     if args.rounds < 3 or args.budget <= 0:
         print("bench/engine.py: --rounds is 3 or more and --budget positive", file=sys.stderr)
         return 2
-    result = measure(args.budget, args.rounds)
+    result = measure(args.budget, args.rounds, args.baseline)
     if result["common"] == 0:
         print("bench/engine.py: no scenario replays as expected on both engines", file=sys.stderr)
         return 1
