@@ -14,7 +14,10 @@ between CR 1.6 and 26.03. Every rate runs against, in one run:
            Python server on this machine reaches);
   before   the same index served by an older checkout (`--before`, e.g. made
            with `git archive <commit> | tar -x -C DIR`), as it served itself;
-  now      this checkout's `judgebook serve`.
+  waitress this checkout on one waitress process (`--server waitress`): the
+           cache and shared readers without the worker processes;
+  now      this checkout's `judgebook serve` (gunicorn, a worker per core).
+The `cached` column counts answers that came from the page cache.
 
 Bounded: at most `--seconds` per rate and target, rate x seconds requests,
 loopback only (the servers are started here, on 127.0.0.1).
@@ -50,6 +53,7 @@ class Result:
     latencies: list[float] = field(default_factory=list)
     errors: int = 0
     timeouts: int = 0
+    cached: int = 0
     started: float = 0.0
     finished: float = 0.0
 
@@ -59,8 +63,8 @@ class Result:
 
         def pct(p: float) -> str:
             return f"{ok[min(len(ok) - 1, int(p * len(ok)))] * 1000:8.1f}" if ok else "       -"
-        return (f"{name:<7} {rate:>5} {len(ok) / took:>9.1f} {pct(0.50)} {pct(0.95)} {pct(0.99)} "
-                f"{self.errors:>6} {self.timeouts:>8}")
+        return (f"{name:<8} {rate:>5} {len(ok) / took:>9.1f} {pct(0.50)} {pct(0.95)} {pct(0.99)} "
+                f"{self.errors:>6} {self.timeouts:>8} {self.cached:>6}")
 
 
 def mix(index: Path, n: int, seed: int = 12) -> list[str]:
@@ -85,8 +89,8 @@ def mix(index: Path, n: int, seed: int = 12) -> list[str]:
     return out
 
 
-async def fetch(port: int, path: str, timeout: float) -> int:
-    async def go() -> int:
+async def fetch(port: int, path: str, timeout: float) -> tuple[int, bool]:
+    async def go() -> tuple[int, bool]:
         reader, writer = await asyncio.open_connection(HOST, port)
         try:
             writer.write(f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\nConnection: close\r\n\r\n".encode())
@@ -99,7 +103,7 @@ async def fetch(port: int, path: str, timeout: float) -> int:
                 await reader.read()
             else:
                 await reader.readexactly(length)
-            return status
+            return status, b"\r\nx-cache: hit" in head.lower()
         finally:
             writer.close()
     return await asyncio.wait_for(go(), timeout)
@@ -115,7 +119,7 @@ async def run_rate(port: int, paths: list[str], rate: int, seconds: float, timeo
         due = res.started + i / rate
         await asyncio.sleep(max(0.0, due - loop.time()))
         try:
-            status = await fetch(port, paths[i % len(paths)], timeout)
+            status, cached = await fetch(port, paths[i % len(paths)], timeout)
         except TimeoutError:
             res.timeouts += 1
             return
@@ -126,6 +130,7 @@ async def run_rate(port: int, paths: list[str], rate: int, seconds: float, timeo
             res.errors += 1
             return
         res.latencies.append(loop.time() - due)
+        res.cached += cached
 
     await asyncio.gather(*(one(i) for i in range(count)))
     res.finished = loop.time()
@@ -163,6 +168,8 @@ def start(target: str, index: Path, before: Path | None, static_dir: Path) -> tu
     else:
         env["PYTHONPATH"] = str(PROJECT)
         cmd = [sys.executable, "-m", "judgebook", "--index", str(index), "serve", "--port", str(port)]
+        if target == "waitress":
+            cmd += ["--server", "waitress"]
     # cwd matters: `python -m` puts it first on sys.path, ahead of PYTHONPATH
     cwd = before if target == "before" else PROJECT
     proc = subprocess.Popen(cmd, env=env, cwd=str(cwd), stdout=subprocess.DEVNULL,
@@ -190,7 +197,7 @@ def main() -> int:
     ap.add_argument("--rates", default="50,100,200")
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--timeout", type=float, default=5.0)
-    ap.add_argument("--targets", default="static,before,now")
+    ap.add_argument("--targets", default="static,before,waitress,now")
     args = ap.parse_args()
     rates = [int(r) for r in args.rates.split(",")]
     if max(rates) * args.seconds > 20_000:
@@ -200,8 +207,8 @@ def main() -> int:
     paths = mix(args.index, max(rates) * int(args.seconds) + 1)
     print(f"mix: {len(paths)} requests, {len(set(paths))} distinct; {args.seconds:g} s per rate; "
           f"cores: {os.cpu_count()}")
-    print(f"{'target':<7} {'rate':>5} {'achieved':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
-          f"{'errors':>6} {'timeouts':>8}")
+    print(f"{'target':<8} {'rate':>5} {'achieved':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
+          f"{'errors':>6} {'timeouts':>8} {'cached':>6}")
     with tempfile.TemporaryDirectory() as tmp:
         static_dir = Path(tmp)
         (static_dir / "x.html").write_bytes(b"<!doctype html><title>x</title>" + b"x" * 5000)

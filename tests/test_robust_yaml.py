@@ -54,7 +54,10 @@ def client(tmp_path_factory):
     corpus = Corpus(documents(), sections())
     app = create_app(corpus=corpus, searcher=FakeSearcher(corpus))
     app.config["JUDGEBOOK_SCENARIOS"] = str(d)
-    return app.test_client()
+    client = app.test_client()
+    # warm: the first request compiles templates and imports lazily; that is not the upload's cost
+    client.post("/replay", data={"text": "title: x\nnotes: [a, [b]]\n"})
+    return client
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
