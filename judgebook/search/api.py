@@ -2,13 +2,18 @@
 
 A query goes: our grammar (querygrammar) -> an exact lookup when it names a
 rule number or section id (never fuzzed) -> question words dropped -> card
-names spotted, spelling corrected (words the index lacks, and rare words a
-neighbour disowns: "brian damage"), synonyms applied but never inside a card
-name (planning) -> the backend's cascade: words side by side, all words, any
-word (backend; for a question, no "side by side" across its dropped words, and
-any-word hits fill a short list) -> titles, definitions, today's rules before
-history, one hit per rule across CR versions (ranking) -> snippets, for the
-hits returned only. Never raises on any query.
+names spotted, spelling corrected (a word the index lacks is rewritten; a
+word of the documents never is, its likely correction is searched alongside:
+"brian damage"), synonyms applied but never inside a card name (planning) ->
+the backend's cascade over per-word BM25 maps: words side by side, all words,
+any word (for a question: any word that is not common, the common ones only
+adding to the score) -> titles, definitions, eras (today's rules before
+history, superseded texts after their current version), kinds (rules before
+card texts, rulings and examples unless a card is named), for a question the
+share of its words a text has and examples standing for their rule, one hit
+per rule across CR versions (ranking) -> snippets, for the hits returned
+only. The ranking never depends on the limit (see FIRST). Never raises on
+any query.
 """
 from __future__ import annotations
 

@@ -1,9 +1,12 @@
-"""Re-ranking what the backend found: titles, definitions, eras, versions.
+"""Re-ranking what the backend found: titles, definitions, eras, kinds, versions.
 
 The backend scores words (BM25 over one field); the judge's sense of "the
 right answer" is added here: the query is the section's title or the term it
-defines; today's rules before history; one hit per rule across CR versions;
-and an old word's modern equivalent among the first two.
+defines; today's rules before history and before superseded texts; rules
+before the card texts, rulings and examples that share their words (unless
+the query names a card); for a question, the share of its words a text has,
+and an example counting for the rule it illustrates; one hit per rule across
+CR versions; and an old word's modern equivalent among the first two.
 """
 from __future__ import annotations
 
