@@ -1,5 +1,5 @@
 """`judgebook replay FILE --check`, the expectation verdict in the output, `--library` and the remembered
-library, and `--engine new` (the rebuilt judgebook.game)."""
+library, on the rebuilt engine (judgebook.game)."""
 from __future__ import annotations
 
 import json
@@ -12,8 +12,7 @@ from judgebook.cli import main
 from judgebook.commands.replay import Expectation, exit_code, expectation
 
 ROOT = Path(__file__).resolve().parent.parent
-OLD_SCENARIOS = ROOT / "rules_source" / "scenarios"
-NEW_SCENARIOS = ROOT / "rules_source" / "scenarios"
+SCENARIOS = ROOT / "rules_source" / "scenarios"
 BULWARK = "cr16-bulwark-runner-chooses.yaml"           # expect: corp credits 2, an unsuccessful run
 CLONE_CHIP = "cr16-clone-chip-llds-cost-not-prevented.yaml"   # expect: error {rule: rule_cost_no_interrupt}
 
@@ -41,67 +40,64 @@ def wrong_expectation(tmp_path, source: Path) -> Path:
     return bad
 
 
-@pytest.mark.parametrize("engine, folder", [("old", OLD_SCENARIOS), ("new", NEW_SCENARIOS)])
-def test_check_passes_and_the_output_says_the_expectation_was_met(capsys, tmp_path, engine, folder):
-    code, out, err = run_cli(capsys, tmp_path, str(folder / BULWARK), "--check", "--engine", engine)
+def test_check_passes_and_the_output_says_the_expectation_was_met(capsys, tmp_path):
+    code, out, err = run_cli(capsys, tmp_path, str(SCENARIOS / BULWARK), "--check")
     assert code == 0 and err == ""
-    assert out == f"{folder / BULWARK}: expectation met\n"
-    code, out, _ = run_cli(capsys, tmp_path, str(folder / BULWARK), "--engine", engine)
+    assert out == f"{SCENARIOS / BULWARK}: expectation met\n"
+    code, out, _ = run_cli(capsys, tmp_path, str(SCENARIOS / BULWARK))
     assert code == 0 and out.rstrip().endswith("Expectation: met")
-    code, out, _ = run_cli(capsys, tmp_path, str(folder / BULWARK), "--engine", engine, "--json")
+    code, out, _ = run_cli(capsys, tmp_path, str(SCENARIOS / BULWARK), "--json")
     data = json.loads(out)
-    assert data["expectation"] == {"stated": True, "met": True, "differences": []} and data["engine"] == engine
+    assert data["expectation"] == {"stated": True, "met": True, "differences": []}
 
 
-@pytest.mark.parametrize("engine, folder", [("old", OLD_SCENARIOS), ("new", NEW_SCENARIOS)])
-def test_check_fails_and_lists_the_differences(capsys, tmp_path, engine, folder):
-    bad = wrong_expectation(tmp_path, folder / BULWARK)
-    library = folder.parent / "cards"           # the copy sits elsewhere: name the library
-    code, out, err = run_cli(capsys, tmp_path, str(bad), "--check", "--engine", engine, "--library", str(library))
+def test_check_fails_and_lists_the_differences(capsys, tmp_path):
+    bad = wrong_expectation(tmp_path, SCENARIOS / BULWARK)
+    library = SCENARIOS.parent / "cards"           # the copy sits elsewhere: name the library
+    code, out, err = run_cli(capsys, tmp_path, str(bad), "--check", "--library", str(library))
     assert code == 1
     assert out.startswith(f"{bad}: expectation NOT met\n")
     assert "  - " in out and "credits" in out and "7" in out and "2" in out
     assert "is not the scenario's `expect`" in err
     # without --check the replay itself succeeded (exit 0) and the output says the expectation was not met
-    code, out, _ = run_cli(capsys, tmp_path, str(bad), "--engine", engine, "--library", str(library))
+    code, out, _ = run_cli(capsys, tmp_path, str(bad), "--library", str(library))
     assert code == 0 and "Expectation: NOT met (1 difference(s))" in out
-    code, out, _ = run_cli(capsys, tmp_path, str(bad), "--engine", engine, "--library", str(library), "--json")
+    code, out, _ = run_cli(capsys, tmp_path, str(bad), "--library", str(library), "--json")
     exp = json.loads(out)["expectation"]
     assert exp["stated"] and exp["met"] is False and len(exp["differences"]) == 1
 
 
-@pytest.mark.parametrize("engine, folder", [("old", OLD_SCENARIOS), ("new", NEW_SCENARIOS)])
-def test_an_expected_illegal_decision_passes_the_check(capsys, tmp_path, engine, folder):
-    code, out, _ = run_cli(capsys, tmp_path, str(folder / CLONE_CHIP), "--engine", engine)
+def test_an_expected_illegal_decision_passes_the_check(capsys, tmp_path):
+    code, out, _ = run_cli(capsys, tmp_path, str(SCENARIOS / CLONE_CHIP))
     assert code == 1 and "ILLEGAL DECISION" in out and "Expectation: met" in out
-    code, out, _ = run_cli(capsys, tmp_path, str(folder / CLONE_CHIP), "--engine", engine, "--check")
+    code, out, _ = run_cli(capsys, tmp_path, str(SCENARIOS / CLONE_CHIP), "--check")
     assert code == 0 and out.endswith("expectation met\n")
 
 
 def test_check_without_an_expect_block_is_an_error(capsys, tmp_path):
-    text = (OLD_SCENARIOS / BULWARK).read_text(encoding="utf-8")
+    text = (SCENARIOS / BULWARK).read_text(encoding="utf-8")
     loose = tmp_path / "scenarios" / "no-expect.yaml"
     loose.parent.mkdir()
     loose.write_text(text[: text.index("expect:")], encoding="utf-8")
-    code, out, err = run_cli(capsys, tmp_path, str(loose), "--check", "--library", str(OLD_SCENARIOS.parent / "cards"))
+    code, out, err = run_cli(capsys, tmp_path, str(loose), "--check", "--library", str(SCENARIOS.parent / "cards"))
     assert code == 2 and out == "" and "no `expect` block" in err
-    code, out, _ = run_cli(capsys, tmp_path, str(loose), "--library", str(OLD_SCENARIOS.parent / "cards"))
+    code, out, _ = run_cli(capsys, tmp_path, str(loose), "--library", str(SCENARIOS.parent / "cards"))
     assert code == 0 and "Expectation: none stated" in out
 
 
 def test_every_shipped_scenario_passes_the_check_on_the_new_engine_in_one_call(capsys, tmp_path):
-    files = [str(f) for f in sorted(NEW_SCENARIOS.glob("*.yaml"))]
+    files = [str(f) for f in sorted(SCENARIOS.glob("*.yaml"))]
     assert len(files) == 72      # `ls rules_source/scenarios/*.yaml | wc -l`
-    code, out, err = run_cli(capsys, tmp_path, *files, "--check", "--engine", "new")
+    code, out, err = run_cli(capsys, tmp_path, *files, "--check")
     assert code == 0 and out.splitlines() == [f"{f}: expectation met" for f in files]
     assert "72 of 72 scenario(s) as expected" in err
 
 
 def test_several_files_report_each_and_fail_if_one_fails(capsys, tmp_path):
-    good = str(OLD_SCENARIOS / BULWARK)
-    bad = wrong_expectation(tmp_path, OLD_SCENARIOS / BULWARK)
+    good = str(SCENARIOS / BULWARK)
+    bad = wrong_expectation(tmp_path, SCENARIOS / BULWARK)
     files = [good, str(bad), good]
-    library = str(OLD_SCENARIOS.parent / "cards")
+    library = str(SCENARIOS.parent / "cards")
     code, out, err = run_cli(capsys, tmp_path, *files, "--check", "--library", library)
     assert code == 1 and out.count("expectation met") == 2 and out.count("expectation NOT met") == 1
     assert "2 of 3 scenario(s) as expected" in err
@@ -114,26 +110,25 @@ def test_several_files_report_each_and_fail_if_one_fails(capsys, tmp_path):
 
 
 def test_new_engine_prints_its_timeline_with_rules(capsys, tmp_path):
-    code, out, _ = run_cli(capsys, tmp_path, str(NEW_SCENARIOS / BULWARK), "--engine", "new", "--json")
+    code, out, _ = run_cli(capsys, tmp_path, str(SCENARIOS / BULWARK), "--json")
     data = json.loads(out)
     assert code == 0 and data["outcome"]["ended"]
     kinds = [s["kind"] for s in data["steps"]]
     assert {"subroutine", "end_the_run", "run_ends"} <= set(kinds)
     assert all(s["rule"]["anchor"] for s in data["steps"])
     assert [s["n"] for s in data["steps"]] == list(range(1, len(data["steps"]) + 1))
-    code, out, _ = run_cli(capsys, tmp_path, str(NEW_SCENARIOS / BULWARK), "--engine", "new", "--until", "2")
+    code, out, _ = run_cli(capsys, tmp_path, str(SCENARIOS / BULWARK), "--until", "2")
     numbered = [line.split(".")[0] for line in out.splitlines() if line[:1].isdigit()]
-    assert code == 0 and "(engine: new)" in out and numbered == ["1", "2"]
+    assert code == 0 and numbered == ["1", "2"]
     assert "(listing stopped at step 2 by --until)" in out
 
 
-@pytest.mark.parametrize("engine", ["old", "new"])
-def test_unreadable_files(capsys, tmp_path, engine):
-    code, _, err = run_cli(capsys, tmp_path, str(tmp_path / "nope.yaml"), "--engine", engine)
+def test_unreadable_files(capsys, tmp_path):
+    code, _, err = run_cli(capsys, tmp_path, str(tmp_path / "nope.yaml"))
     assert code == 2 and "cannot read scenario" in err
     binary = tmp_path / "binary.yaml"
     binary.write_bytes(b"\xff\xfe\x00title")
-    code, out, err = run_cli(capsys, tmp_path, str(binary), "--engine", engine)
+    code, out, err = run_cli(capsys, tmp_path, str(binary))
     assert code == 2 and out == "" and "not UTF-8" in err and "Traceback" not in err
 
 
@@ -141,13 +136,13 @@ def _loose_copy(tmp_path: Path) -> Path:
     """A shipped scenario copied where no ../cards folder sits beside it."""
     loose = tmp_path / "anywhere" / "deeper" / BULWARK
     loose.parent.mkdir(parents=True)
-    loose.write_text((OLD_SCENARIOS / BULWARK).read_text(encoding="utf-8"), encoding="utf-8")
+    loose.write_text((SCENARIOS / BULWARK).read_text(encoding="utf-8"), encoding="utf-8")
     return loose
 
 
 def test_library_option_and_the_remembered_library(capsys, tmp_path):
     loose = _loose_copy(tmp_path)
-    cards = OLD_SCENARIOS.parent / "cards"
+    cards = SCENARIOS.parent / "cards"
     code, _, err = run_cli(capsys, tmp_path, str(loose), "--check")
     assert code == 2 and "'Bulwark' is not in the card library" in err      # no library found beside it
     code, out, _ = run_cli(capsys, tmp_path, str(loose), "--check", "--library", str(cards))
@@ -159,7 +154,7 @@ def test_library_option_and_the_remembered_library(capsys, tmp_path):
     code, out, _ = run_cli(capsys, tmp_path, str(loose), "--check")
     assert code == 0 and out.endswith("expectation met\n")
     # a library beside the scenario still wins over the remembered one
-    code, _, _ = run_cli(capsys, tmp_path, str(NEW_SCENARIOS / BULWARK), "--check", "--engine", "new")
+    code, _, _ = run_cli(capsys, tmp_path, str(SCENARIOS / BULWARK), "--check")
     assert code == 0
     code, _, err = run_cli(capsys, tmp_path, "--forget-library")
     assert code == 0 and "forgotten" in err and config.load_config().library is None
@@ -168,7 +163,7 @@ def test_library_option_and_the_remembered_library(capsys, tmp_path):
 
 
 def test_library_errors(capsys, tmp_path):
-    code, _, err = run_cli(capsys, tmp_path, str(OLD_SCENARIOS / BULWARK), "--library", str(tmp_path / "none"))
+    code, _, err = run_cli(capsys, tmp_path, str(SCENARIOS / BULWARK), "--library", str(tmp_path / "none"))
     assert code == 2 and "not a folder" in err
     code, _, err = run_cli(capsys, tmp_path, "--remember")
     assert code == 2 and "--remember needs --library" in err
