@@ -77,9 +77,9 @@ def test_no_raw_anchor_literals_outside_the_data_modules():
 
 def test_every_citation_prints_a_rule_number_through_the_cli_resolver(nsg_cr_root):
     """End to end: the project's own cr-26.03 parser, an in-memory corpus, the CLI's resolver."""
-    from judgebook.commands.replay import rule_ref
     from judgebook.ingestion.nsg_yaml import SourceFile, parse_version
     from judgebook.model import Document
+    from judgebook.store.citations import rule_ref
     from judgebook.store.corpus import Corpus
 
     folder = nsg_cr_root / "v26.03" / "data" / "input"

@@ -16,9 +16,9 @@ import pytest
 from test_web_app import Inspector
 from test_web_corpus import FakeSearcher, documents, sections
 
-from judgebook.commands.replay import NOT_LOADED, rule_ref
 from judgebook.engine import parse_scenario, replay
 from judgebook.model import Provenance, Section
+from judgebook.store.citations import NOT_LOADED, rule_ref
 from judgebook.store.corpus import Corpus
 from judgebook.web.app import create_app
 

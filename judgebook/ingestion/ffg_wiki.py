@@ -21,9 +21,10 @@ import re
 from dataclasses import dataclass, field, replace
 
 from judgebook import symbols
-from judgebook.ingestion.blocks import IdAllocator, slugify
+from judgebook.ingestion.blocks import IdAllocator
 from judgebook.ingestion.errors import ParseError
 from judgebook.model import LINK_MAIN, Link, Provenance, Section
+from judgebook.text import slug
 
 _NAV_ROW = re.compile(r"^1?\d \S.* \d{1,2} \S")
 _NAV_LINK = re.compile(r"^<? ?Previous - Top( - Next >)?$|^Top - Next >$")
@@ -267,7 +268,7 @@ def _sections(pages: list[Page], file: str, doc: str) -> list[Section]:
     ids = IdAllocator()
     out: list[Section] = []
     for page in pages:
-        out.extend(_page_sections(page, f"{doc}:{ids.unique(slugify(page.title))}", file, doc))
+        out.extend(_page_sections(page, f"{doc}:{ids.unique(slug(page.title))}", file, doc))
     return [replace(s, order=k) for k, s in enumerate(out)]
 
 
@@ -277,7 +278,7 @@ def _page_sections(page: Page, pid: str, file: str, doc: str) -> list[Section]:
     intro_units = _unit_sections(page.intro, pid, pid, counter, file, doc)
     sub_secs: list[tuple[Section, list[Section]]] = []
     for h in page.subs:
-        hid = f"{pid}/{local.unique(slugify(h.title))}"
+        hid = f"{pid}/{local.unique(slug(h.title))}"
         units = _unit_sections(h, hid, pid, counter, file, doc)
         sub_secs.append((_heading_section(h, hid, pid, units, file, doc), units))
     all_units = intro_units + [u for _, us in sub_secs for u in us]

@@ -19,10 +19,11 @@ import re
 from dataclasses import dataclass, field, replace
 
 from judgebook import symbols
-from judgebook.ingestion.blocks import IdAllocator, join_wrapped, slugify
+from judgebook.ingestion.blocks import IdAllocator, join_wrapped
 from judgebook.ingestion.errors import ParseError
 from judgebook.ingestion.glossary_html import html_to_text
 from judgebook.model import LINK_RELATED, Link, Provenance, Section
+from judgebook.text import fold, slug
 
 _RELATED = re.compile(r"^\*\*Related\*\*:\s*(.*)$")
 _ORDERED = re.compile(r"^(\d+)\.\s+(.*)$", re.S)
@@ -270,19 +271,15 @@ def _related_names(line: str) -> list[str]:
 
 # ---------------------------------------------------------------- sections
 
-def _key(title: str) -> str:
-    return re.sub(r"[“”\"‘’']", "", title).strip().casefold()
-
-
 def _names(title: str) -> list[str]:
     """Keys an entry answers to: "Corp / Corporation" is named by either side."""
     parts = [p for p in title.split(" / ") if p.strip()] if " / " in title else []
-    return [_key(title)] + [_key(p) for p in parts]
+    return [fold(title)] + [fold(p) for p in parts]
 
 
 def _sections(entries: list[Entry], file: str, doc: str) -> list[Section]:
     ids = IdAllocator()
-    entry_ids = [f"{doc}:{ids.unique(slugify(_key(e.title)))}" for e in entries]
+    entry_ids = [f"{doc}:{ids.unique(slug(fold(e.title)))}" for e in entries]
     by_name = {k: sid for e, sid in zip(entries, entry_ids) for k in _names(e.title)}
     out: list[Section] = []
     for e, sid in zip(entries, entry_ids):
@@ -337,7 +334,7 @@ def _related_links(line: str, by_name: dict[str, str]) -> list[Link]:
 
 def _lookup(name: str, by_name: dict[str, str]) -> str | None:
     """Exact title first, then the singular/plural twin ("Agendas" -> "Agenda")."""
-    k = _key(name)
+    k = fold(name)
     for candidate in (k, k[:-1] if k.endswith("s") else k + "s"):
         if candidate in by_name:
             return by_name[candidate]

@@ -32,11 +32,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from judgebook.ingestion.blocks import Block, IdAllocator, paragraphs, slugify
+from judgebook.ingestion.blocks import Block, IdAllocator, paragraphs
 from judgebook.ingestion.dates import DATE, iso_date, looks_like_attribution, parse_attribution
 from judgebook.ingestion.errors import ParseError
 from judgebook.ingestion.onr_text import block_text, clean, join_broken, link_targets
 from judgebook.model import LINK_REF, Link, Provenance, Section
+from judgebook.text import fold, slug
 
 DOC = "onr-rulings"
 CATEGORY = re.compile(r"^(Agenda|Ice|Node|Operation|Upgrade|Hardware|Preps|Program|Resource) Rulings$")
@@ -288,10 +289,6 @@ def _line_of(snippet: str, group: list[Block], default: int) -> int:
 
 # ---------------------------------------------------------------- duplicates
 
-def _norm(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "", text.lower())
-
-
 def _mark_duplicates(headings: list[Heading], rulings: dict[int, list[Ruling]]) -> None:
     body: dict[str, Ruling] = {}
     for h in headings:
@@ -299,7 +296,7 @@ def _mark_duplicates(headings: list[Heading], rulings: dict[int, list[Ruling]]) 
             continue
         seen: dict[str, Ruling] = {}
         for r in rulings[id(h)]:
-            k = _norm(r.text)
+            k = fold(r.text).replace(" ", "")
             if k in seen:
                 r.dropped = True
                 seen[k].duplicates.append(r.start)
@@ -310,7 +307,7 @@ def _mark_duplicates(headings: list[Heading], rulings: dict[int, list[Ruling]]) 
         if h.kind != "new":
             continue
         for r in rulings[id(h)]:
-            kept = body.get(_norm(r.text))
+            kept = body.get(fold(r.text).replace(" ", ""))
             if kept is not None:
                 r.dropped = True
                 kept.duplicates.append(r.start)
@@ -327,9 +324,9 @@ def _sections(headings: list[Heading], rulings: dict[int, list[Ruling]], file: s
         live = [r for r in rulings[id(h)] if not r.dropped]
         if h.kind == "new" and not live:
             continue
-        slug = slugify(h.title)
-        sid = (f"{current['new-root']}/{new_ids.unique(slug)}" if h.kind == "new"
-               else f"{DOC}:{ids.unique(slug)}")
+        base = slug(h.title)
+        sid = (f"{current['new-root']}/{new_ids.unique(base)}" if h.kind == "new"
+               else f"{DOC}:{ids.unique(base)}")
         current[h.kind] = sid
         parent = current.get(parent_of.get(h.kind, ""), "")
         kids = [_ruling_section(r, f"{sid}/r{n}", sid, file) for n, r in enumerate(live, 1)]

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, replace
 
 from judgebook.model import LINK_VERSION, Document, Link, Section
-from judgebook.store.corpus import normalise_number
+from judgebook.numbers import normalise_number
 
 THRESHOLD = 0.5          # below this a pair is not the same rule
 SAME_NUMBER_BONUS = 0.15

@@ -7,6 +7,7 @@ table applies. Also here: the keys that compare a whole title with the query.
 """
 from __future__ import annotations
 
+from judgebook.numbers import normalise_number
 from judgebook.search import querygrammar as qg
 from judgebook.search.querygrammar import Filters, ParsedQuery
 from judgebook.search.schema import Alternative, Plan, Unit, fold
@@ -26,7 +27,7 @@ def make_plan(reader, parsed: ParsedQuery, filters: Filters) -> tuple[Plan, str,
         if clause.phrase:
             units.append(Unit((Alternative(clause.words),)))
         elif qg.looks_like_number(clause.words[0]):
-            numbers.append(qg.canonical_number(clause.words[0]) or clause.words[0].lower())
+            numbers.append(normalise_number(clause.words[0]) or clause.words[0].lower())
         else:
             words.append(clause.words[0])
     cards = _card_positions(reader, words)

@@ -5,7 +5,6 @@ Search, web and CLI read this; they never parse documents themselves.
 from __future__ import annotations
 
 import json
-import re
 from collections import defaultdict
 from collections.abc import Iterable
 from functools import cached_property
@@ -19,18 +18,8 @@ from judgebook.model import (
     document_from_dict,
     section_from_dict,
 )
+from judgebook.numbers import normalise_number
 from judgebook.store import paths
-
-# "1.16.10b", "1.16.10.b", "1.16.10 b", "r1.16.10b", "6.9.2", "10.3"
-_NUMBER = re.compile(r"^\s*(?:r(?:ule)?\s*)?(\d+(?:\.\d+)*)(?:[.\s]?([a-z]))?\.?\s*$", re.I)
-
-
-def normalise_number(text: str) -> str | None:
-    """A rule number in canonical form ("1.16.10b"), or None if `text` is not one."""
-    m = _NUMBER.match(text)
-    if not m:
-        return None
-    return m.group(1) + (m.group(2) or "").lower()
 
 
 class Corpus:

@@ -5,7 +5,7 @@ upload form; `/replay/<name>` shows one scenario's timeline. Every step is
 rendered server-side (the page works without JavaScript); `replay.js` turns
 the list into a stepper (Prev/Next, arrow keys, `#step-N` kept in sync).
 
-Citations are resolved with the CLI's own `rule_ref` (newest loaded CR version
+Citations are resolved by the CLI's own `rule_ref` (store.citations; newest loaded CR version
 that has the anchor, else "not in the loaded documents"), so the page and
 `judgebook replay` always agree. An uploaded scenario is replayed and shown,
 never stored.
@@ -21,10 +21,10 @@ import yaml
 from flask import Blueprint, abort, current_app, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from judgebook.commands.replay import rule_ref, timeline_data
 from judgebook.engine import IllegalDecision, ScenarioError, check_expectations, parse_scenario, replay
 from judgebook.engine.timing import FORCED_ENCOUNTER, STRUCTURES
 from judgebook.store import paths
+from judgebook.store.citations import rule_ref, timeline_data
 from judgebook.web.app import state
 
 bp = Blueprint("replay", __name__)

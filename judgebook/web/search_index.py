@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from judgebook.model import Section
+from judgebook.text import deaccent  # as the JS side folds queries
 
 SNIPPET_CHARS = 110
 COMMON_SHARE = 0.25
@@ -22,14 +22,8 @@ STOP = frozenset("a an and are as at be by for from has have if in is it its of 
                  "then this to was were when which with".split())
 
 
-def fold(text: str) -> str:
-    """Lower case without accents (Mirāju -> miraju), as the JS side folds queries."""
-    nfkd = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in nfkd if not unicodedata.combining(c))
-
-
 def tokens(text: str) -> list[str]:
-    return [t.strip("'") for t in _WORD.findall(fold(text)) if t.strip("'") not in STOP]
+    return [t.strip("'") for t in _WORD.findall(deaccent(text)) if t.strip("'") not in STOP]
 
 
 @dataclass(frozen=True)
