@@ -22,11 +22,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from judgebook.ingestion import user_sources
 from judgebook.ingestion.errors import ParseError
 from judgebook.ingestion.manifest import MANIFEST, load_manifest
 from judgebook.ingestion.registry import ParserMissing, group_by_file, parse_job
+from judgebook.linking import link
+from judgebook.linking.alternatives import toc_titles
 from judgebook.model import Document, Section, to_dict
+from judgebook.search import indexer
 from judgebook.store import paths
+from judgebook.store.corpus import Corpus
 
 Progress = Callable[[str], None]
 BUILDING = ".building"          # marker inside a generation still being written
@@ -66,7 +71,6 @@ def stderr_progress(msg: str) -> None:
 # ---- sources -----------------------------------------------------------------
 
 def load_sources(source_dir: Path, with_paths: list[str], say: Progress) -> Loaded:
-    from judgebook.linking.alternatives import toc_titles
     out = Loaded()
     entries = load_manifest(source_dir)
     out.documents = [e.document for e in entries]
@@ -90,7 +94,6 @@ def _load_user(path: Path, out: Loaded, say: Progress) -> None:
     if not path.exists():
         raise BuildError(f"{path}: no such file or folder (given with --with or remembered in "
                          f"judgebook.local.toml; `judgebook build --forget {path}` drops it)")
-    from judgebook.ingestion import user_sources
     try:
         found = user_sources.detect(path)
     except ValueError as exc:       # user_sources.UserSourceError
@@ -249,14 +252,6 @@ def prune(root: Path, keep: set[Path]) -> list[Path]:
 
 
 def _search_index(corpus, gen: Path, say: Progress) -> bool:
-    import importlib
-    try:
-        indexer = importlib.import_module("judgebook.search.indexer")
-    except ModuleNotFoundError as exc:
-        if exc.name not in ("judgebook.search.indexer", "judgebook.search"):
-            raise
-        say("search index: skipped (judgebook.search.indexer is not installed)")
-        return False
     indexer.write_index(corpus, gen / paths.WHOOSH, progress=_lenient(say))
     return True
 
@@ -280,9 +275,6 @@ def _lenient(say: Progress) -> Callable[..., None]:
 def build(source_dir: str | Path, index_root: str | Path | None = None,
           with_paths: list[str] | None = None, progress: Progress | None = None) -> BuildResult:
     """Build a new generation and swap it in; raises ParseError/BuildError, index untouched."""
-    from judgebook.linking import link
-    from judgebook.store.corpus import Corpus
-
     say = progress or (lambda m: None)
     source_dir, root = Path(source_dir), paths.index_root(index_root)
     with_paths = list(with_paths or [])

@@ -24,9 +24,9 @@ STATIC = Path(__file__).parent / "static"
 
 # (module, attribute) of each blueprint; a missing optional one is skipped.
 BLUEPRINTS = [
-    ("judgebook.web.routes_pages", "bp", True),
-    ("judgebook.web.routes_api", "bp", True),
-    ("judgebook.web.routes_replay", "bp", False),
+    ("judgebook.web.routes_pages", "bp"),
+    ("judgebook.web.routes_api", "bp"),
+    ("judgebook.web.routes_replay", "bp"),
 ]
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -82,14 +82,10 @@ def create_app(corpus: Corpus | None = None, index_root: str | Path | None = Non
         html=Html(corpus, urls),
     )
     configure_jinja(app.jinja_env)
-    for module, attr, required in BLUEPRINTS:
-        try:
-            bp = getattr(importlib.import_module(module), attr)
-        except ModuleNotFoundError as exc:
-            if required or exc.name != module:
-                raise
-            continue
-        app.register_blueprint(bp)
+    for module, attr in BLUEPRINTS:
+        # imported here, not at the top, because the route modules import `state` from
+        # this module; a missing one fails loudly (no blueprint is optional)
+        app.register_blueprint(getattr(importlib.import_module(module), attr))
     app.after_request(_security_headers)
     _error_pages(app)
 

@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from markupsafe import Markup, escape
 
+from judgebook.linking.versions import word_diff
 from judgebook.model import Section
 from judgebook.store.corpus import Corpus
 from judgebook.symbols import SYMBOLS
@@ -20,12 +21,6 @@ from judgebook.web.urls import Urls
 
 # "[recurring]" in a snippet, possibly with the word highlighted: "[<mark>recurring</mark>]"
 _SNIPPET_SYMBOL = re.compile(r"\[(<mark>)?(" + "|".join(t[1:-1] for t in SYMBOLS) + r")(</mark>)?\]", re.I)
-
-try:   # the linking engineer's word diff; the History falls back to whole texts without it
-    from judgebook.linking.versions import word_diff
-except ImportError:   # pragma: no cover - only while linking is being written
-    word_diff = None
-
 
 @lru_cache(maxsize=2048)
 def _diff_ops(a: str, b: str) -> tuple:
@@ -104,8 +99,6 @@ class Html:
 
     def diff(self, a: str, b: str) -> Markup:
         """Word-level diff of a -> b: deletions in <del>, insertions in <ins>."""
-        if word_diff is None:
-            return Markup(f"<del>{escape(a)}</del> <ins>{escape(b)}</ins>")
         out = []
         for op in _diff_ops(a, b):
             piece = render.inline(op.text, self.urls)
