@@ -7,7 +7,7 @@ TESTSTAMP := $(VENV)/.test-installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install build bench clean
+.PHONY: run test lint install build bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -37,7 +37,12 @@ build: $(STAMP)
 run: build
 	$(BIN)/judgebook serve --host $(HOST) --port $(PORT)
 
-test: $(TESTSTAMP)
+# ruff (pyproject's [tool.ruff]) and mypy (pyproject's [tool.mypy]), pinned in the test extra.
+lint: $(TESTSTAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+test: lint
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)

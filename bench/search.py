@@ -91,7 +91,9 @@ def run(root: Path, work: Path, repeat: int) -> None:
     row("plain whoosh", t_plain, [], unit="s")
     row("sqlite fts5", t_fts, [], unit="s")
 
-    ours = lambda q: api.search(q, limit=10, index_dir=ours_dir)
+    def ours(q: str) -> object:
+        return api.search(q, limit=10, index_dir=ours_dir)
+
     plain = plain_whoosh_searcher(plain_dir)
     fts = fts_searcher(fts_file)
     lat = latencies({"judgebook": ours, "plain whoosh": plain, "fts5": fts}, repeat)

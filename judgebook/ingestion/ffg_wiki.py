@@ -86,7 +86,7 @@ def _nav_titles(lines: list[str], file: str) -> tuple[list[str], set[str]]:
     numbered: dict[int, str] = {}
     for row in rows:
         parts = re.split(r"(?:^|\s)(\d{1,2}) (?=[A-Z])", row)
-        for num, title in zip(parts[1::2], parts[2::2]):
+        for num, title in zip(parts[1::2], parts[2::2], strict=True):
             numbered[int(num)] = title.strip()
     if sorted(numbered) != list(range(1, PAGES + 1)):
         raise ParseError(file, first + 1, f"navigation items numbered 1..{PAGES}",
@@ -224,7 +224,8 @@ def wiki_symbols(text: str) -> str:
     # after "(" or an opening quote, or after a list bullet
     text = re.sub(r"((?<=[^\s:.])\s|\(|\"|• )(Click|Credit|Subroutine|Trash|Link)\b(?! Tracker| Pool)",
                   lambda m: m.group(1) + _token(m.group(2)), text)
-    text = re.sub(r"(?<=\S)(\[click\])((?: Click\b)+)", lambda m: m.group(1) + m.group(2).replace(" Click", " [click]"), text)
+    text = re.sub(r"(?<=\S)(\[click\])((?: Click\b)+)",
+                  lambda m: m.group(1) + m.group(2).replace(" Click", " [click]"), text)
     return symbols.normalise(text)
 
 

@@ -280,9 +280,9 @@ def _names(title: str) -> list[str]:
 def _sections(entries: list[Entry], file: str, doc: str) -> list[Section]:
     ids = IdAllocator()
     entry_ids = [f"{doc}:{ids.unique(slug(fold(e.title)))}" for e in entries]
-    by_name = {k: sid for e, sid in zip(entries, entry_ids) for k in _names(e.title)}
+    by_name = {k: sid for e, sid in zip(entries, entry_ids, strict=True) for k in _names(e.title)}
     out: list[Section] = []
-    for e, sid in zip(entries, entry_ids):
+    for e, sid in zip(entries, entry_ids, strict=True):
         entry, examples = _entry_sections(e, sid, by_name, file, doc)
         out.append(entry)
         out.extend(examples)

@@ -5,12 +5,14 @@ anchor where both have one (the YAML versions), then by text similarity
 within the same chapter, with a bonus for an unchanged number. Numbers alone
 are not trusted: CR 1.6 inserted 1.12 "Objects", so everything after it
 shifted. A last pass pairs what is left under already-aligned parents at the
-same number when they still share a quarter of their words (a reworded rule). The pairwise matches chain into histories, and every section in a
-history gets `version` links to all its counterparts.
+same number when they still share a quarter of their words (a reworded rule).
+The pairwise matches chain into histories, and every section in a history
+gets `version` links to all its counterparts.
 """
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 from dataclasses import dataclass, replace
 
@@ -149,7 +151,7 @@ def align_versions(documents: list[Document], sections: list[Section]) -> list[l
             by_doc[s.doc].append(s)
     by_id = {s.id: s for s in sections}
     nxt: dict[str, str] = {}
-    for a, b in zip(versions, versions[1:]):
+    for a, b in itertools.pairwise(versions):
         for old_id, new_id in align_pair(by_doc[a.key], by_doc[b.key], by_id):
             nxt[old_id] = new_id
     has_prev = set(nxt.values())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import heapq
+import itertools
 import json
 import re
 import threading
@@ -118,7 +119,7 @@ def _document(rec: IndexRecord) -> dict:
         era=_many(m.era or "none" for m in ms), number=_many(m.number for m in ms if m.number),
         kind=rec.kind, text=" ".join(terms),
         # The heading repeated weighs pairs in titles and defined terms, as in `text`.
-        pairs="\n".join(f"{a} {b}" for a, b in zip(terms, terms[1:])),
+        pairs="\n".join(f"{a} {b}" for a, b in itertools.pairwise(terms)),
         spell=" ".join(_vocabulary(rec)),
         card=rec.card_name, keys=",".join(keys), title=rec.title, body=rec.body,
         members=json.dumps([[m.id, m.doc, m.era, m.number, m.rank, m.breadcrumb] for m in ms],
@@ -271,7 +272,7 @@ class Reader:
         terms = self.analyze(" ".join(words))
         if len(terms) < 2:
             return bool(terms) and self.reader.doc_frequency("text", terms[0]) > 0
-        return all(self.reader.doc_frequency("pairs", f"{a} {b}") > 0 for a, b in zip(terms, terms[1:]))
+        return all(self.reader.doc_frequency("pairs", f"{a} {b}") > 0 for a, b in itertools.pairwise(terms))
 
     def is_card_name(self, folded: str) -> bool:
         return bool(folded) and self._remember(
@@ -412,7 +413,7 @@ class Reader:
             return None
         if len(terms) == 1:
             return Q.Term("text", terms[0], boost=weight)
-        pairs = [Q.Term("pairs", f"{a} {b}") for a, b in zip(terms, terms[1:])]
+        pairs = [Q.Term("pairs", f"{a} {b}") for a, b in itertools.pairwise(terms)]
         return pairs[0].with_boost(weight) if len(pairs) == 1 else Q.And(pairs, boost=weight)
 
     # -- completion ---------------------------------------------------------------

@@ -49,7 +49,7 @@ def make_plan(reader, parsed: ParsedQuery, filters: Filters) -> tuple[Plan, str,
     plan = Plan(units=tuple(units), exclude=tuple(c.words for c in parsed.negative),
                 numbers=tuple(numbers), filters=filters, question=question,
                 apart=apart)
-    corrected = query_text(parsed, dict(zip(words, fixed)))
+    corrected = query_text(parsed, dict(zip(words, fixed, strict=True)))
     return plan, corrected, variants
 
 

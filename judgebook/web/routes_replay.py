@@ -186,7 +186,7 @@ def build_view(text: str, file: str, trusted: bool) -> dict[str, Any]:
         data = timeline_data(timeline, corpus)
         view["steps"] = data["steps"]
         view["outcome"] = data["outcome"] if illegal is None else None
-        for step, picture in zip(view["steps"], pictures([s["path"] for s in view["steps"]])):
+        for step, picture in zip(view["steps"], pictures([s["path"] for s in view["steps"]]), strict=True):
             step["picture"] = picture
             step["changes"] = [(k, short(a), short(b)) for k, (a, b) in step["state"].items()]
     if sc.expect is not None and (timeline is not None or illegal is not None):
