@@ -41,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         timeline = replay(scenario)
     except IllegalDecision as exc:
-        data = timeline_data(exc.timeline, corpus, args.until) if getattr(exc, "timeline", None) else None
+        partial = getattr(exc, "timeline", None)     # the steps before the illegal one, when the engine has them
+        data = timeline_data(partial, corpus, args.until) if partial else None
         error = {"message": str(exc), "field": exc.field, "line": exc.line,
                  "rule": rule_ref(corpus, exc.rule)}
         _emit(args, data, error)

@@ -131,7 +131,7 @@ def _pages(lines, end, markers, titles) -> list[Page]:
             stop = nxt_heading
         body_start = last + 1
         found = before is not None and lines[before].strip() == title
-        line = before + 1 if found else first + 1
+        line = before + 1 if before is not None and found else first + 1
         if not found:                       # page 1: the heading follows the table
             after = _first_text_line(lines, body_start, stop)
             if after is not None and lines[after].strip() == title:
@@ -158,7 +158,7 @@ def _page(title: str, line: int, found: bool, body: list[tuple[int, str]]) -> Pa
     unit = Unit()
     for para in _paragraphs(body):
         n, first = para[0]
-        cites = [(m, _CITATION.match(s.strip()).group(1)) for m, s in para if _CITATION.match(s.strip())]
+        cites = [(m, cited.group(1)) for m, s in para if (cited := _CITATION.match(s.strip()))]
         text = [(m, s) for m, s in para if not _CITATION.match(s.strip())]
         main = _MAIN.match(first.strip())
         if main and len(para) == 1:
@@ -237,7 +237,8 @@ def _token(name: str) -> str:
 
 
 def _unit_text(unit: Unit) -> str:
-    paras, cur = [], []
+    paras: list[list[str]] = []
+    cur: list[str] = []
     for n, s in unit.lines:
         if n == 0:
             paras.append(cur)
@@ -284,19 +285,20 @@ def _page_sections(page: Page, pid: str, file: str, doc: str) -> list[Section]:
         sub_secs.append((_heading_section(h, hid, pid, units, file, doc), units))
     all_units = intro_units + [u for _, us in sub_secs for u in us]
     texts = [u.text for u in intro_units]
-    for h, units in sub_secs:
-        texts.append(h.title)
+    for hs, units in sub_secs:
+        texts.append(hs.title)
         texts.extend(u.text for u in units)
-    last = max([page.line] + [s.provenance.line_end for s in all_units] + [h.provenance.line_end for h, _ in sub_secs])
+    last = max([page.line] + [s.provenance.line_end for s in all_units]
+               + [hs.provenance.line_end for hs, _ in sub_secs])
     meta = () if page.heading_found else (("heading", "missing in the source; title from the navigation table"),)
     top = Section(
         id=pid, doc=doc, number="", title=page.title, kind="page", text="\n\n".join(t for t in texts if t),
         provenance=Provenance(file, page.line, last, citation=_span([u.provenance.citation for u in all_units])),
-        children=tuple([u.id for u in intro_units] + [h.id for h, _ in sub_secs]),
+        children=tuple([u.id for u in intro_units] + [hs.id for hs, _ in sub_secs]),
         links=tuple(page.intro.links), meta=meta + (("level", "page"),))
     out = [top] + intro_units
-    for h, units in sub_secs:
-        out.append(h)
+    for hs, units in sub_secs:
+        out.append(hs)
         out.extend(units)
     return out
 

@@ -141,7 +141,9 @@ def _take_example(body, i, out, file, marker_line) -> int:
 
 def _take_html(body, i, out, file) -> int:
     first_n, first = body[i]
-    tag = _HTML_BLOCK.match(first.strip()).group(1).lower()
+    opening = _HTML_BLOCK.match(first.strip())
+    assert opening is not None, "called only on a line that opens an HTML block"
+    tag = opening.group(1).lower()
     j = i
     while j < len(body) and f"</{tag}>" not in body[j][1].lower():
         j += 1
@@ -258,7 +260,8 @@ def _render_list(items: list[str]) -> str:
             out.append(f"{number}. {_clean_inline(join_wrapped(body.split(chr(10))))}")
         else:
             number = None
-            body = _BULLET.match(item).group(1)
+            bullet = _BULLET.match(item)    # a list chunk's other items are bullets
+            body = bullet.group(1) if bullet else item
             out.append(f"- {_clean_inline(join_wrapped(body.split(chr(10))))}")
     return "\n".join(out)
 

@@ -64,7 +64,8 @@ def load_manifest(source_dir: str | Path) -> list[ManifestEntry]:
     if not isinstance(tables, list) or not tables:
         raise ParseError(name, 1, "at least one [[document]] table")
     headers = _table_lines(text)
-    entries, seen = [], {}
+    entries: list[ManifestEntry] = []
+    seen: dict[str, int] = {}
     for i, table in enumerate(tables):
         line = headers[i] if i < len(headers) else 0
         entry = _entry(table, i, line, text, name, source_dir)

@@ -280,7 +280,7 @@ def read_names(v2: Path) -> Names:
         if not path.exists():
             return {}
         rows = read_json(path.read_text("utf-8"), str(path))
-        return {r["id"]: r.get("name", r["id"]) for r in rows if isinstance(r, dict) and "id" in r}
+        return {r["id"]: r.get("name") or r["id"] for r in rows if isinstance(r, dict) and "id" in r}
     return Names(types=table("card_types.json"), factions=table("factions.json"),
                  subtypes=table("card_subtypes.json"))
 

@@ -109,7 +109,8 @@ def _headings(blocks: list[Block], file: str) -> list[Heading]:
         raise ParseError(file, blocks[0].start if blocks else 0, "the title 'Netrunner Rulings, v1.70'")
     first = blocks[0]
     out = [Heading(block_text(first), "intro", first.start)]
-    mode, topics = "intro", set()
+    mode = "intro"
+    topics: set[str] = set()
     for b in blocks[1:]:
         t = block_text(b)
         new = _structural(t, b, topics, mode)
@@ -121,8 +122,8 @@ def _headings(blocks: list[Block], file: str) -> list[Heading]:
         cur = out[-1]
         if mode == "new" and DATE.fullmatch(t):
             cur.date = iso_date(t)
-        elif mode == "general" and all(_TOC_ITEM.match(ln.strip()) for ln in b.lines):
-            topics.update(_TOC_ITEM.match(ln.strip()).group(1) for ln in b.lines)
+        elif mode == "general" and all(items := [_TOC_ITEM.match(ln.strip()) for ln in b.lines]):
+            topics.update(m.group(1) for m in items if m)
         elif mode in ("new", "cards") and _is_name(t):
             out.append(Heading(t, "new" if mode == "new" else "card", b.start,
                                category=_category(out) if mode == "cards" else ""))

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -203,7 +204,7 @@ def changelogs(root: Path, version: str) -> list[tuple[str, nsg_yaml.SourceFile]
 def load_nrdb(source: UserSource) -> tuple[list[Document], list[Section]]:
     with _full_paths(source.path):
         cards, rulings = nrdb.load(source.path / "v2", root=source.path)
-    common = dict(era="nsg", parser=nrdb.PARSER, source=str(source.path), origin=source.origin)
+    common: dict[str, Any] = dict(era="nsg", parser=nrdb.PARSER, source=str(source.path), origin=source.origin)
     docs = [Document(key=nrdb.CARDS_DOC, title="NetrunnerDB cards",
                      order=ORDER_CARDS, **common),
             Document(key=nrdb.RULINGS_DOC, title="NetrunnerDB card rulings",

@@ -63,9 +63,10 @@ def _tokens(s: Section) -> frozenset[str]:
     return frozenset(_WORD.findall(f"{s.title} {s.text}".lower()))
 
 
-def _chapter(s: Section, by_id: dict[str, Section]) -> str:
+def _chapter(section: Section, by_id: dict[str, Section]) -> str:
     """The chapter a section sits in: its own number's head, else its nearest numbered ancestor's."""
     seen = 0
+    s: Section | None = section
     while s is not None and seen < 20:
         if s.number:
             return (normalise_number(s.number) or s.number).split(".")[0]

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from whoosh import analysis, fields, index, scoring
 from whoosh import query as Q
@@ -218,7 +219,7 @@ class Reader:
         self._filters: dict[Filters, set[int]] = {}
         # Look-ups that depend on the index alone (this reader's vocabulary),
         # remembered per reader: a judge retypes the same words all day.
-        self._memo: dict[tuple, object] = {}
+        self._memo: dict[tuple, Any] = {}     # heterogeneous: hits, frequencies, candidate lists
 
     def close(self) -> None:
         self.searcher.close()

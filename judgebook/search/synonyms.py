@@ -61,10 +61,10 @@ def _entry(path: Path, i: int, entry: dict) -> list[Synonym]:
     unknown = set(entry) - {"words", "also", "both", "note"}
     if unknown:
         raise SynonymTableError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
-    forward = Synonym(_split(words), _split(also), str(entry.get("note", "")))
+    forward = Synonym(_split(entry["words"]), _split(entry["also"]), str(entry.get("note", "")))
     if not entry.get("both", False):
         return [forward]
-    return [forward, Synonym(_split(also), _split(words), forward.note)]
+    return [forward, Synonym(forward.also, forward.words, forward.note)]
 
 
 def _split(phrases: Iterable[str]) -> tuple[tuple[str, ...], ...]:

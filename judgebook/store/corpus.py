@@ -26,6 +26,7 @@ class Corpus:
     def __init__(self, documents: Iterable[Document], sections: Iterable[Section]):
         self.documents: dict[str, Document] = {d.key: d for d in documents}
         self.sections: dict[str, Section] = {s.id: s for s in sections}
+        self.generation: Path | None = None     # the index folder it was loaded from
 
     # ---- loading -------------------------------------------------------
     @classmethod
@@ -76,8 +77,8 @@ class Corpus:
         canon = normalise_number(ref)
         if canon is None:
             return None
-        for doc in reversed(self.cr_versions()):
-            hit = self._by_number.get((doc.key, canon))
+        for version in reversed(self.cr_versions()):
+            hit = self._by_number.get((version.key, canon))
             if hit:
                 return hit
         return None
@@ -137,7 +138,7 @@ class Corpus:
 
     @cached_property
     def _by_number(self) -> dict[tuple[str, str], Section]:
-        out = {}
+        out: dict[tuple[str, str], Section] = {}
         for s in self.sections.values():
             if s.number:
                 out.setdefault((s.doc, normalise_number(s.number) or s.number), s)

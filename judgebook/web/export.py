@@ -58,6 +58,7 @@ def export_site(corpus: Corpus, out_dir: str | Path,
     say(f"writing {len(corpus.sections)} section pages")
     for n, sid in enumerate(corpus.sections, 1):
         page = pages.section_page(corpus, sid)
+        assert page is not None, sid     # every section of the corpus has its page
         site.write(section_path(sid), "section.html", page=page, sec=page.section)
         if n % 2000 == 0:
             say(f"  {n} pages")
@@ -94,7 +95,6 @@ def _environment(corpus: Corpus):
 class _Site:
     def __init__(self, out: Path, env, html: Html):
         self.out, self.env, self.html, self.count = out, env, html, 0
-        self.pairs = frozenset()
         self._made: set[Path] = set()
 
     def write(self, rel: str, template: str, **context) -> None:

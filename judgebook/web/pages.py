@@ -48,7 +48,7 @@ def section_page(corpus: Corpus, section_id: str) -> SectionPage | None:
     prev, nxt = _step(corpus, sec, 0), _step(corpus, sec, 1)
     example_ids = set(sec.examples)
     kids = corpus.children(section_id)
-    examples = [corpus.get(e) for e in sec.examples if corpus.get(e)]
+    examples = [ex for e in sec.examples if (ex := corpus.get(e))]
     examples += [k for k in kids if k.kind == "example" and k.id not in example_ids]
     history = corpus.history(section_id)
     return SectionPage(
@@ -63,11 +63,10 @@ def section_page(corpus: Corpus, section_id: str) -> SectionPage | None:
 
 def _step(corpus: Corpus, sec: Section, forward: int) -> Section | None:
     """The previous/next section in document order, passing over examples (shown on their rule's page)."""
-    here = sec
-    while True:
+    here = corpus.neighbours(sec.id)[forward]
+    while here is not None and here.kind == "example" and sec.kind != "example":
         here = corpus.neighbours(here.id)[forward]
-        if here is None or here.kind != "example" or sec.kind == "example":
-            return here
+    return here
 
 
 def backlink_rows(corpus: Corpus, backlinks: list[Backlink]) -> list[BacklinkRow]:

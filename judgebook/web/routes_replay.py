@@ -80,7 +80,7 @@ def _read_headline(path: Path) -> dict[str, str]:
     node = node if isinstance(node, dict) else {}
     title = node.get("title") if isinstance(node.get("title"), str) else ""
     source = node.get("source") if isinstance(node.get("source"), str) else ""
-    return {"name": path.stem, "title": title or path.stem, "source": " ".join(source.split())}
+    return {"name": path.stem, "title": title or path.stem, "source": " ".join(str(source).split())}
 
 
 # ---- routes ------------------------------------------------------------------------
@@ -201,7 +201,7 @@ def build_view(text: str, file: str, trusted: bool) -> dict[str, Any]:
 
 
 def error_view(exc: ScenarioError, corpus) -> dict[str, Any]:
-    out = {"message": exc.message, "field": exc.field, "line": exc.line,
+    out: dict[str, Any] = {"message": exc.message, "field": exc.field, "line": exc.line,
            "file": exc.file if exc.file and not str(exc.file).startswith("/") else _rel(exc.file)}
     rule = getattr(exc, "rule", None)
     if rule:
@@ -227,7 +227,8 @@ def _check_aliases(text: str) -> None:
                 count += 1
                 if count > MAX_ALIASES:
                     raise ScenarioError(f"too many YAML aliases (more than {MAX_ALIASES})",
-                                        line=event.start_mark.line + 1, file="upload")
+                                        line=event.start_mark.line + 1 if event.start_mark else None,
+                                        file="upload")
     except yaml.YAMLError:
         return   # parse_scenario reports it with its line
 
@@ -255,7 +256,9 @@ def pictures(step_paths: list[list[str]]) -> list[list[dict]]:
     last: dict[tuple, int] = {}
     out = []
     for path in step_paths:
-        levels, i, prefix = [], 0, ()
+        levels: list[dict[str, Any]] = []
+        i = 0
+        prefix: tuple[str, ...] = ()
         while i < len(path):
             struct = _BY_LABEL.get(path[i])
             if struct is None:
@@ -265,7 +268,7 @@ def pictures(step_paths: list[list[str]]) -> list[list[dict]]:
                 continue
             i += 1
             phase = next((p for p in struct.phases if i < len(path) and p.label == path[i]), None)
-            level = {"structure": struct.label,
+            level: dict[str, Any] = {"structure": struct.label,
                      "phases": [(p.label, p is phase) for p in struct.phases] if len(struct.phases) > 1 else [],
                      "steps": []}
             if phase is not None:
