@@ -9,6 +9,9 @@ word (backend; for a question, no "side by side" across its dropped words, and
 any-word hits fill a short list) -> titles, definitions, today's rules before
 history, one hit per rule across CR versions (ranking) -> snippets, for the
 hits returned only. Never raises on any query.
+
+The backend (Whoosh) and snippets are imported lazily, inside the functions
+that use them, for start-up speed; never guarded, so a missing one fails loudly.
 """
 from __future__ import annotations
 

@@ -2,7 +2,8 @@
 
 The build calls `write_index(corpus, <generation>/whoosh)`. Everything a hit
 shows (breadcrumb labels, era, rank among CR versions) is decided here, once,
-so the query side never needs the corpus.
+so the query side never needs the corpus. The backend (Whoosh) is imported
+lazily in `write_index`, for start-up speed; a missing one fails loudly.
 """
 from __future__ import annotations
 

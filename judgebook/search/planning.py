@@ -4,6 +4,8 @@ Card names are spotted first (from the index's card-name field) so that no
 synonym rewrites inside one; spelling is corrected for words the index lacks
 and for rare words a neighbour disowns ("brian damage"); then the synonym
 table applies. Also here: the keys that compare a whole title with the query.
+The backend (Whoosh), fuzzy and synonyms are imported lazily, for start-up
+speed; never guarded, so a missing one fails loudly.
 """
 from __future__ import annotations
 
