@@ -23,7 +23,7 @@ from judgebook.ingestion.blocks import Block, IdAllocator, paragraphs
 from judgebook.ingestion.errors import ParseError
 from judgebook.ingestion.onr_text import block_text, clean, is_caps_heading, join_broken
 from judgebook.model import LINK_INDEX, Link, Provenance, Section
-from judgebook.text import slug
+from judgebook.text import fold, slug
 
 DOC = "onr-rulebook"
 GLOSSARY = "CORP AND RUNNER GLOSSARY"
@@ -187,10 +187,10 @@ def _index(title: str, sid: str, line: int, body: list[str], file: str) -> Secti
 
 def resolve_index_links(sections: list[Section]) -> list[Section]:
     """Point "See ICE" at the rulebook section or glossary entry of that name, when there is one."""
-    titles = {s.title.casefold(): s.id for s in sections}
+    titles = {fold(s.title): s.id for s in sections}
 
     def find(name: str) -> str:
-        k = name.casefold()
+        k = fold(name)
         return titles.get(k) or titles.get(k.rstrip("s")) or ""
 
     out = []

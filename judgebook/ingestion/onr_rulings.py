@@ -386,11 +386,11 @@ def _resolve_refs(sections: list[Section]) -> list[Section]:
     titles: dict[str, str] = {}
     for s in sections:
         if s.kind == "section" and "/" not in s.id:
-            titles.setdefault(s.title.casefold(), s.id)
+            titles.setdefault(fold(s.title), s.id)
     out = []
     for s in sections:
-        links = tuple(replace(l, target=titles.get(l.ref.casefold(), ""),
-                              reason="" if l.ref.casefold() in titles else
+        links = tuple(replace(l, target=titles.get(fold(l.ref), ""),
+                              reason="" if fold(l.ref) in titles else
                               f"no card or topic named {l.ref!r} in the rulings")
                       for l in s.links)
         out.append(replace(s, links=links))
