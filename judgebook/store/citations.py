@@ -7,9 +7,10 @@ web's replay pages call this; it lives below both so neither imports the other.
 """
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from judgebook.store.corpus import Corpus
+if TYPE_CHECKING:     # annotations only: `judgebook replay --help` need not load the corpus code
+    from judgebook.store.corpus import Corpus
 
 NOT_LOADED = "not in the loaded documents"
 
