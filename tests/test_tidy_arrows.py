@@ -18,6 +18,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "judgebook"
 # (folder or module, under the package) -> prefixes it must never import
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     "web": ("judgebook.commands", "judgebook.cli"),
+    # the built corpus and search serve both front ends and know neither
+    "store": ("judgebook.web", "judgebook.commands", "judgebook.cli"),
+    "search": ("judgebook.web", "judgebook.commands", "judgebook.cli"),
     "linking": ("judgebook.store", "judgebook.search", "judgebook.web", "judgebook.commands", "judgebook.cli"),
     "ingestion": ("judgebook.linking", "judgebook.store", "judgebook.search", "judgebook.web",
                   "judgebook.commands", "judgebook.cli"),
