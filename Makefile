@@ -37,7 +37,12 @@ build: $(STAMP)
 run: build
 	$(BIN)/judgebook serve --host $(HOST) --port $(PORT)
 
-test: $(TESTSTAMP)
+# ruff (pyproject's [tool.ruff]) and mypy (pyproject's [tool.mypy]), pinned in the test extra.
+lint: $(TESTSTAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+test: lint
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)

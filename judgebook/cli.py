@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 
-from judgebook.commands import COMMANDS
+# Each command module is light at import (its heavy dependencies are imported in
+# its `run`), so all are imported plainly: a renamed command fails loudly here.
+from judgebook.commands import build, dump, export, replay, search, serve, show
+
+COMMANDS = (build, dump, show, search, replay, serve, export)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -15,13 +18,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--index", metavar="DIR", default=None,
                         help="index folder (default: ./index, or $JUDGEBOOK_INDEX)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"judgebook.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"judgebook.commands.{name}":
-                raise
-            continue  # command not built yet
+    for module in COMMANDS:
         module.register(sub)
     return parser
 

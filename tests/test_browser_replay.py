@@ -11,7 +11,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_browser_web import ARGS, ARTIFACTS, CHROMIUM, browser, corpus, no_errors, page, server, shot  # noqa: F401
+import test_browser_web as web
+from test_browser_web import ARGS, ARTIFACTS, CHROMIUM, no_errors, shot
+
+# The web tests' fixtures, by name: pytest finds fixtures among a module's attributes.
+browser, corpus, page, server = web.browser, web.corpus, web.page, web.server
 
 pytestmark = [pytest.mark.browser, pytest.mark.corpora]
 
@@ -21,8 +25,7 @@ NAME = "glossary-femme-fatale-tollbooth"
 
 def test_a_missing_chromium_fails_under_ci_and_skips_elsewhere(monkeypatch, tmp_path):
     """The browser fixture these tests use: under CI a missing browser is a failure, not a skip."""
-    import test_browser_web
-    monkeypatch.setattr(test_browser_web, "CHROMIUM", tmp_path / "no-chromium")
+    monkeypatch.setattr(web, "CHROMIUM", tmp_path / "no-chromium")
     launch = browser.__wrapped__
     monkeypatch.setenv("CI", "1")
     with pytest.raises(pytest.fail.Exception):
@@ -160,7 +163,8 @@ def test_phone_width_has_no_horizontal_overflow(browser, server, where):
         width = pg.evaluate("document.documentElement.scrollWidth")
         assert width <= 360, (where, width)
         wide = pg.eval_on_selector_all(
-            "main *", "es => es.filter(e => e.getBoundingClientRect().right > 361).map(e => e.tagName + '.' + e.className)")
+            "main *",
+            "es => es.filter(e => e.getBoundingClientRect().right > 361).map(e => e.tagName + '.' + e.className)")
         assert wide == [], wide
         if where != "/replay":
             # the buttons are a thumb's size

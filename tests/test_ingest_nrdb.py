@@ -47,12 +47,13 @@ def test_variable_cost_and_html_lists():
     assert card.text == "Choose 1:\n• Gain 2[recurring].\n• Install 1 [trash] [mu]."
 
 
-RULINGS = """[
+RULINGS = ("""[
   {
     "card_id": "hippo",
     "date_update": "2018-08-01",
     "nsg_rules_team_verified": false,
-    "question": "####[ANCUR](https://x) [UFAQ 24](http://y) [Michael Boggs]\\nCan the Runner trash [Tollbooth](/en/card/123) with Hippo?",
+    "question": "####[ANCUR](https://x) [UFAQ 24](http://y) [Michael Boggs]\\n"""  # one JSON line, split
+    """Can the Runner trash [Tollbooth](/en/card/123) with Hippo?",
     "answer": "Yes. It checks when they would pass it (Step 4 of the run), after step 3.1 and at step 6.9.5a."
   },
   {
@@ -62,7 +63,7 @@ RULINGS = """[
     "text_ruling": "Hippo costs 1<span class=\\"icon icon-credit\\"></span> **less**. [Official FAQ]"
   }
 ]
-"""
+""")
 
 
 @pytest.fixture()

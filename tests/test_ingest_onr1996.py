@@ -163,7 +163,8 @@ def test_rulebook_texts(onr):
     assert obj.text.startswith("The Corporation's goal is to score agenda cards worth a total of 7 agenda points.")
     # a paragraph split by a page break is mended ("Now we" / "are ready")
     assert "Now we are ready to take our three actions" in secs["onr-rulebook:sample-game"].text
-    assert secs["onr-rulebook:rez-cost"].text == "The cost we pay in bits to rez an installed card. This is a one-time cost."
+    assert secs["onr-rulebook:rez-cost"].text == ("The cost we pay in bits to rez an installed card. "
+                                                  "This is a one-time cost.")
     assert secs["onr-rulebook:stack-2"].text == "Four draw pile."
     see = {l.ref: l.target for l in secs["onr-rulebook:index"].links if not l.ref.startswith("page ")}
     assert see["ICE"] == "onr-rulebook:ice" and see["TRACE ATTEMPT"] == ""
@@ -208,7 +209,8 @@ def test_rulings_counts(onr):
 def test_ruling_texts_and_provenance(onr):
     secs = {s.id: s for s in onr}
     r = secs["onr-rulings:ice-icebreakers/r2"]
-    assert r.text == "When Ice is trashed, any Ice that is outside of it moves in to fill the vacuum left by its predecessor."
+    assert r.text == ("When Ice is trashed, any Ice that is outside of it moves in to fill the vacuum "
+                      "left by its predecessor.")
     assert (r.provenance.attribution, r.provenance.date, r.provenance.extra) == (
         "Sparky", "1996-04-19", (("via", "Netrunner-L"),))
     assert r.provenance.line_start == 886

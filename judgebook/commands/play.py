@@ -109,9 +109,9 @@ def written_decision(node: Any) -> Decision:
     """A decision written as in a scenario file, through the scenario parser (its checks and its errors)."""
     import yaml
 
-    from judgebook.game.scenario import board
     from judgebook.engine.yamlnodes import load_text
     from judgebook.game.driver.script import as_decision
+    from judgebook.game.scenario import board
 
     if not isinstance(node, dict):
         raise CommandError("a decision is a mapping such as {action: run, server: HQ}")

@@ -19,10 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from judgebook.linking.cited_rules import cited_rule
+from judgebook.store.citations import NOT_LOADED, rule_ref
 
 HELP = "replay a judge scenario (YAML) through the game's timing structures"
-NOT_LOADED = "not in the loaded documents"
 
 
 def register(subparsers: Any) -> None:
@@ -263,39 +262,6 @@ def _corpus(index: str | None) -> Any:
         return Corpus.load(index)
     except (FileNotFoundError, OSError, ValueError):
         return None
-
-
-def rule_ref(corpus: Any, anchor: str | None) -> dict[str, Any] | None:
-    """An anchor resolved against the newest loaded CR version that has it."""
-    if anchor is None:
-        return None
-    if corpus is not None:
-        for doc in reversed(corpus.cr_versions()):
-            sec = corpus.by_anchor(doc.key, anchor)
-            if sec is not None:
-                return {"anchor": anchor, "id": sec.id, "number": sec.number, "doc": doc.key,
-                        "title": sec.title, "text": sec.text}
-    cited = cited_rule(anchor)   # CR 26.03 not loaded: its number and heading are still known
-    if cited is not None:
-        return {"anchor": anchor, "id": None, "number": cited.number, "doc": None, "title": cited.heading,
-                "note": f"{cited.describe()}, {NOT_LOADED}"}
-    return {"anchor": anchor, "id": None, "number": None, "doc": None, "note": NOT_LOADED}
-
-
-def timeline_data(timeline: Any, corpus: Any, until: int | None = None) -> dict:
-    """The timeline as plain data with citations resolved (also for the web page)."""
-    data = timeline.to_dict()
-    cache: dict[str, dict | None] = {}
-    steps = data["steps"] if until is None else data["steps"][:until]
-    for step in steps:
-        anchor = step["rule"]
-        if anchor not in cache:
-            cache[anchor] = rule_ref(corpus, anchor)
-        step["rule"] = cache[anchor]
-    data["steps"] = steps
-    if until is not None:
-        data["until"] = until
-    return data
 
 
 def _emit(args: argparse.Namespace, data: dict[str, Any], error: dict[str, Any] | None,

@@ -54,11 +54,6 @@ def paragraphs(lines: list[str], first_line: int = 1) -> list[Block]:
     return blocks
 
 
-def slugify(title: str) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
-    return slug or "untitled"
-
-
 class IdAllocator:
     """Hands out unique ids: the second "stack" becomes "stack-2"."""
 

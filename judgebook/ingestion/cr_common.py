@@ -81,10 +81,6 @@ class Lines:
         return max(filled[-1] if filled else self.line_start, self.heading_end)
 
 
-def slugify(title: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
-
-
 def clean(text: str) -> str:
     """Normalise symbols and collapse runs of spaces (PDF and markdown leave doubles)."""
     return re.sub(r"[ \t]+", " ", symbols.normalise(text)).strip()

@@ -68,7 +68,7 @@ def _body_start(lines: list[str], file: str) -> tuple[int, int]:
 
 def _is_chapter(line: str) -> bool:
     m = _CHAPTER.match(line)
-    return bool(m) and "\t" not in line and is_title(m.group(2))
+    return m is not None and "\t" not in line and is_title(m.group(2))
 
 
 # --- front matter ----------------------------------------------------------

@@ -21,9 +21,10 @@ import re
 from dataclasses import dataclass, field, replace
 
 from judgebook import symbols
-from judgebook.ingestion.blocks import IdAllocator, slugify
+from judgebook.ingestion.blocks import IdAllocator
 from judgebook.ingestion.errors import ParseError
 from judgebook.model import LINK_MAIN, Link, Provenance, Section
+from judgebook.text import slug
 
 _NAV_ROW = re.compile(r"^1?\d \S.* \d{1,2} \S")
 _NAV_LINK = re.compile(r"^<? ?Previous - Top( - Next >)?$|^Top - Next >$")
@@ -85,7 +86,7 @@ def _nav_titles(lines: list[str], file: str) -> tuple[list[str], set[str]]:
     numbered: dict[int, str] = {}
     for row in rows:
         parts = re.split(r"(?:^|\s)(\d{1,2}) (?=[A-Z])", row)
-        for num, title in zip(parts[1::2], parts[2::2]):
+        for num, title in zip(parts[1::2], parts[2::2], strict=True):
             numbered[int(num)] = title.strip()
     if sorted(numbered) != list(range(1, PAGES + 1)):
         raise ParseError(file, first + 1, f"navigation items numbered 1..{PAGES}",
@@ -130,7 +131,7 @@ def _pages(lines, end, markers, titles) -> list[Page]:
             stop = nxt_heading
         body_start = last + 1
         found = before is not None and lines[before].strip() == title
-        line = before + 1 if found else first + 1
+        line = before + 1 if before is not None and found else first + 1
         if not found:                       # page 1: the heading follows the table
             after = _first_text_line(lines, body_start, stop)
             if after is not None and lines[after].strip() == title:
@@ -157,7 +158,7 @@ def _page(title: str, line: int, found: bool, body: list[tuple[int, str]]) -> Pa
     unit = Unit()
     for para in _paragraphs(body):
         n, first = para[0]
-        cites = [(m, _CITATION.match(s.strip()).group(1)) for m, s in para if _CITATION.match(s.strip())]
+        cites = [(m, cited.group(1)) for m, s in para if (cited := _CITATION.match(s.strip()))]
         text = [(m, s) for m, s in para if not _CITATION.match(s.strip())]
         main = _MAIN.match(first.strip())
         if main and len(para) == 1:
@@ -223,7 +224,8 @@ def wiki_symbols(text: str) -> str:
     # after "(" or an opening quote, or after a list bullet
     text = re.sub(r"((?<=[^\s:.])\s|\(|\"|• )(Click|Credit|Subroutine|Trash|Link)\b(?! Tracker| Pool)",
                   lambda m: m.group(1) + _token(m.group(2)), text)
-    text = re.sub(r"(?<=\S)(\[click\])((?: Click\b)+)", lambda m: m.group(1) + m.group(2).replace(" Click", " [click]"), text)
+    text = re.sub(r"(?<=\S)(\[click\])((?: Click\b)+)",
+                  lambda m: m.group(1) + m.group(2).replace(" Click", " [click]"), text)
     return symbols.normalise(text)
 
 
@@ -235,7 +237,8 @@ def _token(name: str) -> str:
 
 
 def _unit_text(unit: Unit) -> str:
-    paras, cur = [], []
+    paras: list[list[str]] = []
+    cur: list[str] = []
     for n, s in unit.lines:
         if n == 0:
             paras.append(cur)
@@ -267,7 +270,7 @@ def _sections(pages: list[Page], file: str, doc: str) -> list[Section]:
     ids = IdAllocator()
     out: list[Section] = []
     for page in pages:
-        out.extend(_page_sections(page, f"{doc}:{ids.unique(slugify(page.title))}", file, doc))
+        out.extend(_page_sections(page, f"{doc}:{ids.unique(slug(page.title))}", file, doc))
     return [replace(s, order=k) for k, s in enumerate(out)]
 
 
@@ -277,24 +280,25 @@ def _page_sections(page: Page, pid: str, file: str, doc: str) -> list[Section]:
     intro_units = _unit_sections(page.intro, pid, pid, counter, file, doc)
     sub_secs: list[tuple[Section, list[Section]]] = []
     for h in page.subs:
-        hid = f"{pid}/{local.unique(slugify(h.title))}"
+        hid = f"{pid}/{local.unique(slug(h.title))}"
         units = _unit_sections(h, hid, pid, counter, file, doc)
         sub_secs.append((_heading_section(h, hid, pid, units, file, doc), units))
     all_units = intro_units + [u for _, us in sub_secs for u in us]
     texts = [u.text for u in intro_units]
-    for h, units in sub_secs:
-        texts.append(h.title)
+    for hs, units in sub_secs:
+        texts.append(hs.title)
         texts.extend(u.text for u in units)
-    last = max([page.line] + [s.provenance.line_end for s in all_units] + [h.provenance.line_end for h, _ in sub_secs])
+    last = max([page.line] + [s.provenance.line_end for s in all_units]
+               + [hs.provenance.line_end for hs, _ in sub_secs])
     meta = () if page.heading_found else (("heading", "missing in the source; title from the navigation table"),)
     top = Section(
         id=pid, doc=doc, number="", title=page.title, kind="page", text="\n\n".join(t for t in texts if t),
         provenance=Provenance(file, page.line, last, citation=_span([u.provenance.citation for u in all_units])),
-        children=tuple([u.id for u in intro_units] + [h.id for h, _ in sub_secs]),
+        children=tuple([u.id for u in intro_units] + [hs.id for hs, _ in sub_secs]),
         links=tuple(page.intro.links), meta=meta + (("level", "page"),))
     out = [top] + intro_units
-    for h, units in sub_secs:
-        out.append(h)
+    for hs, units in sub_secs:
+        out.append(hs)
         out.extend(units)
     return out
 

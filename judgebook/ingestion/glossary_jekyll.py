@@ -19,10 +19,11 @@ import re
 from dataclasses import dataclass, field, replace
 
 from judgebook import symbols
-from judgebook.ingestion.blocks import IdAllocator, join_wrapped, slugify
+from judgebook.ingestion.blocks import IdAllocator, join_wrapped
 from judgebook.ingestion.errors import ParseError
 from judgebook.ingestion.glossary_html import html_to_text
 from judgebook.model import LINK_RELATED, Link, Provenance, Section
+from judgebook.text import fold, slug
 
 _RELATED = re.compile(r"^\*\*Related\*\*:\s*(.*)$")
 _ORDERED = re.compile(r"^(\d+)\.\s+(.*)$", re.S)
@@ -140,7 +141,9 @@ def _take_example(body, i, out, file, marker_line) -> int:
 
 def _take_html(body, i, out, file) -> int:
     first_n, first = body[i]
-    tag = _HTML_BLOCK.match(first.strip()).group(1).lower()
+    opening = _HTML_BLOCK.match(first.strip())
+    assert opening is not None, "called only on a line that opens an HTML block"
+    tag = opening.group(1).lower()
     j = i
     while j < len(body) and f"</{tag}>" not in body[j][1].lower():
         j += 1
@@ -257,7 +260,8 @@ def _render_list(items: list[str]) -> str:
             out.append(f"{number}. {_clean_inline(join_wrapped(body.split(chr(10))))}")
         else:
             number = None
-            body = _BULLET.match(item).group(1)
+            bullet = _BULLET.match(item)    # a list chunk's other items are bullets
+            body = bullet.group(1) if bullet else item
             out.append(f"- {_clean_inline(join_wrapped(body.split(chr(10))))}")
     return "\n".join(out)
 
@@ -270,22 +274,18 @@ def _related_names(line: str) -> list[str]:
 
 # ---------------------------------------------------------------- sections
 
-def _key(title: str) -> str:
-    return re.sub(r"[“”\"‘’']", "", title).strip().casefold()
-
-
 def _names(title: str) -> list[str]:
     """Keys an entry answers to: "Corp / Corporation" is named by either side."""
     parts = [p for p in title.split(" / ") if p.strip()] if " / " in title else []
-    return [_key(title)] + [_key(p) for p in parts]
+    return [fold(title)] + [fold(p) for p in parts]
 
 
 def _sections(entries: list[Entry], file: str, doc: str) -> list[Section]:
     ids = IdAllocator()
-    entry_ids = [f"{doc}:{ids.unique(slugify(_key(e.title)))}" for e in entries]
-    by_name = {k: sid for e, sid in zip(entries, entry_ids) for k in _names(e.title)}
+    entry_ids = [f"{doc}:{ids.unique(slug(fold(e.title)))}" for e in entries]
+    by_name = {k: sid for e, sid in zip(entries, entry_ids, strict=True) for k in _names(e.title)}
     out: list[Section] = []
-    for e, sid in zip(entries, entry_ids):
+    for e, sid in zip(entries, entry_ids, strict=True):
         entry, examples = _entry_sections(e, sid, by_name, file, doc)
         out.append(entry)
         out.extend(examples)
@@ -337,7 +337,7 @@ def _related_links(line: str, by_name: dict[str, str]) -> list[Link]:
 
 def _lookup(name: str, by_name: dict[str, str]) -> str | None:
     """Exact title first, then the singular/plural twin ("Agendas" -> "Agenda")."""
-    k = _key(name)
+    k = fold(name)
     for candidate in (k, k[:-1] if k.endswith("s") else k + "s"):
         if candidate in by_name:
             return by_name[candidate]

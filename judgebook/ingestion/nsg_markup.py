@@ -129,7 +129,7 @@ def _ref(b: _Builder, ids: list[str], combiner: str) -> None:
         b.links.append(_ref_link(b.doc, ids[0], first, label, start, end))
         return
     b.add(f"{word}s ")
-    for n, (written, info) in enumerate(zip(ids, infos)):
+    for n, (written, info) in enumerate(zip(ids, infos, strict=True)):
         if n:
             b.add(f" {combiner} " if n == len(ids) - 1 else ", ")
         label = info.number if info else written

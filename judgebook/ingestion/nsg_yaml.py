@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -436,7 +436,7 @@ def _first_definitions(d: Draft, body: Rendered, title: Rendered, seen: set[str]
 # ---- entry points --------------------------------------------------------------
 
 def parse_version(chapters: list[SourceFile], doc: str,
-                  changelogs: list[tuple[str, SourceFile]] = ()) -> list[Section]:
+                  changelogs: Sequence[tuple[str, SourceFile]] = ()) -> list[Section]:
     """All sections of one version: chapters in order, then changelogs (version, file)."""
     w = _Walk(doc=doc, drafts=[])
     for position, src in enumerate(chapters, start=1):

@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from judgebook.ingestion.blocks import Block, IdAllocator, paragraphs, slugify
+from judgebook.ingestion.blocks import Block, IdAllocator, paragraphs
 from judgebook.ingestion.errors import ParseError
 from judgebook.ingestion.onr_text import block_text, clean, is_caps_heading, join_broken
 from judgebook.model import Provenance, Section
+from judgebook.text import slug
 
 DOC = "onr-floor-rules"
 NUMBERED = re.compile(r"^(\d+\.\d+(?:\.\d+)*)\s+(.+)$", re.S)
@@ -74,7 +75,7 @@ def _sections(parts: list[Part], file: str) -> list[Section]:
     last_heading = ""
     out: list[Section] = []
     for p in parts:
-        base = p.number or slugify(p.title)
+        base = p.number or slug(p.title)
         sid = f"{DOC}:{ids.unique(base)}"
         meta = (("duplicate_number", p.number),) if p.number and p.number in by_number else ()
         if p.number:

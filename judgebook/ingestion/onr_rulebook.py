@@ -19,10 +19,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from judgebook.ingestion.blocks import Block, IdAllocator, paragraphs, slugify
+from judgebook.ingestion.blocks import Block, IdAllocator, paragraphs
 from judgebook.ingestion.errors import ParseError
 from judgebook.ingestion.onr_text import block_text, clean, is_caps_heading, join_broken
 from judgebook.model import LINK_INDEX, Link, Provenance, Section
+from judgebook.text import fold, slug
 
 DOC = "onr-rulebook"
 GLOSSARY = "CORP AND RUNNER GLOSSARY"
@@ -52,7 +53,7 @@ def parse_rulebook(lines: list[str], file: str, ids: IdAllocator) -> list[Sectio
     for k, i in enumerate(heads):
         stop = heads[k + 1] if k + 1 < len(heads) else len(lines)
         title = lines[i].strip()
-        sid = f"{DOC}:{ids.unique(slugify(title))}"
+        sid = f"{DOC}:{ids.unique(slug(title))}"
         body = paragraphs(lines[i + 1:stop], i + 2)
         if title == GLOSSARY:
             out.extend(_glossary(title, sid, i + 1, body, file, ids))
@@ -94,7 +95,7 @@ def _subsections(blocks: list[Block], sid: str, file: str) -> list[Section]:
         name = clean(head.lines[0].strip().strip("~"))
         end = under[-1].end if under else head.end
         out.append(Section(
-            id=f"{sid}/{local.unique(slugify(name))}", doc=DOC, number="", title=name, kind="section",
+            id=f"{sid}/{local.unique(slug(name))}", doc=DOC, number="", title=name, kind="section",
             text="\n\n".join(t for t in (clean(block_text(b)) for b in under) if t),
             provenance=Provenance(file, head.start, end), parent=sid, meta=(("level", "subheading"),)))
     return out
@@ -129,7 +130,7 @@ def _glossary(title, sid, line, body, file, ids) -> list[Section]:
     children = []
     for term, definition, b in entries:
         children.append(Section(
-            id=f"{DOC}:{ids.unique(slugify(term))}", doc=DOC, number="", title=term,
+            id=f"{DOC}:{ids.unique(slug(term))}", doc=DOC, number="", title=term,
             kind="glossary-entry", text=clean(definition), parent=sid,
             provenance=Provenance(file, b.start, b.end)))
     end = body[-1].end if body else line
@@ -186,10 +187,10 @@ def _index(title: str, sid: str, line: int, body: list[str], file: str) -> Secti
 
 def resolve_index_links(sections: list[Section]) -> list[Section]:
     """Point "See ICE" at the rulebook section or glossary entry of that name, when there is one."""
-    titles = {s.title.casefold(): s.id for s in sections}
+    titles = {fold(s.title): s.id for s in sections}
 
     def find(name: str) -> str:
-        k = name.casefold()
+        k = fold(name)
         return titles.get(k) or titles.get(k.rstrip("s")) or ""
 
     out = []

@@ -32,11 +32,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from judgebook.ingestion.blocks import Block, IdAllocator, paragraphs, slugify
+from judgebook.ingestion.blocks import Block, IdAllocator, paragraphs
 from judgebook.ingestion.dates import DATE, iso_date, looks_like_attribution, parse_attribution
 from judgebook.ingestion.errors import ParseError
 from judgebook.ingestion.onr_text import block_text, clean, join_broken, link_targets
 from judgebook.model import LINK_REF, Link, Provenance, Section
+from judgebook.text import fold, slug
 
 DOC = "onr-rulings"
 CATEGORY = re.compile(r"^(Agenda|Ice|Node|Operation|Upgrade|Hardware|Preps|Program|Resource) Rulings$")
@@ -108,7 +109,8 @@ def _headings(blocks: list[Block], file: str) -> list[Heading]:
         raise ParseError(file, blocks[0].start if blocks else 0, "the title 'Netrunner Rulings, v1.70'")
     first = blocks[0]
     out = [Heading(block_text(first), "intro", first.start)]
-    mode, topics = "intro", set()
+    mode = "intro"
+    topics: set[str] = set()
     for b in blocks[1:]:
         t = block_text(b)
         new = _structural(t, b, topics, mode)
@@ -120,8 +122,8 @@ def _headings(blocks: list[Block], file: str) -> list[Heading]:
         cur = out[-1]
         if mode == "new" and DATE.fullmatch(t):
             cur.date = iso_date(t)
-        elif mode == "general" and all(_TOC_ITEM.match(ln.strip()) for ln in b.lines):
-            topics.update(_TOC_ITEM.match(ln.strip()).group(1) for ln in b.lines)
+        elif mode == "general" and all(items := [_TOC_ITEM.match(ln.strip()) for ln in b.lines]):
+            topics.update(m.group(1) for m in items if m)
         elif mode in ("new", "cards") and _is_name(t):
             out.append(Heading(t, "new" if mode == "new" else "card", b.start,
                                category=_category(out) if mode == "cards" else ""))
@@ -288,10 +290,6 @@ def _line_of(snippet: str, group: list[Block], default: int) -> int:
 
 # ---------------------------------------------------------------- duplicates
 
-def _norm(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "", text.lower())
-
-
 def _mark_duplicates(headings: list[Heading], rulings: dict[int, list[Ruling]]) -> None:
     body: dict[str, Ruling] = {}
     for h in headings:
@@ -299,7 +297,7 @@ def _mark_duplicates(headings: list[Heading], rulings: dict[int, list[Ruling]]) 
             continue
         seen: dict[str, Ruling] = {}
         for r in rulings[id(h)]:
-            k = _norm(r.text)
+            k = fold(r.text).replace(" ", "")
             if k in seen:
                 r.dropped = True
                 seen[k].duplicates.append(r.start)
@@ -310,7 +308,7 @@ def _mark_duplicates(headings: list[Heading], rulings: dict[int, list[Ruling]]) 
         if h.kind != "new":
             continue
         for r in rulings[id(h)]:
-            kept = body.get(_norm(r.text))
+            kept = body.get(fold(r.text).replace(" ", ""))
             if kept is not None:
                 r.dropped = True
                 kept.duplicates.append(r.start)
@@ -327,9 +325,9 @@ def _sections(headings: list[Heading], rulings: dict[int, list[Ruling]], file: s
         live = [r for r in rulings[id(h)] if not r.dropped]
         if h.kind == "new" and not live:
             continue
-        slug = slugify(h.title)
-        sid = (f"{current['new-root']}/{new_ids.unique(slug)}" if h.kind == "new"
-               else f"{DOC}:{ids.unique(slug)}")
+        base = slug(h.title)
+        sid = (f"{current['new-root']}/{new_ids.unique(base)}" if h.kind == "new"
+               else f"{DOC}:{ids.unique(base)}")
         current[h.kind] = sid
         parent = current.get(parent_of.get(h.kind, ""), "")
         kids = [_ruling_section(r, f"{sid}/r{n}", sid, file) for n, r in enumerate(live, 1)]
@@ -388,11 +386,11 @@ def _resolve_refs(sections: list[Section]) -> list[Section]:
     titles: dict[str, str] = {}
     for s in sections:
         if s.kind == "section" and "/" not in s.id:
-            titles.setdefault(s.title.casefold(), s.id)
+            titles.setdefault(fold(s.title), s.id)
     out = []
     for s in sections:
-        links = tuple(replace(l, target=titles.get(l.ref.casefold(), ""),
-                              reason="" if l.ref.casefold() in titles else
+        links = tuple(replace(l, target=titles.get(fold(l.ref), ""),
+                              reason="" if fold(l.ref) in titles else
                               f"no card or topic named {l.ref!r} in the rulings")
                       for l in s.links)
         out.append(replace(s, links=links))

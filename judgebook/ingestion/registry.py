@@ -1,28 +1,29 @@
 """Parser name (as the manifest says it) -> parse function.
 
-Parsers are imported on demand so that a missing or broken parser fails the
-build with its name, not the import of the whole package. Each manifest file
-is parsed once even when several documents share it (the 1996 file).
+Parsers are imported plainly: a renamed or broken parser fails at import,
+never as a document silently left out. A manifest naming a parser that does
+not exist is a build error naming it. Each manifest file is parsed once even
+when several documents share it (the 1996 file).
 """
 from __future__ import annotations
 
-import importlib
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from judgebook.ingestion import cr_markdown, cr_pdf_text, ffg_wiki, glossary_jekyll, onr1996
 from judgebook.ingestion.errors import ParseError
 from judgebook.ingestion.manifest import ManifestEntry
 from judgebook.model import Section
 
 ParseFn = Callable[[str, str, str], list[Section]]
 
-PARSERS: dict[str, str] = {
-    "cr_pdf_text": "judgebook.ingestion.cr_pdf_text",
-    "cr_markdown": "judgebook.ingestion.cr_markdown",
-    "glossary_jekyll": "judgebook.ingestion.glossary_jekyll",
-    "ffg_wiki": "judgebook.ingestion.ffg_wiki",
-    "onr1996": "judgebook.ingestion.onr1996",
+PARSERS: dict[str, ParseFn] = {
+    "cr_pdf_text": cr_pdf_text.parse,
+    "cr_markdown": cr_markdown.parse,
+    "glossary_jekyll": glossary_jekyll.parse,
+    "ffg_wiki": ffg_wiki.parse,
+    "onr1996": onr1996.parse,
 }
 
 
@@ -31,16 +32,10 @@ class ParserMissing(Exception):
 
 
 def parser_for(name: str) -> ParseFn:
-    module_name = PARSERS.get(name)
-    if module_name is None:
+    parse = PARSERS.get(name)
+    if parse is None:
         raise ParserMissing(f"unknown parser {name!r} (known: {', '.join(sorted(PARSERS))})")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name == module_name:
-            raise ParserMissing(f"parser {name!r} is not installed ({module_name})") from None
-        raise
-    return module.parse
+    return parse
 
 
 @dataclass(frozen=True)

@@ -15,19 +15,9 @@ from __future__ import annotations
 
 import re
 
-from judgebook.linking.context import fold
 from judgebook.model import Section
-from judgebook.store.corpus import normalise_number
-
-
-def _outer_numbers(number: str) -> list[str]:
-    """"10.4.2c" -> ["10", "10.4", "10.4.2", "10.4.2c"]."""
-    m = re.match(r"^(\d+(?:\.\d+)*)([a-z]?)$", number)
-    if not m:
-        return []
-    parts = m.group(1).split(".")
-    out = [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
-    return out + [number] if m.group(2) else out
+from judgebook.numbers import normalise_number, outer_numbers
+from judgebook.text import fold
 
 
 def _same_title(a: str, b: str) -> bool:
@@ -58,7 +48,7 @@ def offer(newest: list[Section], outline: dict[str, str], number: str) -> tuple[
     """Ids of the newest CR's counterpart to `number` (or its enclosing section), else ()."""
     scope = [s for s in newest if not s.parent]          # the chapters
     found = None
-    for level in _outer_numbers(number):
+    for level in outer_numbers(number):
         title = outline.get(level)
         if not title:
             break

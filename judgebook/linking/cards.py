@@ -23,9 +23,10 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from judgebook.linking.context import CARDS_DOC, LinkContext, fold
+from judgebook.linking.context import CARDS_DOC, LinkContext
 from judgebook.linking.scan import gap, longest_matches
 from judgebook.model import LINK_CARD, Link, Section
+from judgebook.text import fold
 
 _WORDS = re.compile(r"\w+")
 OTHER_GAME_ERAS = ("onr-1996",)
@@ -55,8 +56,10 @@ def card_names(ctx: LinkContext, sections: list[Section], common: frozenset[str]
     index: dict[str, list[CardName]] = defaultdict(list)
     for key, card_id in ctx.cards.items():
         title = ctx.by_id[card_id].title
-        words = tuple(key.split())
         printed = title if fold(title) == key else title.split(":", 1)[0]
+        exact = tuple(_WORDS.findall(printed))
+        # word by word, as `find_cards` folds the text: "Maker's" is "maker", "s" there
+        words = tuple(fold(w) for w in exact)
         if len("".join(words)) < 3:
             continue
         all_common = all(w in common for w in words)

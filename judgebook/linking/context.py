@@ -2,25 +2,14 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-from judgebook.linking.references import number_key
 from judgebook.model import Document, Section
-from judgebook.store.corpus import normalise_number
+from judgebook.numbers import normalise_number, number_key
+from judgebook.text import fold
 
 CARDS_DOC = "cards"
-
-
-@lru_cache(maxsize=1 << 17)   # called for every word of every section: words repeat
-def fold(text: str) -> str:
-    """Case, accents and punctuation folded: "Mirāju" -> "miraju", "Tori Hanzō" -> "tori hanzo"."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c))
-    text = text.replace("’", "'").lower()
-    return re.sub(r"[^\w]+", " ", text).strip()
 
 
 def _singular(word: str) -> str:

@@ -47,14 +47,3 @@ def find_ffg_steps(text: str) -> list[Link]:
 def _link(text: str, start: int, end: int) -> Link:
     number = text[start:end]
     return Link(kind=LINK_REF, ref=number.lower(), text=number, start=start, end=end)
-
-
-def number_key(number: str) -> tuple:
-    """Sort key for rule numbers: "1.10.5d" -> (1, 10, 5, 'd'); comparable across depths."""
-    m = re.match(r"^(\d+(?:\.\d+)*)([a-z]?)$", number)
-    if not m:
-        return ()
-    parts: list = [int(p) for p in m.group(1).split(".")]
-    if m.group(2):
-        parts.append(m.group(2))
-    return tuple(parts)

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from judgebook.linking.context import LinkContext, fold, title_key
-from judgebook.linking.references import number_key
+from judgebook.linking.context import LinkContext, title_key
 from judgebook.model import (
     LINK_CARD,
     LINK_INDEX,
@@ -22,7 +21,8 @@ from judgebook.model import (
     Link,
     Section,
 )
-from judgebook.store.corpus import normalise_number
+from judgebook.numbers import normalise_number, number_key
+from judgebook.text import fold
 
 NO_SUCH_RULE = "no such rule"
 CARDS_NOT_LOADED = "card data not loaded"

@@ -24,9 +24,10 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 
-from judgebook.linking.context import LinkContext, fold
+from judgebook.linking.context import LinkContext
 from judgebook.linking.scan import joined, longest_matches
 from judgebook.model import LINK_TERM, Link, Section
+from judgebook.text import fold
 
 CAP_WORD = 0.03     # one-word terms: above this share of sections they are the common vocabulary
 CAP_PHRASE = 0.10   # multi-word terms are specific by construction; a looser cap

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, replace
 
 from judgebook.model import LINK_VERSION, Document, Link, Section
-from judgebook.store.corpus import normalise_number
+from judgebook.numbers import normalise_number
 
 THRESHOLD = 0.5          # below this a pair is not the same rule
 SAME_NUMBER_BONUS = 0.15
@@ -62,9 +62,9 @@ def _tokens(s: Section) -> frozenset[str]:
     return frozenset(_WORD.findall(f"{s.title} {s.text}".lower()))
 
 
-def _chapter(s: Section, by_id: dict[str, Section]) -> str:
+def _chapter(section: Section, by_id: dict[str, Section]) -> str:
     """The chapter a section sits in: its own number's head, else its nearest numbered ancestor's."""
-    seen, here = 0, s    # type: int, Section | None
+    seen, here = 0, section    # type: int, Section | None
     while here is not None and seen < 20:
         if here.number:
             return (normalise_number(here.number) or here.number).split(".")[0]

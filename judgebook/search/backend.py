@@ -22,6 +22,7 @@ from whoosh import query as Q
 from whoosh.lang.porter import stem as _porter
 from whoosh.support.charset import accent_map
 
+from judgebook.search.fuzzy import transpositions
 from judgebook.search.querygrammar import Filters
 from judgebook.search.schema import (
     IndexRecord,
@@ -288,7 +289,6 @@ class Reader:
                                    lambda: tuple(self._spelling_candidates(word, maxdist))))
 
     def _spelling_candidates(self, word: str, maxdist: int) -> list[tuple[str, int]]:
-        from judgebook.search.fuzzy import transpositions
         w = fold(word).replace(" ", "")
         # Scanning the lexicon is the cost, so the cheapest scans come first:
         # swapped letters by look-up, one edit keeping the first two letters

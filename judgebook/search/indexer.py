@@ -2,7 +2,8 @@
 
 The build calls `write_index(corpus, <generation>/whoosh)`. Everything a hit
 shows (breadcrumb labels, era, rank among CR versions) is decided here, once,
-so the query side never needs the corpus.
+so the query side never needs the corpus. The backend (Whoosh) is imported
+lazily in `write_index`, for start-up speed; a missing one fails loudly.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judgebook.model import LINK_TERM, Section
-from judgebook.search.querygrammar import canonical_number
+from judgebook.numbers import normalise_number
 from judgebook.search.schema import SNIPPET_SOURCE_CHARS, IndexRecord, Member, fold, index_text
 
 if TYPE_CHECKING:
@@ -85,7 +86,7 @@ _TYPOGRAPHY = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201
 def member(corpus: Corpus, sec: Section, rank: int) -> Member:
     doc = corpus.documents.get(sec.doc)
     crumbs = tuple((p.id, label(p)) for p in corpus.breadcrumb(sec.id))
-    number = (canonical_number(sec.number) or sec.number.lower()) if sec.number else ""
+    number = (normalise_number(sec.number) or sec.number.lower()) if sec.number else ""
     return Member(id=sec.id, doc=sec.doc, era=doc.era if doc else "", number=number,
                   rank=rank, breadcrumb=crumbs)
 

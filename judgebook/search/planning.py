@@ -4,11 +4,14 @@ Card names are spotted first (from the index's card-name field) so that no
 synonym rewrites inside one; spelling is corrected for words the index lacks
 and for rare words a neighbour disowns ("brian damage"); then the synonym
 table applies. Also here: the keys that compare a whole title with the query.
+The backend (Whoosh), fuzzy and synonyms are imported lazily, for start-up
+speed; never guarded, so a missing one fails loudly.
 """
 from __future__ import annotations
 
 import dataclasses
 
+from judgebook.numbers import normalise_number
 from judgebook.search import querygrammar as qg
 from judgebook.search.querygrammar import Filters, ParsedQuery
 from judgebook.search.schema import Alternative, Plan, Unit, fold
@@ -34,7 +37,7 @@ def make_plan(reader, parsed: ParsedQuery, filters: Filters) -> tuple[Plan, str,
         if clause.phrase:
             units.append(Unit((Alternative(clause.words),)))
         elif qg.looks_like_number(clause.words[0]):
-            numbers.append(qg.canonical_number(clause.words[0]) or clause.words[0].lower())
+            numbers.append(normalise_number(clause.words[0]) or clause.words[0].lower())
         else:
             words.append(clause.words[0])
     cards = _card_positions(reader, words)

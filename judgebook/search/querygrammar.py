@@ -18,6 +18,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from judgebook.numbers import normalise_number
+
 MAX_QUERY_CHARS = 256      # a judge's query is a few words; the rest is noise
 MAX_ITEMS = 24             # more words than this only slows the search down
 
@@ -45,11 +47,6 @@ KIND_ALIASES = {
 ERA_ALIASES = {"1996": "onr-1996", "onr": "onr-1996", "original": "onr-1996",
                "fantasy-flight": "ffg", "nisei-era": "nisei", "null-signal": "nsg"}
 
-# A rule number: digits with dots, maybe a sub-rule letter (joined, after a
-# dot or after one space). "Rule", "r", "section", "step" and "§" may precede.
-_NUMBER = re.compile(
-    r"^(?:(?:rules?|r|sections?|sec|steps?|§)\s*)?"
-    r"(\d{1,2}(?:\.\d{1,3})*)(?:(?:\.|\s)?([a-z]))?\.?$", re.I)
 # A document key prefix: "cr-1.6:", "cr-26.03:", "glossary:".
 _DOC_PREFIX = re.compile(r"^([a-z][a-z0-9]*(?:[-.][a-z0-9]+)*):(.+)$", re.I)
 _ANCHOR = re.compile(r"^[\w./-]+$")
@@ -139,14 +136,6 @@ def clean(text: str) -> tuple[str, list[str]]:
     return stripped, messages
 
 
-def canonical_number(text: str) -> str | None:
-    """"1.16.10b" for any spelling of a rule number, else None."""
-    m = _NUMBER.match(text.strip())
-    if not m:
-        return None
-    return m.group(1) + (m.group(2) or "").lower()
-
-
 def looks_like_number(word: str) -> bool:
     """A dotted number inside a longer query ("1.16 trace"): matched exactly, never fuzzed."""
     return bool(_DOTTED.match(word))
@@ -157,14 +146,14 @@ def parse_ref(text: str) -> Ref | None:
     text = text.strip()
     if not text:
         return None
-    number = canonical_number(text)
+    number = normalise_number(text)
     if number:
         return Ref(number=number)
     m = _DOC_PREFIX.match(text)
     if not m or m.group(1).lower() in FILTER_KEYS:
         return None
     doc, rest = m.group(1).lower(), m.group(2).strip()
-    number = canonical_number(rest)
+    number = normalise_number(rest)
     if number:
         return Ref(number=number, doc=doc, id=f"{doc}:{rest}")
     if _ANCHOR.match(rest):

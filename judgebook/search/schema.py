@@ -8,10 +8,10 @@ correction: the backend only translates it. Neither imports Whoosh.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from judgebook.search.querygrammar import Filters
+from judgebook.text import fold as shared_fold
 
 SNIPPET_SOURCE_CHARS = 6000     # stored body kept for snippets
 
@@ -24,7 +24,6 @@ _SYMBOL_WORDS = {
 _SYMBOL = re.compile("|".join(re.escape(k) for k in _SYMBOL_WORDS), re.I)
 # "R&D" would fall apart into two one-letter words; keep it one.
 _RND = re.compile(r"\bR\s*&\s*D\b", re.I)
-_NON_WORD = re.compile(r"[^\w]+")
 
 
 @dataclass(frozen=True)
@@ -139,7 +138,5 @@ def index_text(text: str) -> str:
 
 
 def fold(text: str) -> str:
-    """Lower case, accents off, punctuation to spaces: "Mirāju Ş." -> "miraju s"."""
-    decomposed = unicodedata.normalize("NFKD", _RND.sub(" rnd ", text))
-    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return " ".join(_NON_WORD.sub(" ", bare.lower().replace("'", "").replace("\u2019", "")).split())
+    """judgebook's one `fold`, with R&D as the word the index holds: "R&D Interface" -> "rnd interface"."""
+    return shared_fold(_RND.sub(" rnd ", text))

@@ -22,10 +22,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from judgebook.ingestion import user_sources
 from judgebook.ingestion.errors import ParseError
 from judgebook.ingestion.manifest import MANIFEST, ManifestEntry, load_manifest
 from judgebook.ingestion.registry import ParserMissing, group_by_file, parse_job
+from judgebook.linking import link
+from judgebook.linking.alternatives import toc_titles
 from judgebook.model import Document, Section, to_dict
+from judgebook.search import indexer
 from judgebook.store import generations, paths
 
 Progress = Callable[[str], None]
@@ -67,7 +71,6 @@ def stderr_progress(msg: str) -> None:
 
 def load_sources(source_dir: Path, with_paths: list[str], say: Progress,
                  new_editions: Collection[str] = ()) -> Loaded:
-    from judgebook.linking.alternatives import toc_titles
     out = Loaded()
     entries = load_manifest(source_dir)
     out.documents = [e.document for e in entries]
@@ -134,7 +137,6 @@ def _load_user(path: Path, out: Loaded, say: Progress) -> None:
     if not path.exists():
         raise BuildError(f"{path}: no such file or folder (given with --with or remembered in "
                          f"judgebook.local.toml; `judgebook build --forget {path}` drops it)")
-    from judgebook.ingestion import user_sources
     try:
         found = user_sources.detect(path)
     except ValueError as exc:       # user_sources.UserSourceError
@@ -295,14 +297,6 @@ def prune(root: Path, keep: set[Path]) -> list[Path]:
 
 
 def _search_index(corpus, gen: Path, say: Progress) -> bool:
-    import importlib
-    try:
-        indexer = importlib.import_module("judgebook.search.indexer")
-    except ModuleNotFoundError as exc:
-        if exc.name not in ("judgebook.search.indexer", "judgebook.search"):
-            raise
-        say("search index: skipped (judgebook.search.indexer is not installed)")
-        return False
     indexer.write_index(corpus, gen / paths.WHOOSH, progress=_lenient(say))
     return True
 
@@ -342,7 +336,6 @@ def build(source_dir: str | Path, index_root: str | Path | None = None,
 
 def _build(source_dir: Path, root: Path, with_paths: list[str], say: Progress, force: bool,
            new_editions: Collection[str]) -> BuildResult:
-    from judgebook.linking import link
     from judgebook.store.corpus import Corpus
 
     seconds: dict[str, float] = {}

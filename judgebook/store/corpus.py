@@ -21,19 +21,8 @@ from judgebook.model import (
     document_from_dict,
     section_from_dict,
 )
+from judgebook.numbers import normalise_number
 from judgebook.store import paths
-
-# "1.16.10b", "1.16.10.b", "1.16.10 b", "r1.16.10b", "6.9.2", "10.3"
-_NUMBER = re.compile(r"^\s*(?:r(?:ule)?\s*)?(\d+(?:\.\d+)*)(?:[.\s]?([a-z]))?\.?\s*$", re.I)
-
-
-def normalise_number(text: str) -> str | None:
-    """A rule number in canonical form ("1.16.10b"), or None if `text` is not one."""
-    m = _NUMBER.match(text)
-    if not m:
-        return None
-    return m.group(1) + (m.group(2) or "").lower()
-
 
 NAME_CUTOFF = 0.8          # difflib ratio: "Hostle Infrastructur" finds the card, "Hostile" alone does not
 _NAMED_KINDS = ("card", "glossary-entry")
@@ -51,6 +40,7 @@ class Corpus:
     def __init__(self, documents: Iterable[Document], sections: Iterable[Section]):
         self.documents: dict[str, Document] = {d.key: d for d in documents}
         self.sections: dict[str, Section] = {s.id: s for s in sections}
+        self.generation: Path | None = None     # the index folder it was loaded from
 
     # ---- loading -------------------------------------------------------
     @classmethod

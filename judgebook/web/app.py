@@ -27,11 +27,11 @@ from judgebook.web.urls import Urls
 TEMPLATES = paths.project_root() / "templates"
 STATIC = Path(__file__).parent / "static"
 
-# (module, attribute) of each blueprint; a missing optional one is skipped.
+# (module, attribute) of each blueprint; every one is required.
 BLUEPRINTS = [
-    ("judgebook.web.routes_pages", "bp", True),
-    ("judgebook.web.routes_api", "bp", True),
-    ("judgebook.web.routes_replay", "bp", False),
+    ("judgebook.web.routes_pages", "bp"),
+    ("judgebook.web.routes_api", "bp"),
+    ("judgebook.web.routes_replay", "bp"),
 ]
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

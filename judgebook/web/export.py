@@ -15,7 +15,9 @@ from pathlib import Path
 
 from judgebook.store.corpus import Corpus
 from judgebook.web import pages, search_index
+from judgebook.web.app import STATIC, create_app
 from judgebook.web.html import Html
+from judgebook.web.searching import NoResults
 from judgebook.web.urls import ExportUrls, file_slug, section_path
 
 MARKER = ".judgebook-export"
@@ -83,9 +85,6 @@ def _prepare(out: Path) -> Path:
 
 def _environment(corpus: Corpus):
     """The app's Jinja environment (same templates, filters and settings)."""
-    from judgebook.web.app import create_app
-    from judgebook.web.searching import NoResults
-
     class _NoSearch:   # the export never searches on the server side
         def search(self, *a, **k):
             return NoResults()
@@ -127,7 +126,6 @@ def _write_changes(site: _Site, corpus: Corpus) -> None:
 
 
 def _write_assets(out: Path, corpus: Corpus, html: Html) -> search_index.IndexStats:
-    from judgebook.web.app import STATIC
     shutil.copytree(STATIC, out / "static")
     shutil.copy(STATIC / "sw.js", out / "sw.js")
     shutil.copy(STATIC / "manifest.webmanifest", out / "manifest.webmanifest")

@@ -5,7 +5,7 @@ upload form; `/replay/<name>` shows one scenario's timeline. Every step is
 rendered server-side (the page works without JavaScript); `replay.js` turns
 the list into a stepper (Prev/Next, arrow keys, `#step-N` kept in sync).
 
-Citations are resolved with the CLI's own `rule_ref` (newest loaded CR version
+Citations are resolved by the CLI's own `rule_ref` (store.citations; newest loaded CR version
 that has the anchor, else "not in the loaded documents"), so the page and
 `judgebook replay` always agree. An uploaded scenario is replayed and shown,
 never stored.
@@ -20,14 +20,14 @@ from typing import Any
 from flask import Blueprint, abort, current_app, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from judgebook.commands.replay import rule_ref, timeline_data
+from judgebook.engine.yamlnodes import load_text
 from judgebook.game.driver.script import check, replay
 from judgebook.game.driver.timeline import timeline as make_timeline
 from judgebook.game.errors import ScenarioError
 from judgebook.game.scenario.load import parse
 from judgebook.game.timing.structures import FORCED_ENCOUNTER, STRUCTURES
-from judgebook.engine.yamlnodes import load_text
 from judgebook.store import paths
+from judgebook.store.citations import rule_ref, timeline_data
 from judgebook.web.app import state
 
 bp = Blueprint("replay", __name__)
@@ -82,7 +82,7 @@ def _read_headline(path: Path) -> dict[str, str]:
     node = node if isinstance(node, dict) else {}
     title = node.get("title") if isinstance(node.get("title"), str) else ""
     source = node.get("source") if isinstance(node.get("source"), str) else ""
-    return {"name": path.stem, "title": title or path.stem, "source": " ".join(source.split())}
+    return {"name": path.stem, "title": title or path.stem, "source": " ".join(str(source).split())}
 
 
 # ---- routes ------------------------------------------------------------------------
@@ -192,7 +192,7 @@ def build_view(text: str, file: str, trusted: bool) -> dict[str, Any]:
 
 
 def error_view(exc: ScenarioError, corpus) -> dict[str, Any]:
-    out = {"message": exc.message, "field": exc.field, "line": exc.line,
+    out: dict[str, Any] = {"message": exc.message, "field": exc.field, "line": exc.line,
            "file": exc.file if exc.file and not str(exc.file).startswith("/") else _rel(exc.file)}
     rule = getattr(exc, "rule", None)
     if rule:
@@ -233,7 +233,9 @@ def pictures(step_paths: list[list[str]]) -> list[list[dict]]:
     last: dict[tuple, int] = {}
     out = []
     for path in step_paths:
-        levels, i, prefix = [], 0, ()
+        levels: list[dict[str, Any]] = []
+        i = 0
+        prefix: tuple[str, ...] = ()
         while i < len(path):
             struct = _BY_LABEL.get(path[i])
             if struct is None:
@@ -243,7 +245,7 @@ def pictures(step_paths: list[list[str]]) -> list[list[dict]]:
                 continue
             i += 1
             phase = next((p for p in struct.phases if i < len(path) and p.label == path[i]), None)
-            level = {"structure": struct.label,
+            level: dict[str, Any] = {"structure": struct.label,
                      "phases": [(p.label, p is phase) for p in struct.phases] if len(struct.phases) > 1 else [],
                      "steps": []}
             if phase is not None:

@@ -12,6 +12,8 @@ from typing import Protocol
 
 import nh3
 
+from judgebook.search import api
+
 
 @dataclass
 class NoResults:
@@ -33,17 +35,9 @@ class IndexSearcher:
         self.index_dir = index_dir
 
     def search(self, query: str, limit: int, filters: dict):
-        try:
-            from judgebook.search import api
-        except ImportError as exc:   # search not installed yet: say so, don't crash
-            return NoResults(message=f"Search is unavailable ({exc}).")
         return api.search(query, limit, filters, index_dir=self.index_dir)
 
     def complete(self, prefix: str, limit: int) -> list:
-        try:
-            from judgebook.search import api
-        except ImportError:
-            return []
         return api.complete(prefix, limit, index_dir=self.index_dir)
 
 
