@@ -1,4 +1,4 @@
-"""Engine benchmark (not a test): the rebuilt engine (judgebook.game) against the old one, measured in the
+"""Engine benchmark (not a test): the rebuilt engine (judgebook.engine) against the old one, measured in the
 same run over the same worked examples.
 
     .venv/bin/python bench/engine.py [--baseline REV] [--budget SECONDS] [--rounds N] [--json]
@@ -120,12 +120,12 @@ def old_engine(root: Path, names: list[str], rounds: int) -> dict[str, Any]:
 # --- the two engines behind one shape -------------------------------------------
 
 def new_load(path: Path) -> Any:
-    from judgebook.game.scenario.load import load
+    from judgebook.engine.scenario.load import load
     return load(path)
 
 
 def new_replay(sc: Any) -> list[str]:
-    from judgebook.game.driver.script import check, replay
+    from judgebook.engine.driver.script import check, replay
     return check(sc, replay(sc))
 
 
@@ -166,10 +166,10 @@ def replay_round(engine: str, scenarios: list[Any]) -> tuple[float, float]:
 @contextmanager
 def timed_steps(samples: list[float], cpu: list[float]) -> Iterator[None]:
     """Time each `choices` + `advance` call the scripted replay makes (the driver's own module global)."""
-    from judgebook.game.driver import script
-    from judgebook.game.driver.choice import Decision
-    from judgebook.game.driver.step import choices
-    from judgebook.game.state.model import Game, Step
+    from judgebook.engine.driver import script
+    from judgebook.engine.driver.choice import Decision
+    from judgebook.engine.driver.step import choices
+    from judgebook.engine.state.model import Game, Step
 
     real = script.advance
 

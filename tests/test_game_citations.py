@@ -5,9 +5,9 @@ import ast
 import re
 from pathlib import Path
 
-from judgebook.game.citations import CITED, cited_anchors
+from judgebook.engine.citations import CITED, cited_anchors
 
-ENGINE = Path(__file__).resolve().parents[1] / "judgebook" / "game"
+ENGINE = Path(__file__).resolve().parents[1] / "judgebook" / "engine"
 ANCHOR = re.compile(r"^(rule|step|sec|subsec|corp_basic|runner_basic)_[a-z0-9_]+$")
 
 

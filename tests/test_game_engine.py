@@ -1,4 +1,4 @@
-"""The rebuilt engine (judgebook.game): one state value, choices/advance, the composing card language.
+"""The rebuilt engine (judgebook.engine): one state value, choices/advance, the composing card language.
 
 Assertions are on events (step kinds), cited anchors and state values, never on English wording.
 """
@@ -10,17 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from judgebook.game import IllegalDecision, advance, choices
-from judgebook.game.driver.choice import decision
-from judgebook.game.driver.script import check, replay
-from judgebook.game.driver.step import start
-from judgebook.game.errors import ScenarioError
-from judgebook.game.language.conditions import parse_condition
-from judgebook.game.language.context import Ctx
-from judgebook.game.language.nodes import At
-from judgebook.game.language.quantities import parse_quantity
-from judgebook.game.language.selectors import parse_selector
-from judgebook.game.scenario.load import load, parse, setup
+from judgebook.engine import IllegalDecision, advance, choices
+from judgebook.engine.driver.choice import decision
+from judgebook.engine.driver.script import check, replay
+from judgebook.engine.driver.step import start
+from judgebook.engine.errors import ScenarioError
+from judgebook.engine.language.conditions import parse_condition
+from judgebook.engine.language.context import Ctx
+from judgebook.engine.language.nodes import At
+from judgebook.engine.language.quantities import parse_quantity
+from judgebook.engine.language.selectors import parse_selector
+from judgebook.engine.scenario.load import load, parse, setup
 
 HERE = Path(__file__).parent / "game"
 SCENARIOS = sorted(HERE.glob("*.yaml"))
@@ -205,7 +205,7 @@ def test_unimplemented_or_meaningless_keys_are_errors_with_line(bad, field):
 
 def test_no_instruction_modifier_is_also_an_instruction():
     """A modifier spelled like an instruction would make `{install: ..., rez: true}` two instructions."""
-    from judgebook.game.language.instructions import EXTRA, INSTRUCTIONS, MODIFIERS
+    from judgebook.engine.language.instructions import EXTRA, INSTRUCTIONS, MODIFIERS
 
     clashes = ({k for keys in EXTRA.values() for k in keys} | set(MODIFIERS)) & set(INSTRUCTIONS.by_name)
     assert clashes == set()

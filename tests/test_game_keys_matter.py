@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from judgebook.game.driver.script import replay
-from judgebook.game.rules.values import hand_size, link
-from judgebook.game.scenario.load import parse
-from judgebook.game.state.model import Game
+from judgebook.engine.driver.script import replay
+from judgebook.engine.rules.values import hand_size, link
+from judgebook.engine.scenario.load import parse
+from judgebook.engine.state.model import Game
 
 RUNNER = """
 title: keys

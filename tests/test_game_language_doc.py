@@ -11,16 +11,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from judgebook.game.language.cards import ABILITY_KEYS, parse_ability
-from judgebook.game.language.conditions import CONDITIONS, parse_condition
-from judgebook.game.language.events import EVENT_FILTERS, parse_trigger
-from judgebook.game.language.instructions import INSTRUCTIONS, parse_instruction
-from judgebook.game.language.nodes import At
-from judgebook.game.language.quantities import QUANTITIES, parse_quantity
-from judgebook.game.language.selectors import FILTERS, parse_selector
-from judgebook.game.language.statics import STATICS, parse_static
+from judgebook.engine.language.cards import ABILITY_KEYS, parse_ability
+from judgebook.engine.language.conditions import CONDITIONS, parse_condition
+from judgebook.engine.language.events import EVENT_FILTERS, parse_trigger
+from judgebook.engine.language.instructions import INSTRUCTIONS, parse_instruction
+from judgebook.engine.language.nodes import At
+from judgebook.engine.language.quantities import QUANTITIES, parse_quantity
+from judgebook.engine.language.selectors import FILTERS, parse_selector
+from judgebook.engine.language.statics import STATICS, parse_static
 
-DOC = Path(__file__).resolve().parents[1] / "judgebook" / "game" / "LANGUAGE.md"
+DOC = Path(__file__).resolve().parents[1] / "judgebook" / "engine" / "LANGUAGE.md"
 
 
 def _tables() -> dict[str, dict[str, str]]:

@@ -1,4 +1,4 @@
-"""Card statistics from NetrunnerDB (judgebook.game.language.nrdb), read from the `cards_root` corpus.
+"""Card statistics from NetrunnerDB (judgebook.engine.language.nrdb), read from the `cards_root` corpus.
 
 Expected values are read independently from the corpus JSON in each test (json.load), never from the
 code under test; the definitions written here state abilities only.
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from judgebook.game.errors import ScenarioError
-from judgebook.game.language.nrdb import CardSource, card_source, load_scenario, load_with_stats
+from judgebook.engine.errors import ScenarioError
+from judgebook.engine.language.nrdb import CardSource, card_source, load_scenario, load_with_stats
 
 
 def _raw(cards_root: Path, card_id: str) -> dict:  # type: ignore[type-arg]

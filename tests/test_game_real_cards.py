@@ -1,4 +1,4 @@
-"""Scenarios built on real NetrunnerDB cards (rules_source/scenarios/real/), replayed by judgebook.game.
+"""Scenarios built on real NetrunnerDB cards (rules_source/scenarios/real/), replayed by judgebook.engine.
 
 Card statistics come from the NetrunnerDB corpus (the `cards_root` fixture); the definitions in
 rules_source/cards/real/ state only abilities. Assertions are on the scenario's `expect`, on events
@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 from test_game_verbs import verbs_registered  # noqa: F401  (a fixture: the verbs, registered for this module)
 
-from judgebook.game import IllegalDecision, advance, choices
-from judgebook.game.driver.script import check, replay
-from judgebook.game.driver.step import start
-from judgebook.game.errors import EngineLimit
-from judgebook.game.language.nrdb import load_scenario
-from judgebook.game.rules.values import hand_size, strength
-from judgebook.game.scenario.load import setup
-from judgebook.game.state import queries as q
+from judgebook.engine import IllegalDecision, advance, choices
+from judgebook.engine.driver.script import check, replay
+from judgebook.engine.driver.step import start
+from judgebook.engine.errors import EngineLimit
+from judgebook.engine.language.nrdb import load_scenario
+from judgebook.engine.rules.values import hand_size, strength
+from judgebook.engine.scenario.load import setup
+from judgebook.engine.state import queries as q
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT / "rules_source" / "scenarios" / "real"
@@ -278,7 +278,7 @@ def test_leech_lasts_for_this_encounter_only(cards_root: Path):
 
 
 def test_bad_times_lasts_until_the_end_of_the_turn(cards_root: Path):
-    from judgebook.game.rules.values import memory_limit
+    from judgebook.engine.rules.values import memory_limit
 
     _, out = _run("bad-times-until-end-of-turn", cards_root)
     assert memory_limit(out.states[0]) == 4 and memory_limit(out.final) == 2

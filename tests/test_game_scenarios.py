@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from judgebook.game import IllegalDecision, advance, choices
-from judgebook.game.driver.script import check, replay
-from judgebook.game.driver.step import start
-from judgebook.game.scenario.load import load, setup
+from judgebook.engine import IllegalDecision, advance, choices
+from judgebook.engine.driver.script import check, replay
+from judgebook.engine.driver.step import start
+from judgebook.engine.scenario.load import load, setup
 
 SCENARIO_DIR = Path(__file__).resolve().parents[1] / "rules_source" / "scenarios"
 SCENARIOS = sorted(SCENARIO_DIR.glob("*.yaml"))

@@ -1,4 +1,4 @@
-"""The verbs of judgebook.game.language.verbs: meaningless or unimplemented combinations are errors with
+"""The verbs of judgebook.engine.language.verbs: meaningless or unimplemented combinations are errors with
 file, line and field; every key changes the replay (a scenario with and without it differ)."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from judgebook.game.driver.script import replay
-from judgebook.game.errors import ScenarioError
-from judgebook.game.scenario.load import parse
-from judgebook.game.state.model import Game
+from judgebook.engine.driver.script import replay
+from judgebook.engine.errors import ScenarioError
+from judgebook.engine.scenario.load import parse
+from judgebook.engine.state.model import Game
 
 VERBS = ("arrange", "search", "host", "move", "swap")
 _SAVED: dict[str, tuple[type, tuple[str, ...]]] = {}
@@ -21,10 +21,10 @@ _SAVED: dict[str, tuple[type, tuple[str, ...]]] = {}
 def verbs_registered() -> Iterator[None]:
     """The verbs registered for this module's tests only, so the rest of the suite sees the registries as
     the language package builds them (LANGUAGE.md's tables are checked against the registries) in any
-    test order. Once judgebook.game.language imports the verbs module itself, they stay registered."""
-    owned = "judgebook.game.language.verbs" not in sys.modules or bool(_SAVED)
-    import judgebook.game.language.verbs  # noqa: F401  (registers them on first import)
-    from judgebook.game.language.instructions import EXTRA, INSTRUCTIONS
+    test order. Once judgebook.engine.language imports the verbs module itself, they stay registered."""
+    owned = "judgebook.engine.language.verbs" not in sys.modules or bool(_SAVED)
+    import judgebook.engine.language.verbs  # noqa: F401  (registers them on first import)
+    from judgebook.engine.language.instructions import EXTRA, INSTRUCTIONS
 
     for name, (cls, extra) in _SAVED.items():
         INSTRUCTIONS.by_name[name], EXTRA[name] = cls, extra
@@ -223,10 +223,10 @@ def test_language_doc_rows_cover_every_verb_and_parse():
 
     import yaml
 
-    from judgebook.game.language.instructions import parse_instruction
-    from judgebook.game.language.nodes import At
+    from judgebook.engine.language.instructions import parse_instruction
+    from judgebook.engine.language.nodes import At
 
-    doc = Path(__file__).resolve().parents[1] / "judgebook" / "game" / "LANGUAGE-verbs.md"
+    doc = Path(__file__).resolve().parents[1] / "judgebook" / "engine" / "LANGUAGE-verbs.md"
     rows = dict(m.groups() for line in doc.read_text(encoding="utf-8").splitlines()
                 if (m := re.match(r"^\| ([a-z_]+) \| .* \| `(.+)` \|$", line)))
     assert set(rows) == set(VERBS)

@@ -1,5 +1,5 @@
 """`judgebook replay FILE --check`, the expectation verdict in the output, `--library` and the remembered
-library, on the rebuilt engine (judgebook.game)."""
+library, on the rebuilt engine (judgebook.engine)."""
 from __future__ import annotations
 
 import json

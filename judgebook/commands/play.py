@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from judgebook.game.driver.choice import ChoicePoint, Decision
-    from judgebook.game.scenario.load import Scenario
-    from judgebook.game.state.model import Game, Step
+    from judgebook.engine.driver.choice import ChoicePoint, Decision
+    from judgebook.engine.scenario.load import Scenario
+    from judgebook.engine.state.model import Game, Step
 
 HELP = "play a judge scenario interactively: choose at each choice point, undo, save the decisions taken"
 
@@ -109,9 +109,9 @@ def written_decision(node: Any) -> Decision:
     """A decision written as in a scenario file, through the scenario parser (its checks and its errors)."""
     import yaml
 
+    from judgebook.engine.driver.script import as_decision
+    from judgebook.engine.scenario import board
     from judgebook.engine.yamlnodes import load_text
-    from judgebook.game.driver.script import as_decision
-    from judgebook.game.scenario import board
 
     if not isinstance(node, dict):
         raise CommandError("a decision is a mapping such as {action: run, server: HQ}")
@@ -130,7 +130,7 @@ class Session:
     taken: list[tuple[Game, Decision]] = field(default_factory=list)   # (state before, decision)
 
     def take(self, decision: Decision, how: str = "chosen") -> tuple[Step, ...]:
-        from judgebook.game import advance
+        from judgebook.engine import advance
 
         before = self.game
         self.game, steps = advance(before, decision, how)    # raises before anything changes
@@ -149,7 +149,7 @@ class Session:
 
 
 def option_decision(point: ChoicePoint, cmd: Command) -> Decision:
-    from judgebook.game.driver.choice import ANY_NUMBER
+    from judgebook.engine.driver.choice import ANY_NUMBER
 
     if not 1 <= cmd.number <= len(point.options):
         raise CommandError(f"no option {cmd.number}: choose 1 to {len(point.options)}")
@@ -315,8 +315,8 @@ def save(session: Session, target: str, library: Path | None) -> list[str]:
     tmp.write_text(body, encoding="utf-8")
     tmp.replace(path)
     from judgebook.commands.replay import LibraryError, library_for
-    from judgebook.game.driver.script import replay
-    from judgebook.game.scenario.load import load
+    from judgebook.engine.driver.script import replay
+    from judgebook.engine.scenario.load import load
 
     notes = []
     try:
@@ -339,9 +339,9 @@ def save(session: Session, target: str, library: Path | None) -> list[str]:
 
 def run(args: argparse.Namespace, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
     from judgebook.commands.replay import LibraryError, _corpus, library_for
-    from judgebook.game.driver.step import start
-    from judgebook.game.errors import EngineLimit, ScenarioError
-    from judgebook.game.scenario.load import load, setup
+    from judgebook.engine.driver.step import start
+    from judgebook.engine.errors import EngineLimit, ScenarioError
+    from judgebook.engine.scenario.load import load, setup
 
     stdin = stdin or sys.stdin
     out = stdout or sys.stdout
@@ -377,8 +377,8 @@ def run(args: argparse.Namespace, stdin: IO[str] | None = None, stdout: IO[str] 
 def play_script(session: Session, out: IO[str], cite: Cite) -> None:
     """The scenario's own decisions, as a scripted replay takes them (a decision that does not fit the point
     lets the point's default be taken), up to the last one; then the player goes on."""
-    from judgebook.game.driver.script import as_decision
-    from judgebook.game.errors import EngineLimit, IllegalDecision
+    from judgebook.engine.driver.script import as_decision
+    from judgebook.engine.errors import EngineLimit, IllegalDecision
 
     script = list(session.scenario.decisions)
     i = 0
@@ -414,7 +414,7 @@ def play_script(session: Session, out: IO[str], cite: Cite) -> None:
 
 
 def loop(session: Session, stdin: IO[str], out: IO[str], cite: Cite, library: Path | None) -> int:
-    from judgebook.game.errors import EngineLimit, IllegalDecision, ScenarioError
+    from judgebook.engine.errors import EngineLimit, IllegalDecision, ScenarioError
 
     shown = None
     while True:

@@ -27,7 +27,7 @@ HELP = "replay a judge scenario (YAML) through the game's timing structures"
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("replay", help=HELP, description=HELP)
     p.add_argument("file", metavar="FILE", nargs="*",
-                   help="a scenario file (see judgebook/game/SCENARIOS.md); several with --check")
+                   help="a scenario file (see judgebook/engine/SCENARIOS.md); several with --check")
     p.add_argument("--json", action="store_true", help="structured output")
     p.add_argument("--until", metavar="STEP", type=int, help="stop the listing after step STEP")
     p.add_argument("--check", action="store_true",
@@ -192,9 +192,9 @@ Result = tuple[dict[str, Any] | None, dict[str, Any] | None, Expectation, int] |
 
 
 def _replay(args: argparse.Namespace, file: str, library: Path | None, corpus: Any) -> Result:
-    from judgebook.game.driver.script import check, replay
-    from judgebook.game.errors import IllegalDecision, ScenarioError
-    from judgebook.game.scenario.load import load
+    from judgebook.engine.driver.script import check, replay
+    from judgebook.engine.errors import IllegalDecision, ScenarioError
+    from judgebook.engine.scenario.load import load
 
     try:
         scenario = load(file, library)

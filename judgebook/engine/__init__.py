@@ -1,2 +1,29 @@
-"""YAML loading shared by the replay engine (`judgebook.game`) and every scenario reader: bounded, with
-line numbers, and the errors that name file, line and field."""
+"""The rebuilt replay engine: one immutable state value and a step function.
+
+    start(scenario)          -> Game            the state before anything happened
+    choices(game)            -> ChoicePoint | None   who decides now, legal and refused options
+    advance(game, decision)  -> (Game, events)  the next state and the steps it produced
+
+A scripted replay (`driver.script.replay`), the interactive terminal player and
+the web table are drivers over these three. Undo is the previous state.
+
+This package imports nothing from the rest of judgebook.
+"""
+
+from judgebook.engine.driver.choice import ChoicePoint, Decision, Option, Refused
+from judgebook.engine.driver.step import advance, choices, start
+from judgebook.engine.errors import IllegalDecision, ScenarioError
+from judgebook.engine.state.model import Game
+
+__all__ = [
+    "ChoicePoint",
+    "Decision",
+    "Game",
+    "IllegalDecision",
+    "Option",
+    "Refused",
+    "ScenarioError",
+    "advance",
+    "choices",
+    "start",
+]

@@ -34,3 +34,11 @@ class IllegalDecision(ScenarioError):
 
     def __str__(self) -> str:
         return f"{super().__str__()} (rule {self.rule})"
+
+
+class EngineLimit(Exception):
+    """The game could not go on: a loop the rules end, or the step budget."""
+
+    def __init__(self, message: str, rule: str):
+        self.rule = rule
+        super().__init__(message)

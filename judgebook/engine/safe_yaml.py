@@ -83,16 +83,16 @@ def _check_expansion(text: str, file: str | None, limits: Limits) -> None:
         nonlocal total_nodes, total_size
         total_nodes += nodes
         total_size += size
-        where = {"line": event.start_mark.line + 1, "file": file}
+        line = event.start_mark.line + 1 if event.start_mark is not None else None
         if total_nodes > limits.max_nodes:
             raise ScenarioError(f"the YAML expands to more than {limits.max_nodes} nodes "
-                                "with its aliases expanded", **where)
+                                "with its aliases expanded", line=line, file=file)
         if total_size > limits.max_scalar_bytes:
             raise ScenarioError(f"the YAML expands to more than {limits.max_scalar_bytes} bytes of "
-                                "text with its aliases expanded", **where)
+                                "text with its aliases expanded", line=line, file=file)
         if len(stack) + depth > limits.max_depth:
             raise ScenarioError(f"the YAML is nested more than {limits.max_depth} levels deep "
-                                "with its aliases expanded", **where)
+                                "with its aliases expanded", line=line, file=file)
         if stack:
             top = stack[-1]
             top.nodes += nodes
@@ -126,7 +126,7 @@ def _check_expansion(text: str, file: str | None, limits: Limits) -> None:
                 if event.anchor in open_anchors:
                     raise ScenarioError(f"the YAML alias *{event.anchor} refers to a collection that "
                                         "contains it (a recursive structure)",
-                                        line=event.start_mark.line + 1, file=file)
+                                        line=event.start_mark.line + 1 if event.start_mark else None, file=file)
                 if event.anchor in done:   # an undefined alias: the loader reports it with its line
                     count(*done[event.anchor], event)
     except yaml.YAMLError:

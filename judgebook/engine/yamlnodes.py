@@ -13,17 +13,17 @@ from judgebook.engine.errors import ScenarioError
 from judgebook.engine.safe_yaml import DEFAULT, Limits, check_bounds
 
 
-class LocDict(dict):
+class LocDict(dict[Any, Any]):
     line: int = 0
-    key_lines: dict
+    key_lines: dict[Any, int]
 
     def line_of(self, key: str) -> int:
-        return getattr(self, "key_lines", {}).get(key, self.line)
+        return int(getattr(self, "key_lines", {}).get(key, self.line))
 
 
-class LocList(list):
+class LocList(list[Any]):
     line: int = 0
-    item_lines: list
+    item_lines: list[int]
 
     def line_of(self, index: int) -> int:
         lines = getattr(self, "item_lines", [])

@@ -173,14 +173,9 @@ def create_app(corpus: Corpus | None = None, index_root: str | Path | None = Non
                 app.logger)
     app.extensions["judgebook"] = live
     configure_jinja(app.jinja_env)
-    for module, attr, required in BLUEPRINTS:
-        try:
-            bp = getattr(importlib.import_module(module), attr)
-        except ModuleNotFoundError as exc:
-            if required or exc.name != module:
-                raise
-            continue
-        app.register_blueprint(bp)
+    for module, attr in BLUEPRINTS:
+        # Imported here, not at the top: the route modules import this module's `state`.
+        app.register_blueprint(getattr(importlib.import_module(module), attr))
     app.before_request(_from_cache)
     app.after_request(_to_cache)
     app.after_request(_security_headers)

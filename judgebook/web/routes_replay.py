@@ -20,12 +20,12 @@ from typing import Any
 from flask import Blueprint, abort, current_app, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from judgebook.engine.driver.script import check, replay
+from judgebook.engine.driver.timeline import timeline as make_timeline
+from judgebook.engine.errors import ScenarioError
+from judgebook.engine.scenario.load import parse
+from judgebook.engine.timing.structures import FORCED_ENCOUNTER, STRUCTURES
 from judgebook.engine.yamlnodes import load_text
-from judgebook.game.driver.script import check, replay
-from judgebook.game.driver.timeline import timeline as make_timeline
-from judgebook.game.errors import ScenarioError
-from judgebook.game.scenario.load import parse
-from judgebook.game.timing.structures import FORCED_ENCOUNTER, STRUCTURES
 from judgebook.store import paths
 from judgebook.store.citations import rule_ref, timeline_data
 from judgebook.web.app import state

@@ -1,0 +1,291 @@
+"""Trigger events and the filters a conditional ability puts on them (`trigger:` and `when:`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from judgebook.engine.language.context import PLAYER_WORDS, Ctx
+from judgebook.engine.language.nodes import At
+from judgebook.engine.language.registry import Registry
+from judgebook.engine.language.selectors import resolve_ref, server_matches
+from judgebook.engine.state import queries as q
+from judgebook.engine.state.model import Game, GameEvent
+
+EVENTS = (
+    "turn_begins",
+    "turn_ends",
+    "action_phase_ends",
+    "run_begins",
+    "approach_ice",
+    "encounter_ice",
+    "pass_ice",
+    "approach_server",
+    "successful_run",
+    "breach",
+    "access",
+    "run_ends",
+    "run_unsuccessful",
+    "installed",
+    "rezzed",
+    "played",
+    "trashed",
+    "scored",
+    "stolen",
+    "damage",
+    "tags_taken",
+    "drawn",
+    "subroutine_broken",
+    "fully_broken",
+    "encounter_ends",
+    "ability_used",
+    "advanced",
+    "clicks_spent",
+    "credits_spent",
+    "would_damage",
+    "would_tags",
+    "would_trash",
+    "would_end_run",
+)
+
+
+class EventFilter:
+    name = ""
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        raise NotImplementedError
+
+    def render(self) -> str:
+        raise NotImplementedError
+
+
+EVENT_FILTERS: Registry[EventFilter] = Registry("event filter")
+
+
+def _card_field(key: str, words: str) -> None:
+    @dataclass(frozen=True, eq=False)
+    class CardField(EventFilter):
+        ref: str
+
+        @classmethod
+        def parse(cls, arg: Any, at: At) -> CardField:
+            if not isinstance(arg, str):
+                at.fail(f"{key} is self, chosen, host or a card id")
+            return cls(arg)
+
+        def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+            return event.get(key) in resolve_ref(g, ctx, self.ref)
+
+        def render(self) -> str:
+            return f"{words} is {'this card' if self.ref == 'self' else 'the ' + self.ref + ' card'}"
+
+    CardField.__name__ = CardField.__qualname__ = f"EventCard_{key}"
+    EVENT_FILTERS.register(key)(CardField)
+
+
+_card_field("card", "the card")
+_card_field("ice", "the ice")
+
+
+@EVENT_FILTERS.register("player")
+@dataclass(frozen=True, eq=False)
+class ByPlayer(EventFilter):
+    who: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> ByPlayer:
+        if arg not in PLAYER_WORDS:
+            at.fail(f"player is one of: {', '.join(PLAYER_WORDS)}")
+        return cls(str(arg))
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        return bool(event.get("player") == ctx.side(self.who))
+
+    def render(self) -> str:
+        return f"the player is {self.who}"
+
+
+@EVENT_FILTERS.register("by")
+@dataclass(frozen=True, eq=False)
+class DoneBy(EventFilter):
+    who: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> DoneBy:
+        if arg not in PLAYER_WORDS:
+            at.fail(f"by is one of: {', '.join(PLAYER_WORDS)}")
+        return cls(str(arg))
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        return bool(event.get("by") == ctx.side(self.who))
+
+    def render(self) -> str:
+        return f"done by {self.who}"
+
+
+@EVENT_FILTERS.register("server")
+@dataclass(frozen=True, eq=False)
+class OnServer(EventFilter):
+    server: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> OnServer:
+        if not isinstance(arg, str):
+            at.fail("server is a server name, this, central or remote")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        return server_matches(g, ctx, self.server, event.get("server"))
+
+    def render(self) -> str:
+        return f"on {'this server' if self.server == 'this' else self.server}"
+
+
+def _value_field(key: str, choices: tuple[str, ...] | None) -> None:
+    @dataclass(frozen=True, eq=False)
+    class ValueField(EventFilter):
+        value: Any
+
+        @classmethod
+        def parse(cls, arg: Any, at: At) -> ValueField:
+            if choices is not None and arg not in choices:
+                at.fail(f"{key} is one of: {', '.join(choices)}")
+            return cls(arg)
+
+        def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+            return bool(event.get(key) == self.value)
+
+        def render(self) -> str:
+            return f"{key.replace('_', ' ')} {self.value}"
+
+    ValueField.__name__ = ValueField.__qualname__ = f"EventValue_{key}"
+    EVENT_FILTERS.register(key)(ValueField)
+
+
+_value_field("type", ("agenda", "asset", "upgrade", "ice", "operation", "event", "program", "hardware", "resource"))
+_value_field("damage_type", ("net", "meat", "core"))
+_value_field("ability", None)
+_value_field("trash_cost", (True, False))  # type: ignore[arg-type]
+_value_field("fully_broken", (True, False))  # type: ignore[arg-type]
+
+
+@EVENT_FILTERS.register("ice_subtype")
+@dataclass(frozen=True, eq=False)
+class IceSubtype(EventFilter):
+    subtype: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> IceSubtype:
+        if not isinstance(arg, str):
+            at.fail("ice_subtype is a subtype")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        ice = event.get("ice")
+        return ice in g.cards and self.subtype in q.definition(g, ice).subtypes
+
+    def render(self) -> str:
+        return f"the ice is a {self.subtype}"
+
+
+def _first(scope: str) -> None:
+    @dataclass(frozen=True, eq=False)
+    class First(EventFilter):
+        @classmethod
+        def parse(cls, arg: Any, at: At) -> First:
+            if arg is not True:
+                at.fail(f"write first_this_{scope}: true")
+            return cls()
+
+        def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+            from judgebook.engine.rules.frames import current_run
+            from judgebook.engine.rules.history import count_matching
+
+            if scope == "run" and current_run(g) is None:
+                return False
+            return count_matching(g, ctx, event, scope) <= 1
+
+        def render(self) -> str:
+            return f"the first time this {scope}"
+
+    First.__name__ = First.__qualname__ = f"FirstEvent_{scope}"
+    EVENT_FILTERS.register(f"first_this_{scope}")(First)
+
+
+_first("turn")
+_first("run")
+
+
+@EVENT_FILTERS.register("installed")
+@dataclass(frozen=True, eq=False)
+class CardInstalled(EventFilter):
+    want: bool
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> CardInstalled:
+        if not isinstance(arg, bool):
+            at.fail("installed is true or false")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        card = event.get("card")
+        return card in g.cards and q.is_installed(g, card) == self.want
+
+    def render(self) -> str:
+        return "the card is installed" if self.want else "the card is not installed"
+
+
+@dataclass(frozen=True, eq=False)
+class Trigger:
+    event: str
+    filters: tuple[EventFilter, ...]
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        return event.name == self.event and all(f.matches(g, ctx, event) for f in self.filters)
+
+    def render(self) -> str:
+        words = ", ".join(f.render() for f in self.filters)
+        return f"when {self.event.replace('_', ' ')}" + (f" ({words})" if words else "")
+
+
+def parse_trigger(event: Any, filters: Any, at_event: At, at_filters: At) -> Trigger:
+    if event not in EVENTS:
+        at_event.fail(f"unknown event {event!r} (known: {', '.join(EVENTS)})")
+    parsed: list[EventFilter] = []
+    if filters is not None:
+        if not isinstance(filters, dict):
+            at_filters.fail("condition is a mapping of event filters")
+        for key, value in filters.items():
+            if key not in EVENT_FILTERS.by_name:
+                at_filters.key(filters, str(key)).fail(
+                    f"unknown event filter {key!r} (known: {', '.join(EVENT_FILTERS.names())}); "
+                    "a condition on the state goes in `if:`"
+                )
+            parsed.append(EVENT_FILTERS.by_name[key].parse(value, at_filters.key(filters, str(key))))  # type: ignore
+    return Trigger(str(event), tuple(parsed))
+
+
+@EVENT_FILTERS.register("next_ice")
+@dataclass(frozen=True, eq=False)
+class NextIce(EventFilter):
+    """Delayed abilities: the event belongs to the first encounter after the ability was created."""
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> NextIce:
+        if arg is not True:
+            at.fail("write next_ice: true")
+        return cls()
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        seq = event.get("encounter_seq")
+        if seq is None or seq <= ctx.since:
+            return False
+        firsts = [
+            f.event.get("encounter_seq")
+            for f in g.history
+            if f.event.name == "encounter_ice" and (f.event.get("encounter_seq") or 0) > ctx.since
+        ]
+        return bool(firsts) and min(firsts) == seq
+
+    def render(self) -> str:
+        return "the next ice encountered"

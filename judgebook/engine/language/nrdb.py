@@ -1,0 +1,254 @@
+"""Card statistics from NetrunnerDB (a netrunner-cards-json folder), joined onto card definitions.
+
+A definition states only a card's abilities; its side, type, subtypes, cost, strength, trash cost,
+agenda points, advancement requirement, memory cost, link, unique flag, recurring credits and text
+come from `v2/cards/*.json` when a card source is loaded. A statistic the definition does state must
+agree with NetrunnerDB, or loading fails naming the field and its line: a definition that silently
+disagrees with the printed card would give wrong rulings.
+
+The engine imports nothing from the rest of judgebook, so this reads the JSON itself.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from judgebook.engine.errors import ScenarioError
+from judgebook.engine.language.cards import CardDef, library_items, parse_card
+from judgebook.engine.language.nodes import At, node_line
+from judgebook.engine.yamlnodes import LocDict, line_of, load_text
+
+TYPES = {"corp_identity": "identity", "runner_identity": "identity"}
+RECURRING = re.compile(r"(\d+)\[recurring-credit\]")
+
+
+@dataclass(frozen=True)
+class CardStats:
+    """One card's printed statistics, as NetrunnerDB gives them (None: the card has no such value)."""
+
+    id: str
+    title: str
+    side: str
+    type: str
+    subtypes: tuple[str, ...]
+    cost: int | None = None
+    strength: int | None = None
+    trash_cost: int | None = None
+    agenda_points: int | None = None
+    advancement_requirement: int | None = None
+    memory: int | None = None
+    link: int | None = None
+    influence: int | None = None
+    unique: bool = False
+    recurring: int | None = None
+    text: str = ""
+
+    def fields(self) -> dict[str, Any]:
+        """The definition keys these statistics give (keys of the card language), absent values left out."""
+        out: dict[str, Any] = {"side": self.side, "type": self.type, "unique": self.unique}
+        if self.subtypes:
+            out["subtypes"] = list(self.subtypes)
+        for key in ("cost", "strength", "trash_cost", "agenda_points", "advancement_requirement", "memory",
+                    "link", "recurring"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        if self.text:
+            out["text"] = self.text
+        return out
+
+
+class CardSource:
+    """Every card of a netrunner-cards-json folder, by title."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+        cards_dir = self.root / "v2" / "cards"
+        if not cards_dir.is_dir():
+            raise ScenarioError(f"{cards_dir} is not a folder: the card source is a netrunner-cards-json checkout",
+                                file=str(self.root))
+        names = _subtype_names(self.root / "v2" / "card_subtypes.json")
+        self.by_title: dict[str, CardStats] = {}
+        for file in sorted(cards_dir.glob("*.json")):
+            raw = json.loads(file.read_text(encoding="utf-8"))
+            stats = _stats(raw, names)
+            self.by_title[stats.title] = stats
+            self.by_title.setdefault(str(raw.get("stripped_title", stats.title)), stats)
+
+    def get(self, title: str) -> CardStats | None:
+        return self.by_title.get(title)
+
+    def __len__(self) -> int:
+        return len({s.id for s in self.by_title.values()})
+
+
+def _subtype_names(file: Path) -> dict[str, str]:
+    if not file.is_file():
+        return {}
+    return {str(item["id"]): str(item["name"]).lower() for item in json.loads(file.read_text(encoding="utf-8"))}
+
+
+def _stats(raw: dict[str, Any], subtype_names: dict[str, str]) -> CardStats:
+    ctype = str(raw["card_type_id"])
+    text = str(raw.get("text") or "")
+    recurring = RECURRING.search(text)
+    return CardStats(
+        id=str(raw["id"]), title=str(raw["title"]), side=str(raw["side_id"]), type=TYPES.get(ctype, ctype),
+        subtypes=tuple(subtype_names.get(s, s.replace("_", " ")) for s in raw.get("subtypes") or ()),
+        cost=raw.get("cost"), strength=raw.get("strength"), trash_cost=raw.get("trash_cost"),
+        agenda_points=raw.get("agenda_points"), advancement_requirement=raw.get("advancement_requirement"),
+        memory=raw.get("memory_cost"), link=raw.get("base_link"), influence=raw.get("influence_cost"),
+        unique=bool(raw.get("is_unique")), recurring=int(recurring.group(1)) if recurring else None, text=text)
+
+
+_SOURCES: dict[str, CardSource] = {}
+
+
+def card_source(root: str | Path) -> CardSource:
+    """The card source of a folder, read once per process (the files are large and constant)."""
+    key = str(Path(root).resolve())
+    if key not in _SOURCES:
+        _SOURCES[key] = CardSource(root)
+    return _SOURCES[key]
+
+
+STATISTICS = ("side", "type", "subtypes", "cost", "strength", "trash_cost", "agenda_points",
+              "advancement_requirement", "memory", "link", "unique", "recurring")
+
+
+def join(node: Any, stats: CardStats | None, at: At) -> Any:
+    """A definition node with the card's statistics filled in from NetrunnerDB.
+
+    Every statistic the definition states is checked against `stats`: a disagreement is an error naming
+    the field and its line. `text` in a definition is the author's summary and is kept. With no `stats`
+    (a card NetrunnerDB does not know) the node is returned unchanged and must state its statistics."""
+    if stats is None or not isinstance(node, dict):
+        return node
+    given = stats.fields()
+    for key in STATISTICS:
+        if key not in node:
+            continue
+        stated, printed = node[key], given.get(key)
+        if key == "subtypes" and isinstance(stated, list):
+            agree = sorted(str(s).lower() for s in stated) == sorted(printed or [])
+        elif key in ("agenda_points", "memory", "link", "recurring") and printed is None:
+            agree = stated == 0
+        else:
+            agree = stated == printed
+        if not agree:
+            at.key(node, key).fail(f"{key} is {stated!r} here but {printed!r} on the printed card "
+                                   f"{stats.title!r} (NetrunnerDB {stats.id}): leave statistics to the card source")
+    merged = LocDict(node)
+    merged.line = getattr(node, "line", at.line or 0)
+    merged.key_lines = dict(getattr(node, "key_lines", {}))
+    for key, value in given.items():
+        if key not in merged:
+            merged[key] = value
+            merged.key_lines[key] = merged.line
+    return merged
+
+
+def parse_with_stats(node: Any, source: CardSource | None, at: At, file: str | None = None) -> CardDef:
+    """Parse one definition node, its statistics joined from `source` (when loaded)."""
+    if source is not None and isinstance(node, dict) and "name" in node:
+        node = join(node, source.get(str(node["name"])), at)
+    return parse_card(node, at, file)
+
+
+def load_with_stats(library_dir: str | Path, cards_source: str | Path | CardSource | None,
+                    names: set[str] | None = None) -> dict[str, CardDef]:
+    """Card definitions under a library folder (only `names` when given), statistics from NetrunnerDB."""
+    source = cards_source if isinstance(cards_source, CardSource) or cards_source is None \
+        else card_source(cards_source)
+    out: dict[str, CardDef] = {}
+    for file in sorted(Path(library_dir).glob("*.yaml")):
+        items = library_items(file)
+        for i, item in enumerate(items):
+            if names is not None and not (isinstance(item, dict) and str(item.get("name")) in names):
+                continue
+            at = At(f"cards[{i}]" if len(items) > 1 else "card", node_line(item, 1))
+            try:
+                card = parse_with_stats(item, source, at, str(file))
+            except ScenarioError as exc:
+                exc.file = exc.file or str(file)
+                raise
+            out[card.name] = card
+    return out
+
+
+def parse_scenario(text: str, file: str | None, library: str | Path | None,
+                   cards_source: str | Path | CardSource | None) -> Any:
+    """A scenario whose card definitions (inline and from the library) take their statistics from
+    NetrunnerDB. It mirrors `scenario.load.parse` (the board, decisions and expectations are read by the
+    scenario board parser) until that loader takes a card source itself: then this goes."""
+    from judgebook.engine.language.cards import CardLibrary
+    from judgebook.engine.scenario import board
+    from judgebook.engine.scenario.load import Scenario
+
+    source = cards_source if isinstance(cards_source, CardSource) or cards_source is None \
+        else card_source(cards_source)
+    node = load_text(text, file)
+    if not isinstance(node, dict):
+        raise ScenarioError("a scenario is a YAML mapping", file=file, line=1)
+    board.check_keys(node, board.TOP_KEYS, "scenario")
+    if "title" not in node:
+        raise ScenarioError("a scenario needs a `title`", field="title", line=1, file=file)
+    start = node.get("start") or LocDict()
+    board.check_keys(start, ("turn", "at"), "start")
+    options = node.get("options") or LocDict()
+    board.check_keys(options, ("max_steps",), "options")
+    ids = board._Ids()
+    corp = board._player(node.get("corp") or LocDict(), "corp", ids)
+    runner = board._player(node.get("runner") or LocDict(), "runner", ids)
+    try:
+        cards = _cards(node, library, source, board._all_specs(corp) + board._all_specs(runner))
+    except ScenarioError as exc:
+        exc.file = exc.file or file
+        raise
+    return Scenario(str(node["title"]), str(node.get("source", "")), CardLibrary(cards),
+                    active=board.want_str(start, "turn", "start", "runner", board.SIDES) or "runner",
+                    start=board.want_str(start, "at", "start", "action_phase", board.STARTS) or "action_phase",
+                    corp=corp, runner=runner, decisions=board._decisions(node.get("decisions")),
+                    expect=board._expect(node.get("expect")), file=file,
+                    max_steps=board.want_int(options, "max_steps", "options", 2000) or 2000)
+
+
+def _cards(node: dict[str, Any], library: str | Path | None, source: CardSource | None,
+           specs: list[Any]) -> dict[str, CardDef]:
+    wanted = node.get("cards") or []
+    inline = node.get("card_defs") or []
+    if not isinstance(wanted, list) or not isinstance(inline, list):
+        raise ScenarioError("cards and card_defs are lists", field="cards", line=line_of(node, "cards"))
+    inline_names = {str(c.get("name")) for c in inline if isinstance(c, dict)}
+    needed = {str(n) for n in wanted} | {s.name for s in specs}
+    lib = load_with_stats(library, source, needed - inline_names) if library else {}
+    defs: dict[str, CardDef] = {}
+    for i, name in enumerate(wanted):
+        if str(name) not in lib:
+            raise ScenarioError(f"card {name!r} is not in the card library", field=f"cards[{i}]",
+                                line=line_of(wanted, i))
+        defs[str(name)] = lib[str(name)]
+    for i, item in enumerate(inline):
+        card = parse_with_stats(item, source, At(f"card_defs[{i}]", line_of(inline, i)))
+        defs[card.name] = card
+    for spec in specs:
+        if spec.name not in defs:
+            if spec.name not in lib:
+                raise ScenarioError(f"card {spec.name!r} is not defined (card_defs or the card library)",
+                                    field=spec.field, line=spec.line)
+            defs[spec.name] = lib[spec.name]
+    return defs
+
+
+def load_scenario(path: str | Path, library: str | Path | None,
+                  cards_source: str | Path | CardSource | None) -> Any:
+    path = Path(path)
+    try:
+        return parse_scenario(path.read_text(encoding="utf-8"), str(path), library, cards_source)
+    except ScenarioError as exc:
+        exc.file = exc.file or str(path)
+        raise

@@ -1,0 +1,442 @@
+"""Selectors: which cards an instruction or quantity is about.
+
+    self | target | chosen | event_card | event_ice | host | encountered | <card id>
+    {zone: installed, side: you, type: program, subtype: icebreaker, other: true, ...filters, count: 1}
+    {top: 3, deck: corp}
+
+A selector with `count` is chosen by a decision when the instruction resolves
+(targets are checked then, as the rules require); `count: all` takes every match.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from judgebook.engine.language.context import PLAYER_WORDS, Ctx, player_phrase
+from judgebook.engine.language.nodes import At, want_bool
+from judgebook.engine.language.registry import Registry
+from judgebook.engine.state import queries as q
+from judgebook.engine.state.model import Game
+
+
+class Selector:
+    count: int | None = 1  # None: all matches
+    up_to: bool = False
+
+    def candidates(self, g: Game, ctx: Ctx) -> list[str]:
+        raise NotImplementedError
+
+    def render(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def chooses(self) -> bool:
+        return False
+
+    def picks(self, g: Game, ctx: Ctx) -> list[tuple[str, ...]]:
+        """Every legal choice of cards (for a selector with a count)."""
+        cands = self.candidates(g, ctx)
+        if self.count is None:
+            return [tuple(cands)]
+        n = min(self.count, len(cands))
+        sizes = range(0, n + 1) if self.up_to else [n]
+        out: list[tuple[str, ...]] = []
+        for size in sizes:
+            out += list(combinations(cands, size))
+            if len(out) > 200:  # enough options for any table; the rest are reachable by undo and re-pick
+                break
+        return out
+
+
+REFS = ("self", "target", "chosen", "event_card", "event_ice", "host", "encountered", "approached")
+
+
+@dataclass(frozen=True, eq=False)
+class Ref(Selector):
+    """One card named by its role (or a card id written in a scenario's card definition)."""
+
+    ref: str
+    count: int | None = 1
+
+    def candidates(self, g: Game, ctx: Ctx) -> list[str]:
+        found = resolve_ref(g, ctx, self.ref)
+        return [c for c in found if c in g.cards]
+
+    def render(self) -> str:
+        return {
+            "self": "this card",
+            "target": "the chosen card",
+            "chosen": "the chosen card",
+            "event_card": "that card",
+            "event_ice": "that ice",
+            "host": "the host card",
+            "encountered": "the encountered ice",
+            "approached": "the approached ice",
+        }.get(self.ref, self.ref)
+
+
+def resolve_ref(g: Game, ctx: Ctx, ref: str) -> list[str]:
+    if ref == "self":
+        return [ctx.source]
+    if ref == "target":
+        return list(ctx.targets or ctx.chosen)
+    if ref == "chosen":
+        chosen = g.cards[ctx.source].chosen if ctx.source in g.cards else None
+        return list(ctx.chosen) if ctx.chosen else ([chosen] if chosen else [])
+    if ref == "event_card":
+        card = ctx.event.get("card") if ctx.event else None
+        return [card] if card else []
+    if ref == "event_ice":
+        card = ctx.event.get("ice") if ctx.event else None
+        return [card] if card else []
+    if ref == "host":
+        host = g.cards[ctx.source].host
+        return [host] if host else []
+    if ref in ("encountered", "approached"):
+        from judgebook.engine.rules.frames import current_encounter, current_run
+
+        if ref == "encountered":
+            enc = current_encounter(g)
+            return [enc.ice] if enc else []
+        run = current_run(g)
+        return [run.ice_at(g)] if run and run.ice_at(g) else []
+    return [ref]
+
+
+class Filter:
+    name = ""
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        raise NotImplementedError
+
+    def render(self) -> str:
+        raise NotImplementedError
+
+
+FILTERS: Registry[Filter] = Registry("filter")
+
+ZONES = ("installed", "hand", "deck", "discard", "score", "rig", "ice", "root", "play", "any")
+
+
+@FILTERS.register("zone")
+@dataclass(frozen=True, eq=False)
+class InZone(Filter):
+    zone: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> InZone:
+        if arg not in ZONES:
+            at.fail(f"expected one of: {', '.join(ZONES)}")
+        return cls(str(arg))
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        z = g.cards[cid].zone
+        if self.zone == "installed":
+            return q.is_installed(g, cid)
+        if self.zone == "rig":
+            return z == "runner.rig"
+        if self.zone == "any":
+            return True
+        return z.endswith("." + self.zone) or z == self.zone
+
+    def render(self) -> str:
+        return {
+            "installed": "installed",
+            "hand": "in hand",
+            "deck": "in the deck",
+            "discard": "in the discard pile",
+            "score": "in a score area",
+            "rig": "in the rig",
+            "ice": "installed as ice",
+            "root": "in a server's root",
+            "play": "in the play area",
+            "any": "anywhere",
+        }[self.zone]
+
+
+@FILTERS.register("side")
+@dataclass(frozen=True, eq=False)
+class OfSide(Filter):
+    who: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> OfSide:
+        if arg not in PLAYER_WORDS:
+            at.fail(f"expected one of: {', '.join(PLAYER_WORDS)}")
+        return cls(str(arg))
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        return g.cards[cid].owner == ctx.side(self.who)
+
+    def render(self) -> str:
+        return "you control" if self.who == "you" else f"{player_phrase(self.who)} controls"
+
+
+def _field_filter(key: str, words: str) -> None:
+    @dataclass(frozen=True, eq=False)
+    class FieldFilter(Filter):
+        values: tuple[str, ...]
+
+        @classmethod
+        def parse(cls, arg: Any, at: At) -> FieldFilter:
+            vals = arg if isinstance(arg, list) else [arg]
+            if not vals or not all(isinstance(v, str) for v in vals):
+                at.fail(f"{key} is a word or a list of words")
+            return cls(tuple(vals))
+
+        def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+            d = q.definition(g, cid)
+            if key == "type":
+                return d.type in self.values
+            if key == "subtype":
+                return any(s in d.subtypes for s in self.values)
+            return d.name in self.values
+
+        def render(self) -> str:
+            return f"{words} " + " or ".join(self.values)
+
+    FieldFilter.__name__ = FieldFilter.__qualname__ = f"Filter_{key}"
+    FILTERS.register(key)(FieldFilter)
+
+
+for _key, _words in (("type", "of type"), ("subtype", "with subtype"), ("name", "named")):
+    _field_filter(_key, _words)
+
+
+def _flag_filter(key: str, test: Any, words: str) -> None:
+    @dataclass(frozen=True, eq=False)
+    class FlagFilter(Filter):
+        want: bool
+
+        @classmethod
+        def parse(cls, arg: Any, at: At) -> FlagFilter:
+            if not isinstance(arg, bool):
+                at.fail("expected true or false")
+            return cls(arg)
+
+        def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+            return bool(test(g, ctx, cid)) == self.want
+
+        def render(self) -> str:
+            return words if self.want else f"not {words}"
+
+    FlagFilter.__name__ = FlagFilter.__qualname__ = f"Filter_{key}"
+    FILTERS.register(key)(FlagFilter)
+
+
+_flag_filter("rezzed", lambda g, ctx, cid: g.cards[cid].rezzed, "rezzed")
+_flag_filter("faceup", lambda g, ctx, cid: g.cards[cid].faceup, "faceup")
+_flag_filter("other", lambda g, ctx, cid: cid != ctx.source, "other than this card")
+_flag_filter("active", lambda g, ctx, cid: q.is_active(g, cid), "active")
+
+
+@FILTERS.register("counter")
+@dataclass(frozen=True, eq=False)
+class HasCounter(Filter):
+    kind: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> HasCounter:
+        if not isinstance(arg, str):
+            at.fail("counter is a counter kind (virus, power, advancement, ...)")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        return g.cards[cid].count(self.kind) > 0
+
+    def render(self) -> str:
+        return f"with a {self.kind} counter"
+
+
+SERVER_WORDS = ("this", "attacked", "central", "remote")
+
+
+def server_matches(g: Game, ctx: Ctx, want: str, server: str | None) -> bool:
+    if server is None:
+        return False
+    if want == "this":
+        return server == q.server_of(g, ctx.source)
+    if want == "attacked":
+        from judgebook.engine.rules.frames import current_run
+
+        run = current_run(g)
+        return run is not None and run.server == server
+    if want == "central":
+        return server in q.CENTRAL
+    if want == "remote":
+        return server not in q.CENTRAL
+    return server == want
+
+
+@FILTERS.register("protecting")
+@dataclass(frozen=True, eq=False)
+class Protecting(Filter):
+    server: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> Protecting:
+        if not isinstance(arg, str):
+            at.fail(f"protecting is a server name or one of: {', '.join(SERVER_WORDS)}")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        return g.cards[cid].zone.endswith(".ice") and server_matches(g, ctx, self.server, q.server_of(g, cid))
+
+    def render(self) -> str:
+        return f"protecting {'this server' if self.server == 'this' else self.server}"
+
+
+@FILTERS.register("in_server")
+@dataclass(frozen=True, eq=False)
+class InServer(Filter):
+    server: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> InServer:
+        if not isinstance(arg, str):
+            at.fail(f"in_server is a server name or one of: {', '.join(SERVER_WORDS)}")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        return server_matches(g, ctx, self.server, q.server_of(g, cid))
+
+    def render(self) -> str:
+        return f"in {'this server' if self.server == 'this' else self.server}"
+
+
+@FILTERS.register("hosted_on")
+@dataclass(frozen=True, eq=False)
+class HostedOn(Filter):
+    host: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> HostedOn:
+        if arg not in REFS and not isinstance(arg, str):
+            at.fail("hosted_on is a card reference")
+        return cls(str(arg))
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        return g.cards[cid].host in resolve_ref(g, ctx, self.host)
+
+    def render(self) -> str:
+        return f"hosted on {Ref(self.host).render()}"
+
+
+SEARCH_ZONES = {
+    "installed": None,
+    "hand": ("corp.hand", "runner.hand"),
+    "deck": ("corp.deck", "runner.deck"),
+    "discard": ("corp.discard", "runner.discard"),
+    "score": ("corp.score", "runner.score"),
+    "play": ("play",),
+}
+
+
+@dataclass(frozen=True, eq=False)
+class Matching(Selector):
+    filters: tuple[Filter, ...]
+    count: int | None = 1
+    up_to: bool = False
+
+    def candidates(self, g: Game, ctx: Ctx) -> list[str]:
+        zone = next((f.zone for f in self.filters if isinstance(f, InZone)), "installed")
+        if zone in ("installed", "rig", "ice", "root"):
+            pool = q.installed(g)
+        elif zone == "any":
+            pool = list(g.cards)
+        else:
+            pool = [c for z in SEARCH_ZONES[zone] or () for c in g.zone(z)]
+        return [c for c in pool if all(f.matches(g, ctx, c) for f in self.filters)]
+
+    @property
+    def chooses(self) -> bool:
+        return self.count is not None
+
+    def render(self) -> str:
+        how = (
+            "each"
+            if self.count is None
+            else f"up to {self.count}"
+            if self.up_to
+            else "a"
+            if self.count == 1
+            else str(self.count)
+        )
+        words = " ".join(f.render() for f in self.filters)
+        return f"{how} card{'s' if self.count != 1 else ''} {words}".strip()
+
+
+@dataclass(frozen=True, eq=False)
+class TopOfDeck(Selector):
+    n: int
+    deck: str
+    count: int | None = None
+
+    def candidates(self, g: Game, ctx: Ctx) -> list[str]:
+        return list(g.zone(f"{ctx.side(self.deck)}.deck")[: self.n])
+
+    def render(self) -> str:
+        return f"the top {self.n} cards of {player_phrase(self.deck)}'s deck"
+
+
+def parse_selector(node: Any, at: At, default_count: int | None = 1) -> Selector:
+    from judgebook.engine.language.nodes import check_keys, want_int
+
+    if isinstance(node, str):
+        return Ref(node)
+    if not isinstance(node, dict):
+        at.fail("a selector is a card reference (self, target, event_card, ...) or a mapping of filters")
+    if "top" in node:
+        check_keys(node, ("top", "deck"), at)
+        n = want_int(node, "top", at)
+        deck = node.get("deck", "you")
+        if n is None or n < 1 or deck not in PLAYER_WORDS:
+            at.fail("write {top: N, deck: you|opponent|corp|runner}")
+        return TopOfDeck(n, str(deck))
+    filters: list[Filter] = []
+    count: int | None = default_count
+    up_to = False
+    for key, value in node.items():
+        if key == "count":
+            count, up_to = _count(value, at.key(node, "count"))
+            continue
+        if key == "up_to":
+            want_bool(node, "up_to", at)
+            at.key(node, key).fail("write `count: {up_to: N}`")
+        if key not in FILTERS.by_name:
+            at.key(node, str(key)).fail(f"unknown filter {key!r} (known: count, {', '.join(FILTERS.names())})")
+        filters.append(FILTERS.by_name[key].parse(value, at.key(node, str(key))))  # type: ignore[attr-defined]
+    return Matching(tuple(filters), count, up_to)
+
+
+def _count(value: Any, at: At) -> tuple[int | None, bool]:
+    if value == "all":
+        return None, False
+    if isinstance(value, dict) and set(value) == {"up_to"} and isinstance(value["up_to"], int):
+        return int(value["up_to"]), True
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return value, False
+    at.fail("count is a number, `all` or {up_to: N}")
+
+
+@FILTERS.register("same_name_as")
+@dataclass(frozen=True, eq=False)
+class SameName(Filter):
+    """A copy of another card: the same title (Twins: "a copy of the encountered ice")."""
+
+    ref: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> SameName:
+        if not isinstance(arg, str):
+            at.fail("same_name_as is a card reference")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        names = {g.cards[c].name for c in resolve_ref(g, ctx, self.ref) if c in g.cards}
+        return g.cards[cid].name in names and cid not in resolve_ref(g, ctx, self.ref)
+
+    def render(self) -> str:
+        return f"with the same name as {Ref(self.ref).render()}"

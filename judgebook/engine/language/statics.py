@@ -1,0 +1,184 @@
+"""Static effects: what a static ability or a lasting effect changes while it applies.
+
+{cannot: {what: run, server: HQ, player: runner, card: <selector>}} |
+{additional_cost: {to: run, cost: {...}, server: ..., card: self|any, first_this_turn: true}} |
+{prevent: {what: damage, amount: 1|all, damage_type: net}} |
+{strength: <quantity>, target: self|<selector>} | {strength_minus: ...} |
+{hand_size: <quantity>, player: runner, minus: true} | {link: N} | {memory: N}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from judgebook.engine.language.context import PLAYER_WORDS, Ctx
+from judgebook.engine.language.costs import Cost, parse_cost
+from judgebook.engine.language.nodes import At, check_keys, want_bool, want_str
+from judgebook.engine.language.quantities import Quantity, parse_quantity
+from judgebook.engine.language.registry import Registry
+from judgebook.engine.language.selectors import Selector, parse_selector
+from judgebook.engine.state.model import Game
+
+
+class Static:
+    name = ""
+
+    def render(self) -> str:
+        raise NotImplementedError
+
+
+STATICS: Registry[Static] = Registry("static effect")
+
+CANNOT_WHAT = (
+    "take_tags",
+    "steal",
+    "jack_out",
+    "run",
+    "rez",
+    "score",
+    "trash",
+    "install",
+    "play",
+    "access",
+    "draw",
+    "spend_credits",
+    "spend_pool_credits",
+    "advance",
+    "gain_credits",
+)
+
+
+@STATICS.register("cannot")
+@dataclass(frozen=True, eq=False)
+class Cannot(Static):
+    what: str
+    server: str | None = None
+    player: str | None = None
+    card: Selector | None = None
+    except_: str | None = None
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> Cannot:
+        check_keys(arg, ("what", "server", "player", "card", "except"), at)
+        what = want_str(arg, "what", at, None, CANNOT_WHAT)
+        if what is None:
+            at.fail("cannot needs `what`")
+        return cls(
+            what,
+            want_str(arg, "server", at),
+            want_str(arg, "player", at, None, PLAYER_WORDS),
+            parse_selector(arg["card"], at.key(arg, "card"), None) if "card" in arg else None,
+            want_str(arg, "except", at),
+        )
+
+    def render(self) -> str:
+        who = f"{self.player} " if self.player else ""
+        where = f" on {self.server}" if self.server else ""
+        card = f" {self.card.render()}" if self.card else ""
+        return f"{who}cannot {self.what.replace('_', ' ')}{card}{where}"
+
+
+ADDITIONAL_TO = ("steal", "access", "run", "rez", "trash", "install", "play", "break")
+
+
+@STATICS.register("additional_cost")
+@dataclass(frozen=True, eq=False)
+class AdditionalCost(Static):
+    to: str
+    cost: Cost
+    server: str | None = None
+    card: str = "any"
+    first_this_turn: bool = False
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> AdditionalCost:
+        check_keys(arg, ("to", "cost", "server", "card", "first_this_turn"), at)
+        to = want_str(arg, "to", at, None, ADDITIONAL_TO)
+        if to is None or "cost" not in arg:
+            at.fail("additional_cost needs `to` and `cost`")
+        return cls(
+            to,
+            parse_cost(arg["cost"], at.key(arg, "cost")),
+            want_str(arg, "server", at),
+            want_str(arg, "card", at, "any", ("self", "any")) or "any",
+            want_bool(arg, "first_this_turn", at),
+        )
+
+    def render(self) -> str:
+        return f"an additional cost of {self.cost.render()} to {self.to}"
+
+
+PREVENT_WHAT = ("damage", "tags", "trash", "end_run")
+
+
+@STATICS.register("prevent")
+@dataclass(frozen=True, eq=False)
+class Prevent(Static):
+    what: str
+    amount: Quantity | None  # None: all
+    damage_type: str | None = None
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> Prevent:
+        check_keys(arg, ("what", "amount", "damage_type"), at)
+        what = want_str(arg, "what", at, None, PREVENT_WHAT)
+        if what is None:
+            at.fail("prevent needs `what`")
+        amount = arg.get("amount", "all")
+        return cls(
+            what,
+            None if amount == "all" else parse_quantity(amount, at.key(arg, "amount")),
+            want_str(arg, "damage_type", at, None, ("net", "meat", "core")),
+        )
+
+    def render(self) -> str:
+        n = "all" if self.amount is None else self.amount.render()
+        return f"prevent {n} {self.damage_type + ' ' if self.damage_type else ''}{self.what.replace('_', ' ')}"
+
+
+def _modifier(key: str, words: str, targets_cards: bool) -> None:
+    @dataclass(frozen=True, eq=False)
+    class Modify(Static):
+        amount: Quantity
+        negative: bool
+        target: Selector | None  # cards (strength) or None
+        player: str | None  # players (hand size, link, memory)
+
+        @classmethod
+        def parse(cls, arg: Any, at: At) -> Modify:
+            if isinstance(arg, int) and not isinstance(arg, bool):
+                return cls(parse_quantity(abs(arg), at), arg < 0, None, None)
+            check_keys(arg, ("by", "minus", "target", "player"), at)
+            if "by" not in arg:
+                at.fail(f"{key} needs `by` (a quantity)")
+            target = None
+            if "target" in arg:
+                if not targets_cards:
+                    at.key(arg, "target").fail(f"{key} changes a player's value: use `player`")
+                target = parse_selector(arg["target"], at.key(arg, "target"), None)
+            player = want_str(arg, "player", at, None, PLAYER_WORDS)
+            if player and targets_cards:
+                at.key(arg, "player").fail(f"{key} changes cards: use `target`")
+            return cls(parse_quantity(arg["by"], at.key(arg, "by")), want_bool(arg, "minus", at), target, player)
+
+        def delta(self, g: Game, ctx: Ctx) -> int:
+            n = self.amount.value(g, ctx)
+            return -n if self.negative else n
+
+        def render(self) -> str:
+            who = f" of {self.target.render()}" if self.target else (f" for {self.player}" if self.player else "")
+            return f"{'-' if self.negative else '+'}{self.amount.render()} {words}{who}"
+
+    Modify.__name__ = Modify.__qualname__ = f"Modify_{key}"
+    STATICS.register(key)(Modify)
+
+
+_modifier("strength", "strength", True)
+_modifier("hand_size", "maximum hand size", False)
+_modifier("link", "link", False)
+_modifier("memory", "memory units", False)
+
+
+def parse_static(node: Any, at: At) -> Static:
+    return STATICS.parse(node, at)

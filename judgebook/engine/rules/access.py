@@ -1,0 +1,219 @@
+"""Breaching a server and accessing cards (sec_breaching_steps, sec_steps_accessing_card)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
+from judgebook.engine.language.context import Ctx
+from judgebook.engine.language.costs import Cost
+from judgebook.engine.language.quantities import Number
+from judgebook.engine.rules import costs
+from judgebook.engine.rules.effects import move, trash
+from judgebook.engine.rules.frames import Frame, current_run, event, log, path, pop, push, react_first, set_top
+from judgebook.engine.rules.triggers import emit
+from judgebook.engine.state import queries as q
+from judgebook.engine.state.model import Game
+
+
+@dataclass(frozen=True)
+class Breach(Frame):
+    server: str
+    run_seq: int
+    started: bool = False
+    accessed: tuple[str, ...] = ()
+    from_zone: int = 0  # cards accessed from R&D or HQ so far
+    label = "breach"
+
+    def labels(self) -> tuple[str, ...]:
+        return ("breach", "breach", "breach begins" if not self.started else "choose a candidate")
+
+    def limit(self, g: Game) -> int:
+        """rule_default_random_access_limit: one card of R&D or HQ, plus any additional accesses."""
+        run = current_run(g)
+        return 1 + (run.access_bonus if run is not None else 0)
+
+    def candidates(self, g: Game) -> list[str]:
+        """Cards the Runner may access next: "HQ" stands for a random card of HQ, R&D's next card by its id."""
+        root = [c for c in g.zone(q.root_zone(self.server)) if c not in self.accessed]
+        zone = q.CENTRAL_ZONES.get(self.server)
+        cards: list[str] = []
+        if self.server == "Archives":
+            cards = [c for c in g.zone("corp.discard") if c not in self.accessed]
+        elif zone is not None and self.from_zone < self.limit(g):
+            left = [c for c in g.zone(zone) if c not in self.accessed]
+            if left:
+                cards = [left[0]] if self.server == "R&D" else ["HQ"]
+        out = cards + root
+        only = _only_accessible(g)
+        return [c for c in out if c == only] if only else out
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        if g.over:
+            return pop(g)
+        reacted = react_first(g)
+        if reacted is not None:
+            return reacted
+        if not self.started:
+            g = set_top(g, replace(self, started=True))
+            return emit(
+                g,
+                event("breach", server=self.server),
+                f"the Runner breaches {self.server}",
+                "step_breaching_begins",
+                "runner",
+            )
+        cands = self.candidates(g)
+        if costs.cannot(g, "access", "runner", self.server):
+            cands = []
+        if not cands:
+            return log(pop(g), "breach_complete", f"the breach of {self.server} is complete", "step_breach_complete")
+        return ChoicePoint(
+            "runner",
+            "access",
+            "choose the next card to access",
+            "step_choose_candidate",
+            tuple(
+                Option(
+                    decision("access", c),
+                    "access a random card of HQ" if c == "HQ" else f"access {c}",
+                    "step_choose_candidate",
+                )
+                for c in cands
+            ),
+            default=0,
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        return self._access(g, str(option.decision.value))
+
+    def _access(self, g: Game, cid: str) -> Game:
+        if cid == "HQ":
+            # A random card: the engine takes the first not yet accessed, one of the possible outcomes.
+            cid = next(c for c in g.zone("corp.hand") if c not in self.accessed)
+            g = log(g, "random", f"a random card of HQ: {cid}", "rule_candidates_in_hq", "runner", how="assumed")
+        from_zone = self.from_zone + (g.cards[cid].zone in ("corp.hand", "corp.deck"))
+        g = set_top(g, replace(self, accessed=self.accessed + (cid,), from_zone=from_zone))
+        return push(g, Access(cid))
+
+
+@dataclass(frozen=True)
+class Access(Frame):
+    card: str
+    at: str = "cost"  # cost | accessed | decide
+    paid: frozenset[str] = frozenset()  # additional costs paid (access, steal)
+    declined: frozenset[str] = frozenset()
+    label = "access"
+
+    def labels(self) -> tuple[str, ...]:
+        return ("access", "access", "the card is accessed" if self.at != "decide" else "steal an agenda")
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        if g.over:
+            return pop(g)
+        reacted = react_first(g)
+        if reacted is not None:
+            return reacted
+        d = q.definition(g, self.card)
+        if "access" in self.declined:
+            return pop(g)
+        if self.at == "cost":
+            g = set_top(g, replace(self, at="accessed"))
+            extra = costs.additional_cost(g, "access", self.card, _server_of_candidate(g, self.card))
+            return push(g, costs.AdditionalCostChoice("access", self.card, extra)) if extra else g
+        if self.at == "accessed":
+            g = set_top(g, replace(self, at="decide"))
+            return emit(
+                g,
+                event("access", card=self.card, type=d.type, server=q.server_of(g, self.card)),
+                f"the Runner accesses {self.card}",
+                "step_card_accessed",
+                "runner",
+            )
+        if self.at == "decide":
+            if (
+                self.card not in g.cards
+                or g.cards[self.card].zone in ("runner.score", "corp.discard")
+                and d.type != "agenda"
+            ):
+                return pop(g)
+            if d.type == "agenda":
+                if costs.cannot(g, "steal", "runner", card=self.card):
+                    return log(
+                        pop(g), "not_stolen", f"{self.card} cannot be stolen", "rule_cannot_precedence", "runner"
+                    )
+                if "steal" in self.declined:
+                    return pop(g)
+                extra = costs.additional_cost(g, "steal", self.card, _server_of_candidate(g, self.card))
+                if extra is not None and "steal" not in self.paid:
+                    return push(g, costs.AdditionalCostChoice("steal", self.card, extra))
+                g = pop(g)
+                g = move(g, self.card, "runner.score")
+                g = emit(
+                    g,
+                    event("stolen", card=self.card, player="runner"),
+                    f"the Runner steals {self.card}",
+                    "step_access_agenda",
+                    "runner",
+                )
+                from judgebook.engine.rules.checkpoint import checkpoint
+
+                return checkpoint(g)
+            if d.trash_cost is None or g.cards[self.card].zone == "corp.discard":
+                return pop(g)
+            cost = Cost(credits=Number(d.trash_cost), has_credits=True)
+            no = Option(decision("trash", False), "do not trash it", "step_access_complete")
+            yes = decision("trash", self.card)
+            why = costs.refusal(g, cost, Ctx(self.card, "runner"), "runner")
+            if costs.cannot(g, "trash", "runner", q.server_of(g, self.card), self.card):
+                why = ("rule_cannot_precedence", "a card forbids trashing it")
+            if why:
+                return ChoicePoint(
+                    "runner",
+                    "trash",
+                    f"trash {self.card}?",
+                    "rule_basic_trash_ability",
+                    (no,),
+                    (Refused(yes, f"pay {d.trash_cost}[c] to trash {self.card}", why[0], why[1]),),
+                    default=0,
+                    default_reason="only",
+                    path=path(g),
+                )
+            return ChoicePoint(
+                "runner",
+                "trash",
+                f"trash {self.card}?",
+                "rule_basic_trash_ability",
+                (no, Option(yes, f"pay {d.trash_cost}[c] to trash {self.card}", "rule_basic_trash_ability")),
+                default=0,
+                path=path(g),
+            )
+        return pop(g)
+
+    def choose(self, g: Game, option: Option) -> Game:
+        g = pop(g)
+        if not option.decision.value:
+            return g
+        d = q.definition(g, self.card)
+        g = costs.pay(g, Cost(credits=Number(d.trash_cost or 0), has_credits=True), Ctx(self.card, "runner"), "runner")
+        return trash(g, self.card, "runner")
+
+
+def _server_of_candidate(g: Game, cid: str) -> str | None:
+    server = q.server_of(g, cid)
+    if server is not None:
+        return server
+    zone = g.cards[cid].zone
+    return next((s for s, z in q.CENTRAL_ZONES.items() if z == zone), None)
+
+
+def _only_accessible(g: Game) -> str | None:
+    """rule_prohibiting_access: "cannot access cards other than this one" (Ash)."""
+    from judgebook.engine.language.statics import Cannot
+    from judgebook.engine.rules.values import statics
+
+    for effect, ctx in statics(g):
+        if isinstance(effect, Cannot) and effect.what == "access" and effect.except_ == "self":
+            return ctx.source
+    return None

@@ -1,0 +1,65 @@
+"""The checkpoint (rule_checkpoint): durations expire, the game may be won, limits are applied."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from judgebook.engine.rules.frames import current_encounter, log
+from judgebook.engine.state import queries as q
+from judgebook.engine.state.model import SIDES, Game, Lasting, evolve
+
+
+def checkpoint(g: Game) -> Game:
+    if g.over:
+        return g
+    for side in SIDES:
+        if q.agenda_points(g, side) >= 7:
+            from judgebook.engine.rules.effects import win
+
+            return win(g, side, "agenda_points", "step_checkpoint_agenda_points")
+    kept = tuple(lasting for lasting in g.lasting if not _expired(g, lasting))
+    if len(kept) != len(g.lasting):
+        g = log(
+            evolve(g, lasting=kept),
+            "expired",
+            f"{len(g.lasting) - len(kept)} lasting effect(s) end",
+            "step_checkpoint_duration_abilities",
+        )
+    return g
+
+
+def _expired(g: Game, lasting: Lasting) -> bool:
+    d = lasting.duration
+    if d.kind == "encounter":
+        enc = current_encounter(g)
+        return enc is None or enc.seq != d.key
+    if d.kind == "run":
+        # "For the remainder of the run": until the run is complete, though it may have ended already.
+        from judgebook.engine.rules.frames import find
+        from judgebook.engine.rules.run import Run
+
+        run = find(g, Run)
+        return d.key <= g.runs and (run is None or run.seq != d.key)
+    if d.kind == "turn":
+        return g.turn != d.key
+    if d.kind == "while":
+        from judgebook.engine.language.context import Ctx
+
+        return not d.condition.holds(g, Ctx(lasting.source, lasting.controller))
+    if d.kind == "checkpoint":
+        return True
+    return False
+
+
+def turn_boundary(g: Game, side: str, begins: bool) -> Game:
+    """Durations "until the beginning / end of <player>'s next turn" end here."""
+    kept = []
+    for lasting in g.lasting:
+        d = lasting.duration
+        if d.player == side and d.kind == ("until_turn_begins" if begins else "until_turn_end"):
+            if d.started or begins:
+                continue
+        if d.player == side and d.kind == "until_turn_end" and begins:
+            lasting = replace(lasting, duration=replace(d, started=True))
+        kept.append(lasting)
+    return evolve(g, lasting=tuple(kept))

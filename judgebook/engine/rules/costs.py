@@ -1,0 +1,373 @@
+"""Paying costs (rule_cost): all parts or nothing; credits from the pool and from hosted credits whose
+card allows this use; nested costs inside instructions (rule_nested_cost)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
+from judgebook.engine.errors import IllegalDecision
+from judgebook.engine.language.context import Ctx
+from judgebook.engine.language.costs import Cost
+from judgebook.engine.language.statics import Cannot
+from judgebook.engine.rules.effects import move, set_player, trash
+from judgebook.engine.rules.frames import Frame, current_run, event, log, path, pop
+from judgebook.engine.rules.resolve import resolve_now
+from judgebook.engine.rules.triggers import emit
+from judgebook.engine.rules.values import statics
+from judgebook.engine.state import queries as q
+from judgebook.engine.state.model import Game, Side, evolve
+
+if TYPE_CHECKING:
+    from judgebook.engine.language.instructions import NestedCost
+
+
+def cannot(g: Game, what: str, side: Side, server: str | None = None, card: str | None = None) -> Cannot | None:
+    for effect, ctx in statics(g):
+        if not isinstance(effect, Cannot) or effect.what != what:
+            continue
+        if effect.player and ctx.side(effect.player) != side:
+            continue
+        if effect.server and server and effect.server not in (server, "this"):
+            continue
+        if effect.server == "this" and server != q.server_of(g, ctx.source):
+            continue
+        if effect.card is not None and card is not None and card not in effect.card.candidates(g, ctx):
+            continue
+        return effect
+    return None
+
+
+def would_be_prevented(g: Game, what: str, kind: str | None) -> bool:
+    """rule_cost_interrupt_static_mandatory: a static prevention, or a mandatory conditional interrupt that
+    would prevent it, makes taking tags or suffering damage as a cost impossible."""
+    from judgebook.engine.language.instructions import ChangeImminent
+    from judgebook.engine.language.statics import Prevent
+    from judgebook.engine.rules.damage import WOULD
+    from judgebook.engine.rules.frames import event
+    from judgebook.engine.rules.values import ability_active
+
+    for effect, _ in statics(g):
+        if isinstance(effect, Prevent) and effect.what == what and (effect.damage_type in (None, kind)):
+            return True
+    ev = event(WOULD[what], damage_type=kind, amount=1)
+    for cid, card in g.cards.items():
+        for ab in g.library.card(card.name).abilities:
+            if ab.trigger is None or ab.trigger.event != ev.name or ab.optional:
+                continue
+            if not any(isinstance(e, ChangeImminent) and e.what == what and not e.increase for e in ab.effects):
+                continue
+            ctx = Ctx(cid, card.owner, ab.id, ev)
+            if ability_active(g, cid, ab.active_in) and ab.trigger.matches(g, ctx, ev):
+                return True
+    return False
+
+
+def credit_sources(g: Game, side: Side, purpose: str, source: str | None) -> list[tuple[str, int]]:
+    """Hosted credits this payment may use: (card, credits), the pool not included."""
+    out = []
+    for cid in q.installed(g, side):
+        d = q.definition(g, cid)
+        n = g.cards[cid].count("credit")
+        if not n or d.credits_for is None or not q.is_active(g, cid):
+            continue
+        allowed = {
+            "any": True,
+            "icebreakers": purpose == "icebreakers" or (purpose == "break"),
+            "traces": purpose == "trace",
+            "install": purpose == "install",
+            "run": current_run(g) is not None,
+        }[d.credits_for]
+        if allowed:
+            out.append((cid, n))
+    return out
+
+
+def available_credits(g: Game, side: Side, purpose: str, source: str | None = None) -> int:
+    pool = 0 if cannot(g, "spend_pool_credits", side) else g.player(side).credits
+    bp = 0
+    run = current_run(g)
+    if side == "runner" and run is not None:
+        bp = run.bp_credits
+    return pool + bp + sum(n for _, n in credit_sources(g, side, purpose, source))
+
+
+def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") -> tuple[str, str] | None:
+    """Why `cost` cannot be paid now: (rule anchor, reason), or None when it can."""
+    p = g.player(payer)
+    if cost.clicks > p.clicks:
+        return "rule_cost", f"needs {cost.clicks}[click], has {p.clicks}"
+    credits = cost.credits.value(g, ctx) if cost.has_credits else 0
+    if credits and cannot(g, "spend_credits", payer):
+        return "rule_cannot_precedence", "cannot spend credits"
+    if credits > available_credits(g, payer, purpose, ctx.source):
+        return "rule_cost", f"needs {credits}[c], can spend {available_credits(g, payer, purpose, ctx.source)}"
+    if cost.trash_self and not q.is_installed(g, ctx.source) and g.cards[ctx.source].zone != "play":
+        return "rule_cost", "the card is not installed"
+    if cost.tags and cannot(g, "take_tags", payer):
+        return "rule_cannot_precedence", "cannot take tags"
+    if cost.tags and would_be_prevented(g, "tags", None):
+        return "rule_cost_interrupt_static_mandatory", "taking the tag would be prevented"
+    for kind, _ in cost.damage:
+        if would_be_prevented(g, "damage", kind):
+            return "rule_cost_interrupt_static_mandatory", f"the {kind} damage would be prevented"
+    for kind, n in cost.counters:
+        if g.cards[ctx.source].count(kind) < n:
+            return "rule_cost", f"needs {n} {kind} counter(s) on {ctx.source}"
+    return None
+
+
+def purpose_of(g: Game, source: str) -> str:
+    """What a payment is for, as hosted credits restricted to a use see it."""
+    if source in g.cards and "icebreaker" in q.definition(g, source).subtypes:
+        return "icebreakers"
+    return "any"
+
+
+def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using: tuple[str, ...] = ()) -> Game:
+    """Pay `cost`; credits come first from the cards named in `using` (the payer's choice), then the pool,
+    then hosted credits this payment may use, then (the Runner, in a run) bad publicity credits."""
+    p = g.player(payer)
+    changes = []
+    if cost.clicks:
+        g = set_player(g, payer, clicks=p.clicks - cost.clicks)
+        g = emit(
+            g,
+            event("clicks_spent", player=payer, amount=cost.clicks),
+            f"the {payer} spends {cost.clicks}[click]",
+            "rule_cost",
+            payer,
+        )
+    credits = cost.credits.value(g, ctx) if cost.has_credits else 0
+    if credits:
+        left = credits
+        sources = dict(credit_sources(g, payer, purpose, ctx.source))
+        for cid in using:
+            if cid not in sources:
+                raise IllegalDecision(f"{cid}'s credits cannot pay for this", "rule_spend_credits")
+        pool = 0 if cannot(g, "spend_pool_credits", payer) else g.player(payer).credits
+        order = list(using) + ["pool"] + [c for c in sources if c not in using]
+        for cid in order:
+            if not left:
+                break
+            if cid == "pool":
+                take = min(pool, left)
+                if take:
+                    g = set_player(g, payer, credits=g.player(payer).credits - take)
+                    changes.append(f"{take}[c] from the pool ({pool} → {pool - take})")
+                    left -= take
+                continue
+            take = min(sources[cid], left)
+            if take:
+                g = evolve(g, cards=g.cards.set(cid, g.cards[cid].with_counter("credit", -take)))
+                changes.append(f"{take}[c] from {cid}")
+                left -= take
+        run = current_run(g)
+        if left and payer == "runner" and run is not None and run.bp_credits:
+            from judgebook.engine.rules.frames import swap
+
+            take = min(left, run.bp_credits)
+            g = swap(g, run, replace(run, bp_credits=run.bp_credits - take))
+            changes.append(f"{take}[c] from bad publicity")
+            left -= take
+        if left:
+            raise IllegalDecision(f"{credits}[c] cannot be paid", "rule_cost")
+        g = emit(
+            g,
+            event("credits_spent", player=payer, amount=credits),
+            f"the {payer} pays {credits}[c]: {', '.join(changes)}",
+            "rule_cost",
+            payer,
+        )
+    for kind, n in cost.counters:
+        g = evolve(g, cards=g.cards.set(ctx.source, g.cards[ctx.source].with_counter(kind, -n)))
+    if cost.tags:
+        g = set_player(g, "runner", tags=g.runner.tags + cost.tags)
+        g = emit(
+            g,
+            event("tags_taken", amount=cost.tags),
+            f"the Runner takes {cost.tags} tag(s) as a cost",
+            "rule_cost",
+            "runner",
+        )
+    if cost.trash_self:
+        g = trash(g, ctx.source, payer, cause="cost")
+    for kind, n in cost.damage:
+        from judgebook.engine.rules.damage import suffer
+
+        g = suffer(g, kind, n, payer)
+    if cost.has_credits and not credits and not cost.clicks:
+        g = log(g, "cost", "a cost of 0[c] is paid", "rule_cost_zero", payer)
+    return g
+
+
+@dataclass(frozen=True)
+class PayOrNot(Frame):
+    """A nested cost: the payer decides when it is optional; otherwise it is paid if it can be."""
+
+    ctx: Ctx
+    instr: NestedCost
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        payer = self.ctx.side(self.instr.by)
+        why = refusal(g, self.instr.cost, self.ctx, payer, purpose_of(g, self.ctx.source))
+        if not self.instr.optional:
+            purpose = purpose_of(g, self.ctx.source)
+            if why is None and self.instr.cost.has_credits and credit_sources(g, payer, purpose, self.ctx.source):
+                # Which credits pay is the payer's choice (`using`): a point with the one option.
+                return ChoicePoint(
+                    payer,
+                    "pay",
+                    self.instr.render(),
+                    "rule_nested_cost",
+                    (Option(decision("pay", True), f"pay {self.instr.cost.render()}", "rule_nested_cost"),),
+                    default=0,
+                    default_reason="only",
+                    path=path(g),
+                )
+            if why is None:
+                return _paid(pop(g), self)
+            g = log(
+                pop(g),
+                "cannot_pay",
+                f"the {payer} cannot pay {self.instr.cost.render()}: {why[1]}",
+                "rule_if_able" if self.instr.mods.if_able else why[0],
+                payer,
+            )
+            return resolve_now(g, self.ctx, self.instr.otherwise, "rule_nested_cost") if self.instr.otherwise else g
+        decline = Option(decision("pay", False), "do not pay", "rule_nested_cost")
+        if why is not None:
+            refused = Refused(decision("pay", True), f"pay {self.instr.cost.render()}", why[0], why[1])
+            return ChoicePoint(
+                payer,
+                "pay",
+                self.instr.render(),
+                "rule_nested_cost",
+                (decline,),
+                (refused,),
+                default=0,
+                default_reason="only",
+                path=path(g),
+            )
+        return ChoicePoint(
+            payer,
+            "pay",
+            self.instr.render(),
+            "rule_nested_cost",
+            (decline, Option(decision("pay", True), f"pay {self.instr.cost.render()}", "rule_nested_cost")),
+            default=0,
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        if option.decision.value:
+            return _paid(pop(g), self, int(option.decision.get("x", 0) or 0), tuple(option.decision.get("using") or ()))
+        g = log(
+            pop(g),
+            "not_paid",
+            f"the cost {self.instr.cost.render()} is not paid",
+            "rule_nested_cost",
+            self.ctx.side(self.instr.by),
+        )
+        return resolve_now(g, self.ctx, self.instr.otherwise, "rule_nested_cost") if self.instr.otherwise else g
+
+
+def _paid(g: Game, frame: PayOrNot, x: int = 0, using: tuple[str, ...] = ()) -> Game:
+    payer = frame.ctx.side(frame.instr.by)
+    ctx = replace(frame.ctx, x=x) if frame.instr.cost.x else frame.ctx
+    credits = frame.instr.cost.credits.value(g, ctx) if frame.instr.cost.has_credits else 0
+    purpose = purpose_of(g, ctx.source)
+    if credits > available_credits(g, payer, purpose, ctx.source):
+        raise IllegalDecision(f"X = {x}: the {payer} cannot pay {credits}[c]", "rule_cost")
+    g = pay(g, frame.instr.cost, ctx, payer, purpose, using)
+    ctx = replace(ctx, paid=credits)
+    return resolve_now(g, ctx, frame.instr.then, "rule_nested_cost") if frame.instr.then else g
+
+
+def nested(g: Game, ctx: Ctx, instr: NestedCost) -> Game:
+    from judgebook.engine.rules.frames import push
+
+    return push(g, PayOrNot(ctx, instr))
+
+
+def trash_to_discard(g: Game, cid: str) -> Game:
+    return move(g, cid, f"{g.cards[cid].owner}.discard")
+
+
+def additional_cost(g: Game, to: str, card: str | None = None, server: str | None = None) -> Cost | None:
+    """The additional costs static abilities add to doing `to` (rule_additional_cost), summed; None if none."""
+    from judgebook.engine.language.selectors import server_matches
+    from judgebook.engine.language.statics import AdditionalCost
+    from judgebook.engine.rules.history import count_this
+
+    total: Cost | None = None
+    for effect, ctx in statics(g):
+        if not isinstance(effect, AdditionalCost) or effect.to != to:
+            continue
+        if effect.card == "self" and card != ctx.source:
+            continue
+        if effect.server and not server_matches(g, ctx, effect.server, server):
+            continue
+        if effect.first_this_turn and count_this(g, "run_begins" if to == "run" else to, "turn") > 0:
+            continue
+        total = effect.cost if total is None else total.plus(effect.cost)
+    return total
+
+
+@dataclass(frozen=True)
+class AdditionalCostChoice(Frame):
+    """An additional cost to steal or access a card: the Runner may decline it (rule_decline_additional_cost),
+    and then does not steal or access it; one that cannot be paid cannot be chosen."""
+
+    to: str
+    card: str
+    cost: Cost
+
+    def step(self, g: Game) -> ChoicePoint:
+        why = refusal(g, self.cost, Ctx(self.card, "runner"), "runner")
+        decline = Option(
+            decision("pay", False), f"do not pay: do not {self.to} {self.card}", "rule_decline_additional_cost"
+        )
+        pay_it = decision("pay", True)
+        label = f"pay {self.cost.render()} to {self.to} {self.card}"
+        if why is not None:
+            return ChoicePoint(
+                "runner",
+                "pay",
+                f"additional cost to {self.to} {self.card}",
+                "rule_additional_cost",
+                (decline,),
+                (Refused(pay_it, label, why[0], why[1]),),
+                default=0,
+                default_reason="only",
+                path=path(g),
+            )
+        return ChoicePoint(
+            "runner",
+            "pay",
+            f"additional cost to {self.to} {self.card}",
+            "rule_additional_cost",
+            (Option(pay_it, label, "rule_additional_cost"), decline),
+            default=0,
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        from judgebook.engine.rules.access import Access
+        from judgebook.engine.rules.frames import find, swap
+
+        g = pop(g)
+        acc = find(g, Access)
+        if option.decision.value:
+            g = pay(g, self.cost, Ctx(self.card, "runner"), "runner")
+            return swap(g, acc, replace(acc, paid=acc.paid | {self.to})) if acc is not None else g
+        g = log(
+            g,
+            "declined",
+            f"the Runner declines the additional cost: {self.card} is not "
+            f"{'stolen' if self.to == 'steal' else 'accessed'}",
+            "rule_decline_additional_cost",
+            "runner",
+        )
+        return swap(g, acc, replace(acc, declined=acc.declined | {self.to})) if acc is not None else g

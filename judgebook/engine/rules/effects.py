@@ -1,0 +1,262 @@
+"""State changes the instructions are made of, each producing the events abilities listen to."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from judgebook.engine.language.context import Ctx
+from judgebook.engine.language.statics import Static
+from judgebook.engine.rules.frames import current_encounter, current_run, event, log
+from judgebook.engine.rules.triggers import emit
+from judgebook.engine.state import queries as q
+from judgebook.engine.state.model import Duration, Game, Lasting, Side, evolve
+
+
+def set_player(g: Game, side: Side, **changes: Any) -> Game:
+    new = replace(g.player(side), **changes)
+    return evolve(g, corp=new) if side == "corp" else evolve(g, runner=new)
+
+
+def amount_possible(g: Game, name: str, side: Side, n: int) -> bool:
+    p = g.player(side)
+    limits = {
+        "lose_credits": p.credits,
+        "lose_clicks": p.clicks,
+        "remove_tags": p.tags,
+        "draw": len(g.zone(f"{side}.deck")),
+    }
+    return name not in limits or limits[name] >= n
+
+
+def apply_amount(g: Game, ctx: Ctx, name: str, side: Side, n: int) -> Game:
+    p = g.player(side)
+    if name == "gain_credits":
+        from judgebook.engine.rules.costs import cannot
+
+        if cannot(g, "gain_credits", side):
+            return log(g, "cannot_gain", f"the {side} cannot gain credits", "rule_cannot_precedence", side)
+        g = set_player(g, side, credits=p.credits + n)
+        return log(
+            g,
+            "credits",
+            f"the {side} gains {n}[c] ({p.credits} → {p.credits + n})",
+            "rule_cost",
+            side,
+            changes=(f"{side} credits {p.credits} → {p.credits + n}",),
+        )
+    if name == "lose_credits":
+        lost = min(n, p.credits)  # as much as possible (rule_do_as_much_as_you_can)
+        g = set_player(g, side, credits=p.credits - lost)
+        return log(
+            g,
+            "credits",
+            f"the {side} loses {lost}[c]",
+            "rule_do_as_much_as_you_can",
+            side,
+            changes=(f"{side} credits {p.credits} → {p.credits - lost}",),
+        )
+    if name == "gain_clicks":
+        return set_player(g, side, clicks=p.clicks + n)
+    if name == "lose_clicks":
+        g = set_player(g, side, clicks=max(0, p.clicks - n))
+        return emit(
+            g,
+            event("clicks_spent", player=side, amount=min(n, p.clicks)),
+            f"the {side} loses {n}[click]",
+            "rule_cost",
+            side,
+        )
+    if name == "draw":
+        return draw(g, side, n)
+    if name == "give_tags":
+        g = set_player(g, "runner", tags=g.runner.tags + n)
+        return emit(g, event("tags_taken", amount=n), f"the Runner takes {n} tag(s)", "rule_tag", "runner")
+    if name == "remove_tags":
+        g = set_player(g, "runner", tags=max(0, g.runner.tags - n))
+        return log(g, "tags", f"{n} tag(s) removed", "rule_tag", "runner")
+    if name == "bad_publicity":
+        return set_player(g, "corp", bad_publicity=g.corp.bad_publicity + n)
+    raise ValueError(name)
+
+
+def draw(g: Game, side: Side, n: int) -> Game:
+    from judgebook.engine.rules.costs import cannot
+
+    if cannot(g, "draw", side):
+        return log(g, "cannot_draw", f"the {side} cannot draw cards", "rule_cannot_precedence", side)
+    deck = g.zone(f"{side}.deck")
+    if side == "corp" and n > len(deck):
+        return win(g, "runner", "rnd_empty", "rule_empty_rnd")
+    taken = deck[:n]
+    for cid in taken:
+        g = move(g, cid, f"{side}.hand")
+    return emit(
+        g,
+        event("drawn", player=side, amount=len(taken)),
+        f"the {side} draws {len(taken)} card(s)",
+        "rule_draw_procedure",
+        side,
+    )
+
+
+def move(g: Game, cid: str, zone: str, index: int | None = None) -> Game:
+    """Move a card; a move to a new zone makes a new object (rule_new_object): counters and rez state go."""
+    card = g.cards[cid]
+    zones = dict(g.zones)
+    zones[card.zone] = tuple(c for c in zones.get(card.zone, ()) if c != cid)
+    here = list(zones.get(zone, ()))
+    here.insert(len(here) if index is None else index, cid)
+    zones[zone] = tuple(here)
+    from judgebook.engine.state.fmap import FMap
+
+    keep = zone.startswith("corp.server.") and card.zone.startswith("corp.server.")
+    new = replace(
+        card,
+        zone=zone,
+        host=None if not zone.startswith("hosted.") else card.host,
+        rezzed=card.rezzed and keep,
+        counters=card.counters if keep else FMap(),
+        incarnation=card.incarnation + (0 if keep else 1),
+        faceup=card.faceup if keep else not zone.endswith(("corp.deck", "corp.hand")),
+    )
+    hosted = g.zone(f"hosted.{cid}")
+    g = evolve(g, zones=FMap(zones), cards=g.cards.set(cid, new))
+    if hosted and not keep and not zone.startswith(("corp.server.", "runner.rig")):
+        for h in hosted:  # hosted cards are trashed with their host (rule_hosted_host_leaves)
+            g = move(g, h, f"{g.cards[h].owner}.discard")
+    return g
+
+
+def trash(g: Game, cid: str, by: Side | None, cause: str = "") -> Game:
+    card = g.cards[cid]
+    d = q.definition(g, cid)
+    was_installed = q.is_installed(g, cid)
+    g = move(g, cid, f"{card.owner}.discard")
+    if card.owner == "corp":
+        g = replace(
+            g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=not was_installed or card.rezzed or bool(cause)))
+        )
+    return emit(
+        g,
+        event(
+            "trashed",
+            card=cid,
+            type=d.type,
+            player=card.owner,
+            by=by,
+            installed=was_installed,
+            cost=cause == "cost" or None,
+        ),
+        f"{cid} is trashed",
+        "rule_trashing",
+        by,
+    )
+
+
+def apply_to_cards(g: Game, ctx: Ctx, name: str, targets: tuple[str, ...]) -> Game:
+    if name == "trash":
+        # One instruction trashing several cards: one interrupt window, then all are trashed.
+        from judgebook.engine.rules.damage import Part, imminent
+
+        parts = tuple(Part("trash", 1, card=cid, by=ctx.controller) for cid in targets if cid in g.cards)
+        return imminent(g, parts, ctx.source) if parts else g
+    for cid in targets:
+        if cid not in g.cards:
+            continue
+        card = g.cards[cid]
+        if name == "rez":
+            g = rez(g, cid, paid=False)
+        elif name == "derez":
+            g = evolve(g, cards=g.cards.set(cid, replace(card, rezzed=False)))
+            g = log(g, "derez", f"{cid} is derezzed", "rule_rez_procedure", ctx.controller, card=cid)
+        elif name in ("expose", "reveal", "look_at"):
+            g = log(
+                g,
+                name,
+                f"{cid} is {name.replace('_', ' ')}{'d' if name != 'look_at' else ''}",
+                "rule_expose",
+                ctx.controller,
+                card=cid,
+            )
+        elif name == "add_to_hand":
+            g = move(g, cid, f"{card.owner}.hand")
+        elif name == "add_to_top_of_deck":
+            g = move(g, cid, f"{card.owner}.deck", 0)
+        elif name in ("add_to_bottom_of_deck", "shuffle_into_deck"):
+            g = move(g, cid, f"{card.owner}.deck")
+        else:
+            raise ValueError(name)
+    return g
+
+
+def rez(g: Game, cid: str, paid: bool) -> Game:
+    card = g.cards[cid]
+    g = evolve(g, cards=g.cards.set(cid, replace(card, rezzed=True)))
+    d = q.definition(g, cid)
+    if d.recurring:
+        g = evolve(g, cards=g.cards.set(cid, g.cards[cid].with_counter("credit", d.recurring)))
+    return emit(g, event("rezzed", card=cid, type=d.type), f"{cid} is rezzed", "rule_rez_procedure", "corp")
+
+
+def counters(g: Game, targets: tuple[str, ...], kind: str, delta: int) -> Game:
+    for cid in targets:
+        g = evolve(g, cards=g.cards.set(cid, g.cards[cid].with_counter(kind, delta)))
+        g = log(
+            g,
+            "counters",
+            f"{abs(delta)} {kind} counter(s) {'placed on' if delta > 0 else 'removed from'} {cid}",
+            "rule_placing_advancement_counter",
+            changes=(f"{cid} {kind} counters {'+' if delta > 0 else ''}{delta}",),
+        )
+    return g
+
+
+def shuffle(g: Game, side: Side) -> Game:
+    # Random order is not modelled: the deck keeps its order, which is one of the possible outcomes.
+    return log(g, "shuffle", f"the {side}'s deck is shuffled", "rule_draw_procedure", side)
+
+
+def win(g: Game, side: Side, reason: str, anchor: str) -> Game:
+    if g.winner is not None:
+        return g
+    g = evolve(g, winner=side, win_reason=reason)
+    return log(g, "win", f"the {side} wins ({reason.replace('_', ' ')})", anchor, side)
+
+
+def create_lasting(
+    g: Game, ctx: Ctx, effect: Static | None, duration: str, ability: Any = None, condition: Any = None
+) -> Game:
+    key = 0
+    player: Side | None = None
+    kind = duration
+    if duration == "encounter":
+        enc = current_encounter(g)
+        key = int(enc.seq) if enc else -1
+    elif duration == "run":
+        run = current_run(g)
+        key = int(run.seq) if run else g.runs + 1  # created before a run: for the next run
+    elif duration == "turn":
+        key = g.turn
+    elif duration.startswith("until"):
+        player = ctx.controller if "your" in duration else ("runner" if ctx.controller == "corp" else "corp")
+        kind = "until_turn_begins" if duration.endswith("begins") else "until_turn_end"
+    lasting = Lasting(
+        effect,
+        Duration(kind, key, player, started=False, condition=condition),
+        ctx.source,
+        ctx.controller,
+        ctx.chosen[0] if ctx.chosen else None,
+        ability,
+        since=g.seq,
+    )
+    g = evolve(g, lasting=g.lasting + (lasting,))
+    what = effect.render() if effect is not None else "a delayed conditional ability"
+    return log(
+        g,
+        "lasting",
+        f"{what} ({duration.replace('_', ' ')})",
+        "rule_lingering_effect" if effect is not None else "rule_delayed_conditional_ability",
+        ctx.controller,
+        card=ctx.source,
+    )

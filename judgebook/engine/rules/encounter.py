@@ -1,0 +1,169 @@
+"""Encountering ice (rule_sec_run_encounter_ice_phase): the encounter's own frame, so a forced encounter
+(rule_forced_encounter) is the same structure without a run moving."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from judgebook.engine.driver.choice import ChoicePoint
+from judgebook.engine.language.context import Ctx
+from judgebook.engine.rules.frames import (
+    Frame,
+    current_encounter,
+    current_run,
+    event,
+    find,
+    log,
+    pop,
+    push,
+    react_first,
+    set_top,
+    swap,
+)
+from judgebook.engine.rules.resolve import Resolve
+from judgebook.engine.rules.triggers import emit
+from judgebook.engine.rules.windows import PriorityWindow
+from judgebook.engine.state import queries as q
+from judgebook.engine.state.model import Game
+from judgebook.engine.timing.structures import RUN
+
+ENCOUNTER = RUN.phase("encounter_ice")
+
+
+@dataclass(frozen=True)
+class Encounter(Frame):
+    ice: str
+    seq: int
+    run_seq: int | None
+    at: str = "begins"  # begins | window | subroutines | complete
+    sub: int = 0  # the next subroutine to resolve
+    broken: tuple[int, ...] = ()
+    bypassed: bool = False
+    over: bool = False
+    strength: tuple[tuple[str, int], ...] = ()
+    forced: bool = False
+    label = "encounter"
+
+    def labels(self) -> tuple[str, ...]:
+        steps = {s.key: s.label for s in ENCOUNTER.steps}
+        step = {
+            "begins": "encounter_begins",
+            "begun": "encounter_begins",
+            "window": "encounter_paw",
+            "subroutines": "resolve_subroutines",
+        }.get(self.at, "encounter_complete")
+        head = ("forced encounter", "encounter ice") if self.forced else ()
+        return head + (steps[step],)
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        run = current_run(g)
+        if g.over:
+            return pop(g)
+        reacted = react_first(g)
+        if reacted is not None:
+            return reacted
+        server = run.server if run else None
+        if self.at == "begins":
+            g = set_top(g, replace(self, at="begun"))
+            return emit(
+                g,
+                event("encounter_ice", ice=self.ice, server=server, encounter_seq=self.seq),
+                f"the Runner encounters {self.ice}",
+                "step_encounter_begins",
+                "runner",
+            )
+        if self.over or (self.run_seq is not None and run is None):
+            return self._complete(g, server)
+        if self.at == "begun":
+            g = set_top(g, replace(self, at="window"))
+            if not q.definition(g, self.ice).subroutines and not self.bypassed:
+                # An ice with no subroutines is fully broken as its break window opens
+                # (rule_fully_break_no_subroutines).
+                g = emit(
+                    g,
+                    event("fully_broken", ice=self.ice, server=server, encounter_seq=self.seq),
+                    f"{self.ice} has no subroutines: it is fully broken",
+                    "rule_fully_break_no_subroutines",
+                )
+            return push(g, PriorityWindow(frozenset({"paid", "encounter"}), "step_encounter_paw", run_seq=self.run_seq))
+        if self.at == "window":
+            return set_top(g, replace(self, at="subroutines"))
+        if self.at == "subroutines":
+            subs = q.definition(g, self.ice).subroutines
+            i = self.sub
+            while i < len(subs) and i in self.broken:
+                i += 1
+            if i >= len(subs):
+                return self._complete(g, server)
+            g = set_top(g, replace(self, sub=i + 1))
+            g = log(
+                g,
+                "subroutine",
+                f"{self.ice} subroutine {i + 1} resolves: {subs[i].text or 'subroutine'}",
+                "step_resolve_subroutine",
+                "corp",
+                card=self.ice,
+                ability=f"sub{i + 1}",
+            )
+            return push(g, Resolve(subs[i].effects, Ctx(self.ice, "corp", f"sub{i + 1}"), "step_resolve_subroutine"))
+        return self._complete(g, server)
+
+    def _complete(self, g: Game, server: str | None) -> Game:
+        g = pop(g)
+        fully = len(self.broken) == len(q.definition(g, self.ice).subroutines) and not self.bypassed
+        return emit(
+            g,
+            event("encounter_ends", ice=self.ice, server=server, encounter_seq=self.seq, fully_broken=fully),
+            f"the encounter with {self.ice} ends",
+            "step_encounter_complete",
+        )
+
+
+def break_subroutines(g: Game, breaker: str, subs: list[int]) -> Game:
+    enc = find(g, Encounter)
+    g = swap(g, enc, replace(enc, broken=tuple(sorted(set(enc.broken) | set(subs)))))
+    for s in subs:
+        g = emit(
+            g,
+            event("subroutine_broken", ice=enc.ice, by=breaker, subroutine=s + 1),
+            f"{breaker} breaks {enc.ice} subroutine {s + 1}",
+            "rule_break_subroutine",
+            "runner",
+        )
+    now = find(g, Encounter)
+    if len(now.broken) == len(q.definition(g, enc.ice).subroutines):
+        run = current_run(g)
+        g = emit(
+            g,
+            event("fully_broken", ice=enc.ice, server=run.server if run else None, by=breaker, encounter_seq=enc.seq),
+            f"{enc.ice} is fully broken",
+            "rule_fully_break",
+        )
+    return g
+
+
+def bypass(g: Game) -> Game:
+    enc = current_encounter(g)
+    if enc is None:
+        return g
+    g = swap(g, enc, replace(enc, bypassed=True, over=True))
+    return log(g, "bypass", f"the Runner bypasses {enc.ice}", "rule_bypass", "runner")
+
+
+def pump(g: Game, cid: str, n: int) -> Game:
+    """An icebreaker's strength change lasts for the encounter; an ice's for the run."""
+    if q.is_ice(g, cid):
+        run = current_run(g)
+        if run is not None:
+            g = swap(g, run, replace(run, strength=run.strength + ((cid, n),)))
+    else:
+        enc = current_encounter(g)
+        if enc is not None:
+            g = swap(g, enc, replace(enc, strength=enc.strength + ((cid, n),)))
+    return log(
+        g,
+        "strength",
+        f"{cid} gets {'+' if n >= 0 else ''}{n} strength",
+        "rule_icebreaker_strength_increase_implicit",
+        card=cid,
+    )

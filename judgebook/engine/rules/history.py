@@ -1,0 +1,33 @@
+"""What happened earlier this turn or run, for "the first time this turn" conditions."""
+
+from __future__ import annotations
+
+from judgebook.engine.language.context import Ctx
+from judgebook.engine.state.model import Game, GameEvent
+
+
+def _run_key(g: Game) -> int:
+    from judgebook.engine.rules.frames import current_run
+
+    run = current_run(g)
+    # After a run, "this run" / "that run" is the run that just ended.
+    return int(run.seq) if run is not None else g.runs
+
+
+def count_this(g: Game, name: str, scope: str) -> int:
+    run = _run_key(g)
+    return sum(1 for f in g.history if f.event.name == name and f.turn == g.turn and (scope == "turn" or f.run == run))
+
+
+def count_matching(g: Game, ctx: Ctx, event: GameEvent, scope: str) -> int:
+    """Events of this kind by the same player (and of the same damage type) in the scope, this one included."""
+    run = _run_key(g)
+    keys = ("player", "damage_type")
+    return sum(
+        1
+        for f in g.history
+        if f.event.name == event.name
+        and f.turn == g.turn
+        and (scope == "turn" or f.run == run)
+        and all(f.event.get(k) == event.get(k) for k in keys)
+    )

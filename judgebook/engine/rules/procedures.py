@@ -1,0 +1,203 @@
+"""Procedures instructions start: installing, running, extra accesses, forced encounters, traces."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
+from judgebook.engine.language.context import Ctx
+from judgebook.engine.language.costs import Cost
+from judgebook.engine.language.quantities import Number
+from judgebook.engine.rules import costs
+from judgebook.engine.rules.effects import move, rez
+from judgebook.engine.rules.frames import Frame, current_run, event, log, path, pop, push, swap
+from judgebook.engine.rules.resolve import resolve_now
+from judgebook.engine.rules.triggers import emit
+from judgebook.engine.rules.values import link
+from judgebook.engine.state import queries as q
+from judgebook.engine.state.model import Game, Side, evolve
+
+if TYPE_CHECKING:
+    from judgebook.engine.language.instructions import Install, Trace
+
+
+def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
+    d = q.definition(g, cid)
+    side = g.cards[cid].owner
+    if ins.pay_cost:
+        price = max(0, (d.cost or 0) - (ins.discount.value(g, ctx) if ins.discount else 0))
+        why = costs.refusal(g, Cost(credits=Number(price), has_credits=True), Ctx(cid, side), side, "install")
+        if why:
+            return log(g, "cannot_pay", f"{cid} cannot be installed: {why[1]}", why[0], side, card=cid)
+        g = costs.pay(g, Cost(credits=Number(price), has_credits=True), Ctx(cid, side), side, "install")
+    if side == "runner":
+        g = move(g, cid, "runner.rig")
+    else:
+        server = ins.server
+        if server == "this" or (server is None and ins.position == "inward_of_self"):
+            server = q.server_of(g, ctx.source)
+        if server in (None, "new"):
+            n = 1 + sum(1 for s in g.servers if s.startswith("Server "))
+            server = f"Server {n}"
+            g = evolve(g, servers=g.servers + (server,))
+        assert server is not None
+        if d.type == "ice":
+            index = None
+            if ins.position == "inward_of_self":
+                ice = g.zone(q.ice_zone(server))
+                index = ice.index(ctx.source) + 1 if ctx.source in ice else None
+            g = move(g, cid, q.ice_zone(server), index)
+        else:
+            g = move(g, cid, q.root_zone(server))
+        g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
+    g = emit(g, event("installed", card=cid, type=d.type, player=side), f"{cid} is installed", "rule_installing", side)
+    if ins.rez:
+        g = rez(g, cid, paid=False)
+    return g
+
+
+def run_instruction(g: Game, ctx: Ctx, server: str) -> Game:
+    from judgebook.engine.rules.run import start_run
+
+    if server == "any":
+        if ctx.server is not None:
+            return start_run(g, ctx.server)
+        return push(g, ChooseServer(ctx))
+    return start_run(g, server)
+
+
+@dataclass(frozen=True)
+class ChooseServer(Frame):
+    ctx: Ctx
+
+    def step(self, g: Game) -> ChoicePoint:
+        opts = []
+        refused = []
+        for s in g.servers:
+            d = decision("target", [s])
+            if costs.cannot(g, "run", "runner", s):
+                refused.append(Refused(d, f"run on {s}", "rule_cannot_run_abilities", "a card forbids it"))
+            else:
+                opts.append(Option(d, f"run on {s}", "rule_cannot_run_abilities"))
+        return ChoicePoint(
+            "runner",
+            "target",
+            "choose the server to run",
+            "runner_basic_action_run",
+            tuple(opts),
+            tuple(refused),
+            default=0,
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        from judgebook.engine.rules.run import start_run
+
+        return start_run(pop(g), str(option.decision.value[0]))
+
+
+def access_bonus(g: Game, n: int) -> Game:
+    run = current_run(g)
+    if run is None:
+        return g
+    g = swap(g, run, replace(run, access_bonus=run.access_bonus + n))
+    return log(
+        g,
+        "access_bonus",
+        f"the Runner will access {n} additional card(s)",
+        "rule_default_random_access_limit",
+        "runner",
+    )
+
+
+def forced_encounter(g: Game, ice: str) -> Game:
+    from judgebook.engine.rules.encounter import Encounter
+
+    run = current_run(g)
+    g = log(
+        g,
+        "forced_encounter",
+        f"the Runner encounters {ice} (a forced encounter)",
+        "rule_forced_encounter",
+        "runner",
+        card=ice,
+    )
+    return push(evolve(g, seq=g.seq + 1), Encounter(ice, g.seq + 1, run.seq if run else None, forced=True))
+
+
+@dataclass(frozen=True)
+class TraceFrame(Frame):
+    """A trace (sec_trace): the Corp spends credits to raise the trace strength, then the Runner to raise
+    their link strength; the trace succeeds if its strength is greater."""
+
+    ctx: Ctx
+    base: int
+    success: tuple[object, ...]
+    failure: tuple[object, ...]
+    corp: int | None = None
+    is_trace = True
+    label = "trace"
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        side: Side = "corp" if self.corp is None else "runner"
+        limit = costs.available_credits(g, side, "trace")
+        refused = []
+        top = limit
+        if costs.cannot(g, "spend_credits", side):
+            top = 0
+            refused = [
+                Refused(
+                    decision("trace", n, player=side),
+                    f"spend {n}[c]",
+                    "rule_bid_possible",
+                    "spending credits is forbidden",
+                )
+                for n in range(1, max(limit, 1) + 1)
+            ]
+        opts = tuple(
+            Option(
+                decision("trace", n, player=side),
+                f"spend {n}[c]",
+                "step_trace_corp_spend_credits" if side == "corp" else "step_trace_runner_spend_credits",
+            )
+            for n in range(0, top + 1)
+        )
+        return ChoicePoint(
+            side,
+            "trace",
+            f"trace[{self.base}]: the {side} spends credits",
+            opts[0].rule,
+            opts,
+            tuple(refused),
+            default=0,
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        n = int(option.decision.value)
+        side: Side = "corp" if self.corp is None else "runner"
+        if n:
+            g = costs.pay(g, Cost(credits=Number(n), has_credits=True), Ctx(self.ctx.source, side), side, "trace")
+        if self.corp is None:
+            return swap(g, self, replace(self, corp=n))
+        g = pop(g)
+        strength = self.base + self.corp
+        runner_link = link(g) + n
+        ok = strength > runner_link
+        g = log(
+            g,
+            "trace",
+            f"trace strength {strength} against link strength {runner_link}: {'successful' if ok else 'unsuccessful'}",
+            "step_trace_determine_success",
+            card=self.ctx.source,
+        )
+        branch = self.success if ok else self.failure
+        return resolve_now(g, self.ctx, branch, "step_trace_determine_success") if branch else g  # type: ignore[arg-type]
+
+
+def start_trace(g: Game, ctx: Ctx, ins: Trace) -> Game:
+    g = emit(
+        g, event("trace", card=ctx.source), f"trace[{ins.base.render()}] is initiated", "step_trace_initiated", "corp"
+    )
+    return push(g, TraceFrame(ctx, ins.base.value(g, ctx), ins.success, ins.failure))

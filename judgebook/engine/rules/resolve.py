@@ -1,0 +1,159 @@
+"""Resolving an ability's instructions one at a time, with a checkpoint after each (rule_checkpoint)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
+from judgebook.engine.language.context import Ctx
+from judgebook.engine.language.instructions import ChooseOne, Instruction
+from judgebook.engine.language.selectors import InZone, Matching, Selector
+from judgebook.engine.rules.checkpoint import checkpoint
+from judgebook.engine.rules.frames import Frame, log, path, pop, push, set_top
+from judgebook.engine.state.model import Game
+
+
+@dataclass(frozen=True)
+class Resolve(Frame):
+    instrs: tuple[Instruction, ...]
+    ctx: Ctx
+    anchor: str
+    index: int = 0
+    announce: str = ""  # a paid ability's text: its resolution begins with this step
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        if g.over or self.index >= len(self.instrs):
+            return pop(g)
+        if self.announce:
+            g = set_top(g, replace(self, announce=""))
+            return log(
+                g,
+                "resolve",
+                f"{self.ctx.source}:{self.ctx.ability} resolves: {self.announce}",
+                self.anchor,
+                self.ctx.controller,
+                card=self.ctx.source,
+                ability=self.ctx.ability,
+            )
+        ins = self.instrs[self.index]
+        sel = ins.selector
+        if sel is not None and sel.chooses and not self.ctx.targets:
+            picks = sel.picks(g, self.ctx)
+            chooser = ins.chooser(self.ctx) if hasattr(ins, "chooser") else self.ctx.controller
+            if picks and picks != [()]:
+                return ChoicePoint(
+                    chooser,
+                    "target",
+                    f"choose {sel.render()} for: {ins.render()}",
+                    "rule_instruction_target",
+                    tuple(
+                        Option(decision("target", list(p)), ", ".join(p) or "none", "rule_instruction_target")
+                        for p in picks
+                    ),
+                    _outside_play(g, self.ctx, sel),
+                    default_reason="only" if len(picks) == 1 else "default",
+                    path=path(g),
+                )
+            # No legal target: the instruction does nothing (rule_no_valid_targets).
+            g = log(
+                g,
+                "no_target",
+                f"{ins.render()}: no legal target",
+                "rule_targets_must_be_in_play_area",
+                self.ctx.controller,
+                card=self.ctx.source,
+            )
+            return set_top(g, replace(self, index=self.index + 1))
+        ctx = self.ctx
+        if self.index + 1 == len(self.instrs):
+            # The last instruction: this resolution is done once it runs, so it leaves the stack first and a
+            # chain of abilities resolving each other does not pile frames up (the loop rule compares states).
+            g = pop(g)
+        else:
+            g = set_top(g, replace(self, index=self.index + 1, ctx=replace(ctx, targets=())))
+        if ins.mods.if_able and not ins.possible(g, ctx):
+            return log(
+                g,
+                "not_able",
+                f"{ins.render()}: cannot be carried out in full, so not at all",
+                "rule_if_able",
+                ctx.controller,
+                card=ctx.source,
+            )
+        if not isinstance(g.top(), Checkpoint):
+            g = push(g, Checkpoint())
+        return ins.run(g, ctx)
+
+    def choose(self, g: Game, option: Option) -> Game:
+        targets = tuple(option.decision.value or ())
+        return set_top(g, replace(self, ctx=self.ctx.with_targets(targets)))
+
+
+@dataclass(frozen=True)
+class Checkpoint(Frame):
+    def step(self, g: Game) -> Game:
+        return checkpoint(pop(g))
+
+
+def _outside_play(g: Game, ctx: Ctx, sel: Selector) -> tuple[Refused, ...]:
+    """Cards that match a target's description but are not installed: refused, because targets of an
+    instruction about installed cards must be in the play area (rule_targets_must_be_in_play_area)."""
+    if not isinstance(sel, Matching) or any(isinstance(f, InZone) and f.zone != "installed" for f in sel.filters):
+        return ()
+    anywhere = Matching(tuple(f for f in sel.filters if not isinstance(f, InZone)) + (InZone("any"),))
+    inside = set(sel.candidates(g, ctx))
+    return tuple(
+        Refused(decision("target", [c]), c, "rule_targets_must_be_in_play_area", f"{c} is not installed")
+        for c in anywhere.candidates(g, ctx)
+        if c not in inside
+    )
+
+
+def resolve_now(g: Game, ctx: Ctx, instrs: tuple[Instruction, ...], anchor: str) -> Game:
+    """Resolve `instrs` next, before anything else on the stack (a branch, a loop body)."""
+    return push(g, Resolve(instrs, ctx, anchor))
+
+
+@dataclass(frozen=True)
+class Choose(Frame):
+    ctx: Ctx
+    instr: ChooseOne
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        chooser = self.ctx.side(self.instr.by)
+        possible = [i for i, opt in enumerate(self.instr.options) if all(ins.possible(g, self.ctx) for ins in opt)]
+        if not possible:
+            return log(
+                pop(g), "no_option", "no option can be carried out: nothing happens", "rule_mandatory_choice", chooser
+            )
+        refused = tuple(
+            Refused(decision("choose", i + 1), _render(opt), "rule_mandatory_choice", "it cannot be carried out")
+            for i, opt in enumerate(self.instr.options)
+            if i not in possible
+        )
+        return ChoicePoint(
+            chooser,
+            "choose",
+            self.instr.render(),
+            "rule_mandatory_choice",
+            tuple(
+                Option(decision("choose", i + 1), _render(self.instr.options[i]), "rule_mandatory_choice")
+                for i in possible
+            ),
+            refused,
+            default_reason="only" if len(possible) == 1 else "default",
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        return resolve_now(
+            pop(g), self.ctx, self.instr.options[int(option.decision.value) - 1], "rule_mandatory_choice"
+        )
+
+
+def _render(instrs: tuple[Instruction, ...]) -> str:
+    return "; ".join(i.render() for i in instrs)
+
+
+def push_choose(g: Game, ctx: Ctx, instr: ChooseOne) -> Game:
+    return push(g, Choose(ctx, instr))

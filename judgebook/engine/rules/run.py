@@ -1,0 +1,235 @@
+"""The run (rule_sec_run_*): its steps walked from the timing-structure data, one frame per run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from judgebook.engine.driver.choice import ChoicePoint, Option, decision
+from judgebook.engine.language.context import Ctx
+from judgebook.engine.rules.frames import (
+    Frame,
+    current_run,
+    event,
+    find,
+    log,
+    path,
+    pop,
+    push,
+    react_first,
+    set_top,
+    swap,
+)
+from judgebook.engine.rules.triggers import emit
+from judgebook.engine.rules.windows import PriorityWindow
+from judgebook.engine.state import queries as q
+from judgebook.engine.state.model import Game, evolve
+from judgebook.engine.timing.structures import RUN
+
+STEPS = RUN.steps()
+INDEX = {s.key: i for i, (_, s) in enumerate(STEPS)}
+
+
+@dataclass(frozen=True)
+class Run(Frame):
+    server: str
+    seq: int
+    at: int = 0  # index into the run's steps
+    position: int = 0  # index of the approached ice, outermost first; len(ice): the server
+    passed_ice: bool = False
+    ended: bool = False
+    ended_by: str | None = None
+    successful: bool = False
+    now: int = 0  # the step in progress (for the timeline's path)
+    bp_credits: int = 0
+    access_bonus: int = 0
+    strength: tuple[tuple[str, int], ...] = ()  # strength changes lasting for the run
+    label = "run"
+
+    @property
+    def phase(self) -> str:
+        return STEPS[self.at][0].key
+
+    def labels(self) -> tuple[str, ...]:
+        """("run", phase, step) of the timing structure (labels of the data in timing/structures.py)."""
+        if STEPS[min(self.at, len(STEPS) - 1)][0].key == "encounter_ice":
+            return ("run", "encounter ice")  # the Encounter frame above names the step
+        phase, st = STEPS[self.now]
+        return ("run", phase.label, st.label)
+
+    def ice_at(self, g: Game) -> str | None:
+        ice = g.zone(q.ice_zone(self.server))
+        return ice[self.position] if self.position < len(ice) else None
+
+    def goto(self, g: Game, key: str, **changes: object) -> Game:
+        return set_top(g, replace(self, at=INDEX[key], now=INDEX[key], **changes))  # type: ignore[arg-type]
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        if g.over:
+            return pop(g)
+        if self.ended and STEPS[self.at][0].key != "run_ends":
+            # The run ended: straight to the run ends phase, where what is pending resolves.
+            return self.goto(g, "close_windows")
+        reacted = react_first(g)
+        if reacted is not None:
+            return reacted
+        phase, st = STEPS[self.at]
+        nxt = self.at + 1
+        g = set_top(g, replace(self, at=nxt, now=self.at)) if nxt < len(STEPS) else g
+        me: Run = g.stack[-1]  # type: ignore[assignment]
+        key = st.key
+        if key == "announce":
+            return log(g, "run", f"the Runner announces a run on {self.server}", st.anchor, "runner")
+        if key == "bad_publicity":
+            return set_top(g, replace(me, bp_credits=g.corp.bad_publicity)) if g.corp.bad_publicity else g
+        if st.event == "run_begins":
+            return emit(g, event("run_begins", server=self.server), f"the run on {self.server} begins", st.anchor)
+        if key == "position":
+            return set_top(g, replace(me, position=0))
+        if key == "initiation_complete":
+            return me.goto(g, "approach_begins" if me.ice_at(g) else "before_jack_out_paw")
+        if key == "approach_begins":
+            ice = me.ice_at(g)
+            return emit(
+                g,
+                event("approach_ice", ice=ice, server=self.server),
+                f"the Runner approaches {ice}",
+                st.anchor,
+                "runner",
+            )
+        if key == "approach_complete":
+            ice = me.ice_at(g)
+            if ice is None:
+                return me.goto(g, "approach_next")
+            if g.cards[ice].rezzed:
+                from judgebook.engine.rules.encounter import Encounter
+
+                g = me.goto(g, "encounter_begins", passed_ice=True)
+                return push(evolve(g, seq=g.seq + 1), Encounter(ice, g.seq + 1, self.seq))
+            g = log(g, "not_rezzed", f"{ice} is unrezzed: the Runner passes it", st.anchor, "runner")
+            return me.goto(g, "pass_ice", passed_ice=True)
+        if phase.key == "encounter_ice":
+            return g  # encounters run in their own frame (Encounter)
+        if key == "pass_ice":
+            if not self.passed_ice:
+                return g
+            ice = me.ice_at(g)
+            return emit(
+                g, event("pass_ice", ice=ice, server=self.server), f"the Runner passes {ice}", st.anchor, "runner"
+            )
+        if key == "jack_out":
+            return push(g, JackOutChoice(self.seq))
+        if key == "move":
+            if not me.passed_ice:
+                return g
+            return set_top(g, replace(me, position=me.position + 1, passed_ice=False))
+        if key == "approach_next":
+            if me.ice_at(g) is not None:
+                return me.goto(g, "approach_begins")
+            return g
+        if key == "approach_server":
+            return emit(
+                g,
+                event("approach_server", server=self.server),
+                f"the Runner approaches {self.server}",
+                st.anchor,
+                "runner",
+            )
+        if key == "declared_successful":
+            g = set_top(g, replace(me, successful=True))
+            return emit(
+                g, event("successful_run", server=self.server), f"the run on {self.server} is successful", st.anchor
+            )
+        if key == "breach":
+            from judgebook.engine.rules.access import Breach
+
+            return push(g, Breach(self.server, self.seq))
+        if key == "close_windows":
+            return g
+        if key == "unsuccessful":
+            if me.successful:
+                return g
+            return emit(g, event("run_unsuccessful", server=self.server), "the run is unsuccessful", st.anchor)
+        if key == "run_complete":
+            g = pop(g)
+            return emit(
+                g,
+                event("run_ends", server=self.server, successful=me.successful, ended_by=me.ended_by or "complete"),
+                f"the run on {self.server} ends",
+                st.anchor,
+            )
+        if st.window:
+            kinds = set(st.window)
+            return push(g, PriorityWindow(frozenset(kinds), st.anchor, run_seq=self.seq))
+        return g
+
+
+@dataclass(frozen=True)
+class JackOutChoice(Frame):
+    run_seq: int
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        run = current_run(g)
+        if run is None or run.seq != self.run_seq:
+            return pop(g)
+        from judgebook.engine.rules.costs import cannot
+
+        opts = [Option(decision("jack_out", False), "continue the run", "step_jack_out_choice")]
+        refused = []
+        if cannot(g, "jack_out", "runner"):
+            from judgebook.engine.driver.choice import Refused
+
+            refused.append(
+                Refused(decision("jack_out", True), "jack out", "rule_cannot_precedence", "a card forbids jacking out")
+            )
+        else:
+            opts.append(Option(decision("jack_out", True), "jack out", "step_jack_out_choice"))
+        return ChoicePoint(
+            "runner",
+            "jack_out",
+            "the Runner may jack out",
+            "step_jack_out_choice",
+            tuple(opts),
+            tuple(refused),
+            default=0,
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        g = pop(g)
+        if option.decision.value:
+            g = log(g, "jack_out", "the Runner jacks out", "step_jack_out_choice", "runner", how="chosen")
+            return end_run(g, "jack_out")
+        return g
+
+
+def end_run(g: Game, how: str) -> Game:
+    run = find(g, Run)
+    if run is None or run.ended:
+        return g
+    g = swap(g, run, replace(run, ended=True, ended_by=how))
+    from judgebook.engine.rules.encounter import Encounter
+
+    enc = find(g, Encounter)
+    if enc is not None and not enc.over:
+        g = swap(g, enc, replace(enc, over=True))
+    return g
+
+
+def instruction(g: Game, ctx: Ctx, name: str) -> Game:
+    if name == "end_the_run":
+        from judgebook.engine.rules.damage import imminent_end_run
+
+        return imminent_end_run(g, ctx)
+    if name == "jack_out":
+        g = log(g, "jack_out", "the Runner jacks out", "rule_jacking_out", "runner")
+        return end_run(g, "jack_out")
+    if name == "bypass":
+        from judgebook.engine.rules.encounter import bypass
+
+        return bypass(g)
+    raise ValueError(name)
+
+
+def start_run(g: Game, server: str) -> Game:
+    seq = g.runs + 1
+    return push(evolve(g, runs=seq), Run(server, seq))

@@ -1,0 +1,78 @@
+"""Events: logged, remembered for the turn, and checked against every active conditional ability."""
+
+from __future__ import annotations
+
+from judgebook.engine.language.context import Ctx
+from judgebook.engine.rules.frames import current_run, log
+from judgebook.engine.rules.values import ability_active
+from judgebook.engine.state.model import Fact, Game, GameEvent, Pending, Side, evolve
+
+
+def emit(g: Game, ev: GameEvent, text: str, anchor: str, player: Side | None = None) -> Game:
+    run = current_run(g)
+    g = evolve(g, history=g.history + (Fact(ev, g.turn, int(run.seq) if run else -1),))
+    g = log(g, ev.name, text, anchor, player, card=ev.get("card") or ev.get("ice"))
+    return _trigger(g, ev)
+
+
+def _trigger(g: Game, ev: GameEvent) -> Game:
+    added: list[Pending] = []
+    seq = g.seq
+    for cid, card in g.cards.items():
+        d = g.library.card(card.name)
+        for ab in d.abilities:
+            if ab.trigger is None or ab.trigger.event != ev.name:
+                continue
+            if not ability_active(g, cid, ab.active_in) and not _sees_own_move(g, cid, ev):
+                continue
+            ctx = Ctx(cid, card.owner, ab.id, ev)
+            if not ab.trigger.matches(g, ctx, ev):
+                continue
+            if ab.condition is not None and not ab.condition.holds(g, ctx):
+                continue
+            seq += 1
+            added.append(Pending(cid, ab.id, card.owner, ev, serial=seq))
+    for lasting in g.lasting:
+        delayed = lasting.ability
+        trig = delayed.trigger if delayed is not None else None
+        if delayed is None or trig is None or trig.event != ev.name:
+            continue
+        ab = delayed
+        chosen = (lasting.target,) if lasting.target else ()
+        ctx = Ctx(lasting.source, lasting.controller, ab.id, ev, chosen=chosen, since=lasting.since)
+        if not trig.matches(g, ctx, ev) or (ab.condition is not None and not ab.condition.holds(g, ctx)):
+            continue
+        seq += 1
+        added.append(
+            Pending(
+                lasting.source,
+                ab.id,
+                lasting.controller,
+                ev,
+                target=lasting.target,
+                serial=seq,
+                delayed=ab,
+                since=lasting.since,
+            )
+        )
+    if not added:
+        return g
+    g = evolve(g, pending=g.pending + tuple(added), seq=seq)
+    for p in added:
+        g = log(
+            g,
+            "pending",
+            f"{p.label} becomes pending for the {p.controller}",
+            "rule_pending_instances",
+            p.controller,
+            card=p.card,
+            ability=p.ability,
+        )
+    return g
+
+
+def _sees_own_move(g: Game, cid: str, ev: GameEvent) -> bool:
+    """A card sees events about itself where the rules say so though it is inactive: leaving play
+    (rule_active_exception_conditional_move_to_inactive_zone) and being accessed
+    (rule_accessing_trigger_condition)."""
+    return ev.name in ("trashed", "access") and ev.get("card") == cid

@@ -1,0 +1,413 @@
+"""Turns (rule_sec_corp_turn, rule_sec_runner_turn) and the basic actions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
+from judgebook.engine.language.context import Ctx
+from judgebook.engine.language.costs import Cost
+from judgebook.engine.language.quantities import Number
+from judgebook.engine.rules import costs
+from judgebook.engine.rules.effects import draw, move, set_player
+from judgebook.engine.rules.frames import Call, Frame, event, log, path, pop, push, react_first, set_top
+from judgebook.engine.rules.resolve import Resolve
+from judgebook.engine.rules.triggers import emit
+from judgebook.engine.rules.values import hand_size
+from judgebook.engine.rules.windows import PriorityWindow, use_ability
+from judgebook.engine.state import queries as q
+from judgebook.engine.state.model import Game, Side, evolve, other
+from judgebook.engine.timing.structures import CORP_TURN, RUNNER_TURN
+
+ALLOTTED = {"corp": 3, "runner": 4}
+BASIC = {
+    "corp": {
+        "gain_credit": "rule_corp_basic_action_credit",
+        "draw": "rule_corp_basic_action_draw",
+        "install": "rule_corp_basic_action_install",
+        "play": "rule_corp_basic_action_operation",
+    },
+    "runner": {
+        "gain_credit": "runner_basic_action_credit",
+        "draw": "runner_basic_action_card",
+        "install": "runner_basic_action_install",
+        "play": "runner_basic_action_event",
+    },
+}
+
+
+def structure(side: Side) -> list[tuple[object, object]]:
+    return (CORP_TURN if side == "corp" else RUNNER_TURN).steps()  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class Turn(Frame):
+    side: Side
+    at: int = 0
+
+    def labels(self) -> tuple[str, ...]:
+        structure = CORP_TURN if self.side == "corp" else RUNNER_TURN
+        steps = structure.steps()
+        phase, st = steps[min(max(self.at - 1, 0), len(steps) - 1)]
+        return (structure.label, phase.label, st.label)
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        if g.over:
+            return pop(g)
+        reacted = react_first(g)
+        if reacted is not None:
+            return reacted
+        steps = (CORP_TURN if self.side == "corp" else RUNNER_TURN).steps()
+        if self.at >= len(steps):
+            g = pop(g)
+            nxt = other(self.side)
+            return push(evolve(g, active=nxt, turn=g.turn + 1, history=()), Turn(nxt))
+        phase, st = steps[self.at]
+        g = set_top(g, replace(self, at=self.at + 1))
+        key = st.key
+        side = self.side
+        if key == "allotted_clicks":
+            g = set_player(g, side, clicks=ALLOTTED[side])
+            return log(g, "clicks", f"the {side} gains {ALLOTTED[side]}[click]", st.anchor, side)
+        if key == "refill":
+            for cid in q.installed(g, side):
+                d = q.definition(g, cid)
+                if d.recurring and q.is_active(g, cid):
+                    card = g.cards[cid]
+                    refilled = card.with_counter("credit", d.recurring - card.count("credit"))
+                    g = evolve(g, cards=g.cards.set(cid, refilled))
+            return g
+        if st.event in ("turn_begins", "turn_ends", "action_phase_ends"):
+            g = emit(g, event(st.event, player=side), f"{st.label} ({side})", st.anchor, side)
+            if st.event != "action_phase_ends":
+                from judgebook.engine.rules.checkpoint import turn_boundary
+
+                g = turn_boundary(g, side, st.event == "turn_begins")
+            return g
+        if key == "mandatory_draw":
+            return draw(g, "corp", 1)
+        if key == "action":
+            if g.player(side).clicks <= 0:
+                return set_top(g, replace(self, at=self.at + 1))
+            return push(g, Action(side))
+        if key == "action_loop":
+            if g.player(side).clicks > 0:
+                return set_top(g, replace(self, at=self.at - 2))
+            return g
+        if key == "discard":
+            excess = len(g.zone(f"{side}.hand")) - hand_size(g, side)
+            return push(g, Discard(side)) if excess > 0 else g
+        if key == "lose_clicks":
+            return set_player(g, side, clicks=0)
+        if st.window:
+            return push(g, PriorityWindow(frozenset(st.window), st.anchor))
+        return g
+
+
+@dataclass(frozen=True)
+class Action(Frame):
+    side: Side
+    label = "action"
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        if g.over:
+            return pop(g)
+        opts, refused = action_options(g, self.side)
+        return ChoicePoint(
+            self.side,
+            "action",
+            f"the {self.side} takes an action",
+            "rule_action_window",
+            tuple(opts),
+            tuple(refused),
+            default=None,
+            default_reason="the script ends here",
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        g = pop(g)
+        d = option.decision
+        side = self.side
+        g = log(g, "action", f"the {side} takes the action: {option.label}", option.rule, side, how="chosen")
+        if d.value == "use":
+            return use_ability(
+                g, side, str(d.get("card")), str(d.get("ability")), None, tuple(d.get("using") or ()), d.get("x")
+            )
+        g = costs.pay(g, Cost(clicks=1), Ctx(f"{side}.identity", side), side)
+        kind = d.value
+        if kind == "gain_credit":
+            from judgebook.engine.rules.effects import apply_amount
+
+            return apply_amount(g, Ctx(f"{side}.identity", side), "gain_credits", side, 1)
+        if kind == "draw":
+            return draw(g, side, 1)
+        if kind == "run":
+            from judgebook.engine.rules.run import start_run
+
+            extra = costs.additional_cost(g, "run", None, str(d.get("server")))
+            if extra is not None:
+                g = costs.pay(g, extra, Ctx("runner", "runner"), "runner")
+            return start_run(g, str(d.get("server")))
+        if kind == "remove_tag":
+            g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx("runner", side), side)
+            return set_player(g, "runner", tags=g.runner.tags - 1)
+        if kind == "install":
+            return install(g, side, str(d.get("card")), d.get("server"))
+        if kind == "play":
+            return play(g, side, str(d.get("card")), server=d.get("server"))
+        if kind == "purge":
+            g = costs.pay(g, Cost(clicks=2), Ctx("corp", side), side)  # with the action's own click: 3
+            for cid, card in g.cards.items():
+                if card.count("virus"):
+                    g = evolve(g, cards=g.cards.set(cid, card.with_counter("virus", -card.count("virus"))))
+            return log(g, "purge", "the Corp purges virus counters", "rule_purge", side)
+        if kind == "trash_resource":
+            cid = str(d.get("card"))
+            g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx(cid, side), side)
+            from judgebook.engine.rules.effects import trash
+
+            return trash(g, cid, "corp")
+        if kind == "advance":
+            cid = str(d.get("card"))
+            g = costs.pay(g, Cost(credits=Number(1), has_credits=True), Ctx(cid, side), side)
+            g = evolve(g, cards=g.cards.set(cid, g.cards[cid].with_counter("advancement", 1)))
+            return emit(
+                g,
+                event("advanced", card=cid, type=q.definition(g, cid).type),
+                f"{cid} is advanced",
+                "rule_advance",
+                side,
+            )
+        raise ValueError(kind)
+
+
+def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
+    opts: list[Option] = []
+    refused: list[Refused] = []
+    clicks = g.player(side).clicks
+    if clicks < 1:
+        return [], [Refused(decision("action", "run"), "take an action", "rule_cost", "no [click] left")]
+    cite = BASIC[side]
+    opts.append(Option(decision("action", "gain_credit"), "gain 1[c]", cite["gain_credit"]))
+    opts.append(Option(decision("action", "draw"), "draw 1 card", cite["draw"]))
+    if side == "runner":
+        for server in g.servers:
+            d = decision("action", "run", server=server)
+            extra = costs.additional_cost(g, "run", None, server)
+            why = costs.refusal(
+                g, Cost(clicks=1).plus(extra) if extra else Cost(clicks=1), Ctx("runner", "runner"), "runner"
+            )
+            if costs.cannot(g, "run", "runner", server):
+                refused.append(Refused(d, f"run on {server}", "rule_cannot_run_abilities", "a card forbids it"))
+            elif why:
+                refused.append(
+                    Refused(d, f"run on {server}", "rule_additional_cost_to_run" if extra else why[0], why[1])
+                )
+            else:
+                label = f"run on {server}" + (f" (additional cost: {extra.render()})" if extra else "")
+                opts.append(Option(d, label, "runner_basic_action_run"))
+        if g.runner.tags:
+            why = costs.refusal(g, Cost(credits=Number(2), has_credits=True), Ctx("runner", "runner"), "runner")
+            d = decision("action", "remove_tag")
+            (
+                refused.append(Refused(d, "remove 1 tag", why[0], why[1]))
+                if why
+                else opts.append(Option(d, "remove 1 tag (2[c])", "runner_basic_action_remove_tag"))
+            )
+    for cid in g.zone(f"{side}.hand"):
+        card_def = q.definition(g, cid)
+        if card_def.type in ("event", "operation"):
+            d = decision("action", "play", card=cid)
+            price = Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True)
+            extra = costs.additional_cost(g, "play", cid)
+            why = costs.refusal(g, price.plus(extra) if extra else price, Ctx(cid, side), side)
+            if costs.cannot(g, "play", side, card=cid):
+                why = ("rule_cannot_precedence", "a card forbids playing it")
+            if why:
+                refused.append(Refused(d, f"play {cid}", why[0], why[1]))
+            elif _runs_any(card_def):
+                opts += [
+                    Option(decision("action", "play", card=cid, server=s), f"play {cid} (run {s})", cite["play"])
+                    for s in g.servers
+                ]
+            else:
+                opts.append(Option(d, f"play {cid}", cite["play"]))
+        elif side == "runner":
+            d = decision("action", "install", card=cid)
+            why = costs.refusal(
+                g, Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True), Ctx(cid, side), side, "install"
+            )
+            if costs.cannot(g, "install", side, card=cid):
+                why = ("rule_cannot_precedence", "a card forbids installing it")
+            (
+                refused.append(Refused(d, f"install {cid}", why[0], why[1]))
+                if why
+                else opts.append(Option(d, f"install {cid}", "runner_basic_action_install"))
+            )
+        else:
+            for server in list(g.servers) + ["new"]:
+                if card_def.type != "ice" and server in q.CENTRAL and card_def.type != "upgrade":
+                    continue
+                d = decision("action", "install", card=cid, server=server)
+                # Installing ice costs 1[c] for each piece already protecting the server (rule_install_cost_ice).
+                extra_ice = len(g.zone(q.ice_zone(server))) if card_def.type == "ice" and server != "new" else 0
+                why = costs.refusal(
+                    g, Cost(clicks=1, credits=Number(extra_ice), has_credits=True), Ctx(cid, side), side
+                )
+                if costs.cannot(g, "install", side, None if server == "new" else server, cid):
+                    why = ("rule_cannot_precedence", "a card forbids installing it there")
+                if why:
+                    refused.append(Refused(d, f"install {cid} in {server}", why[0], why[1]))
+                else:
+                    opts.append(Option(d, f"install {cid} in {server}", cite["install"]))
+    if side == "corp":
+        purge = decision("action", "purge")
+        if g.corp.clicks >= 3:
+            opts.append(
+                Option(purge, "purge virus counters ([click][click][click])", "corp_basic_action_purge_virus_counters")
+            )
+        else:
+            refused.append(
+                Refused(
+                    purge,
+                    "purge virus counters",
+                    "corp_basic_action_purge_virus_counters",
+                    "purging costs [click][click][click]",
+                )
+            )
+        for cid in q.installed(g, "runner"):
+            if q.definition(g, cid).type != "resource":
+                continue
+            d = decision("action", "trash_resource", card=cid)
+            if not g.runner.tags:
+                refused.append(Refused(d, f"trash {cid}", "rule_tagged_trash_resource", "the Runner is not tagged"))
+                continue
+            why = costs.refusal(g, Cost(clicks=1, credits=Number(2), has_credits=True), Ctx(cid, "corp"), "corp")
+            (
+                refused.append(Refused(d, f"trash {cid}", why[0], why[1]))
+                if why
+                else opts.append(Option(d, f"trash {cid} (1[click], 2[c])", "corp_basic_action_trash_resource"))
+            )
+        for cid in q.installed(g, "corp"):
+            card_def = q.definition(g, cid)
+            if card_def.type == "agenda" or (
+                card_def.type != "ice" and g.cards[cid].count("advancement") >= 0 and "advanceable" in card_def.subtypes
+            ):
+                d = decision("action", "advance", card=cid)
+                why = costs.refusal(g, Cost(clicks=1, credits=Number(1), has_credits=True), Ctx(cid, side), side)
+                if costs.cannot(g, "advance", side, q.server_of(g, cid), cid):
+                    why = ("rule_cannot_precedence", "a card forbids advancing it")
+                if why:
+                    refused.append(Refused(d, f"advance {cid}", why[0], why[1]))
+                else:
+                    opts.append(Option(d, f"advance {cid}", "corp_basic_action_advance"))
+    for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")):
+        for ab in q.definition(g, cid).abilities:
+            if ab.is_action and q.is_active(g, cid):
+                d = decision("action", "use", card=cid, ability=ab.id)
+                why = costs.refusal(g, ab.cost, Ctx(cid, side, ab.id), side) if ab.cost else None
+                from judgebook.engine.rules.windows import use_key
+
+                use = use_key(g, cid, ab)
+                if use is not None and use in g.uses:
+                    why = ("rule_cost_restrictions", f"once per {ab.once_per}: already used")
+                (
+                    refused.append(Refused(d, f"{cid}: {ab.text or ab.id}", why[0], why[1]))
+                    if why
+                    else opts.append(Option(d, f"{cid}: {ab.text or ab.id}", "rule_action"))
+                )
+    return opts, refused
+
+
+def _runs_any(card_def: object) -> bool:
+    from judgebook.engine.language.instructions import MakeRun
+
+    return any(isinstance(e, MakeRun) and e.server == "any" for ab in card_def.abilities for e in ab.effects)  # type: ignore[attr-defined]
+
+
+def install(g: Game, side: Side, cid: str, server: object) -> Game:
+    d = q.definition(g, cid)
+    if side == "runner":
+        g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side, "install")
+        g = move(g, cid, "runner.rig")
+    else:
+        name = str(server or "new")
+        if name == "new":
+            n = 1 + sum(1 for s in g.servers if s.startswith("Server "))
+            name = f"Server {n}"
+            g = evolve(g, servers=g.servers + (name,))
+        if d.type == "ice":
+            extra = len(g.zone(q.ice_zone(name)))
+            g = costs.pay(g, Cost(credits=Number(extra), has_credits=True), Ctx(cid, side), side, "install")
+            g = move(g, cid, q.ice_zone(name))
+        else:
+            g = move(g, cid, q.root_zone(name))
+        g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
+    return emit(
+        g, event("installed", card=cid, type=d.type, player=side), f"the {side} installs {cid}", "rule_installing", side
+    )
+
+
+def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = None) -> Game:
+    d = q.definition(g, cid)
+    extra = costs.additional_cost(g, "play", cid)
+    if extra is not None:
+        g = costs.pay(g, extra, Ctx(cid, side), side)
+    if pay:
+        g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side)
+    g = move(g, cid, "play")
+    g = emit(g, event("played", card=cid, player=side), f"the {side} plays {cid}", "rule_playing", side)
+    plays = [ab for ab in d.abilities if ab.kind == "play"]
+    effects = tuple(e for ab in plays for e in ab.effects)
+    g = push(g, Call(_to_discard, (cid,)))
+    if not effects:
+        return g
+    ability = plays[0]
+    return push(
+        g,
+        Resolve(
+            effects, Ctx(cid, side, ability.id, server=server), "rule_playing", announce=ability.text or ability.id
+        ),
+    )
+
+
+def _to_discard(g: Game, cid: str) -> Game:
+    if g.cards[cid].zone == "play":
+        return move(g, cid, f"{g.cards[cid].owner}.discard")
+    return g
+
+
+@dataclass(frozen=True)
+class Discard(Frame):
+    side: Side
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        hand = g.zone(f"{self.side}.hand")
+        excess = len(hand) - hand_size(g, self.side)
+        if excess <= 0:
+            return pop(g)
+        from itertools import combinations
+
+        picks = list(combinations(hand, excess))[:200]
+        return ChoicePoint(
+            self.side,
+            "discard",
+            f"discard {excess} card(s) to maximum hand size",
+            "step_corp_turn_discard" if self.side == "corp" else "step_runner_turn_discard",
+            tuple(Option(decision("discard", list(p)), ", ".join(p), "rule_discarding_process") for p in picks),
+            default=len(picks) - 1,
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        for cid in option.decision.value:
+            g = move(g, str(cid), f"{self.side}.discard")
+        return log(
+            pop(g),
+            "discard",
+            f"the {self.side} discards {', '.join(option.decision.value)}",
+            "rule_discarding_process",
+            self.side,
+            how="chosen",
+        )

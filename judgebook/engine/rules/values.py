@@ -1,0 +1,164 @@
+"""Values computed from the state and the static effects in force: strength, hand size, link, memory."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from judgebook.engine.language.context import Ctx
+from judgebook.engine.language.statics import AdditionalCost, Static
+from judgebook.engine.state import queries as q
+from judgebook.engine.state.model import Duration, Game, Side
+
+
+def statics(g: Game) -> Iterator[tuple[Static, Ctx]]:
+    """Every static effect that applies now: active cards' static abilities whose `while:` holds, and
+    lasting effects."""
+    for cid, card in g.cards.items():
+        d = g.library.card(card.name)
+        for ab in d.abilities:
+            if ab.static is None:
+                continue
+            ctx = Ctx(cid, card.owner, ab.id)
+            # An additional cost to play or install this card applies while it is not yet active.
+            own_cost = isinstance(ab.static, AdditionalCost) and ab.static.card == "self"
+            if not own_cost and not ability_active(g, cid, ab.active_in):
+                continue
+            if ab.condition is not None and not ab.condition.holds(g, ctx):
+                continue
+            yield ab.static, ctx
+    for lasting in g.lasting:
+        if lasting.effect is None or not _in_force(g, lasting.duration):
+            continue
+        owner = lasting.controller
+        yield lasting.effect, Ctx(lasting.source, owner, "", chosen=(lasting.target,) if lasting.target else ())
+
+
+def ability_active(g: Game, cid: str, active_in: str | None) -> bool:
+    card = g.cards[cid]
+    if active_in is None or q.is_active(g, cid):
+        return q.is_active(g, cid)
+    if active_in == "accessed":
+        from judgebook.engine.rules.access import Access
+        from judgebook.engine.rules.frames import find
+
+        acc = find(g, Access)
+        return acc is not None and acc.card == cid
+    if active_in == "installed":
+        return q.is_installed(g, cid)
+    zone = card.zone.split(".")[-1]
+    return zone == active_in or (active_in == "current" and card.zone.endswith("current"))
+
+
+def _modifier_sum(g: Game, key: str, cid: str | None = None, side: Side | None = None) -> int:
+    total = 0
+    for effect, ctx in statics(g):
+        if effect.name != key:
+            continue
+        target = getattr(effect, "target", None)
+        player = getattr(effect, "player", None)
+        if cid is not None:
+            targets = target.candidates(g, ctx) if target is not None else [ctx.source]
+            if cid not in targets:
+                continue
+        if side is not None and ctx.side(player or "you") != side:
+            continue
+        total += effect.delta(g, ctx)  # type: ignore[attr-defined]
+    return total
+
+
+def strength(g: Game, cid: str) -> int:
+    from judgebook.engine.rules.frames import current_encounter, current_run
+
+    base = q.printed_strength(g, cid)
+    bonus = _modifier_sum(g, "strength", cid=cid)
+    enc = current_encounter(g)
+    if enc is not None:
+        bonus += sum(n for c, n in enc.strength if c == cid)
+    run = current_run(g)
+    if run is not None:
+        bonus += sum(n for c, n in run.strength if c == cid)
+    return base + bonus
+
+
+def hand_size(g: Game, side: Side) -> int:
+    return max(0, g.player(side).base_hand_size + _modifier_sum(g, "hand_size", side=side))
+
+
+def link(g: Game) -> int:
+    base = g.runner.base_link + sum(
+        g.library.card(g.cards[c].name).link for c in q.installed(g, "runner") if q.is_active(g, c)
+    )
+    ident = g.zone("runner.identity")
+    base += sum(g.library.card(g.cards[c].name).link for c in ident)
+    return base + _modifier_sum(g, "link", side="runner")
+
+
+def memory_limit(g: Game) -> int:
+    return g.runner.base_memory + _modifier_sum(g, "memory", side="runner")
+
+
+def unused_memory(g: Game) -> int:
+    used = sum(q.definition(g, c).memory for c in q.installed(g, "runner") if q.definition(g, c).type == "program")
+    return memory_limit(g) - used
+
+
+def player_stat(g: Game, side: Side, stat: str) -> int:
+    p = g.player(side)
+    direct = {
+        "credits": p.credits,
+        "clicks": p.clicks,
+        "tags": p.tags,
+        "bad_publicity": p.bad_publicity,
+        "core_damage": p.core_damage,
+    }
+    if stat in direct:
+        return direct[stat]
+    if stat == "agenda_points":
+        return q.agenda_points(g, side)
+    if stat == "hand_size":
+        return hand_size(g, side)
+    if stat == "link":
+        return link(g)
+    if stat == "unused_mu":
+        return unused_memory(g)
+    if stat == "cards_in_hand":
+        return len(g.zone(f"{side}.hand"))
+    if stat == "cards_in_deck":
+        return len(g.zone(f"{side}.deck"))
+    raise ValueError(stat)
+
+
+def card_stat(g: Game, cid: str, stat: str) -> int:
+    d = q.definition(g, cid)
+    if stat == "strength":
+        return strength(g, cid)
+    if stat in ("install_cost", "rez_cost", "play_cost"):
+        return d.cost or 0
+    if stat == "trash_cost":
+        return d.trash_cost or 0
+    if stat == "printed_agenda_points":
+        return d.agenda_points
+    if stat == "memory_cost":
+        return d.memory
+    if stat == "subroutine_count":
+        return len(d.subroutines)
+    if stat == "advancement_requirement":
+        return d.advancement_requirement or 0
+    raise ValueError(stat)
+
+
+def _in_force(g: Game, d: Duration) -> bool:
+    """A lasting effect for a run, an encounter or a turn applies only during that one (an effect made
+    before a run is for the next run: "during that run")."""
+    from judgebook.engine.rules.frames import current_encounter, find
+    from judgebook.engine.rules.run import Run
+
+    if d.kind == "run":
+        run = find(g, Run)
+        return run is not None and run.seq == d.key
+    if d.kind == "encounter":
+        enc = current_encounter(g)
+        return enc is not None and enc.seq == d.key
+    if d.kind == "turn":
+        return g.turn == d.key
+    return True

@@ -1,0 +1,192 @@
+"""The verbs of `language/verbs.py` carried out: their decisions (frames) and state changes.
+
+A decision is a frame whose `step` returns the ChoicePoint and whose `choose` applies the option; the
+options are spelled as scenario decisions: `{target: [cards, in order]}` for an arrangement (top
+first), `{target: [found cards]}` (or `[]`) for a search, and the target decision of the instruction
+itself for the cards swapped or hosted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from itertools import combinations, permutations
+from typing import TYPE_CHECKING
+
+from judgebook.engine.driver.choice import ChoicePoint, Option, decision
+from judgebook.engine.language.context import Ctx
+from judgebook.engine.rules.effects import move
+from judgebook.engine.rules.frames import Frame, event, log, path, pop, push
+from judgebook.engine.rules.resolve import resolve_now
+from judgebook.engine.rules.triggers import emit
+from judgebook.engine.state import queries as q
+from judgebook.engine.state.fmap import FMap
+from judgebook.engine.state.model import Game, Side
+
+if TYPE_CHECKING:
+    from judgebook.engine.language.verbs import Arrange, Search
+
+MAX_OPTIONS = 720                        # every order of 6 cards
+
+
+def _set_zone(g: Game, zone: str, cards: tuple[str, ...]) -> Game:
+    return replace(g, zones=g.zones.set(zone, cards))
+
+
+# --- arrange ------------------------------------------------------------------------------------
+
+
+def arrange(g: Game, ctx: Ctx, instr: Arrange) -> Game:
+    cards = tuple(instr.cards.candidates(g, ctx))
+    chooser = ctx.side(instr.by)
+    if len(cards) <= 1:
+        return log(g, "arrange_nothing", f"{len(cards)} card(s) to arrange: nothing happens",
+                   "rule_arrange_1_or_fewer", chooser, card=ctx.source)
+    return push(g, ArrangeFrame(ctx.source, chooser, f"{ctx.side(instr.cards.deck)}.deck", cards))
+
+
+@dataclass(frozen=True)
+class ArrangeFrame(Frame):
+    source: str
+    chooser: Side
+    deck: str
+    cards: tuple[str, ...]
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        orders = list(permutations(self.cards))[:MAX_OPTIONS]
+        return ChoicePoint(self.chooser, "arrange", f"arrange {len(self.cards)} cards (top first)",
+                           "rule_arrange_secretly",
+                           tuple(Option(decision("target", list(o)), ", ".join(o), "rule_arrange_secretly")
+                                 for o in orders), default=0, path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        order = tuple(str(c) for c in option.decision.value)
+        g = pop(g)
+        rest = tuple(c for c in g.zone(self.deck) if c not in self.cards)
+        g = _set_zone(g, self.deck, order + rest)
+        # Every arranged card is a new object, even one back in the same place (rule_arrange_secretly).
+        cards = g.cards
+        for cid in order:
+            cards = cards.set(cid, replace(cards[cid], incarnation=cards[cid].incarnation + 1, counters=FMap()))
+        g = replace(g, cards=cards)
+        return log(g, "arrange", f"the {self.chooser} arranges {len(order)} cards", "rule_arrange_secretly",
+                   self.chooser, how="chosen", card=self.source,
+                   changes=(f"{self.deck} top: {', '.join(order)}",))
+
+
+# --- search -------------------------------------------------------------------------------------
+
+
+def search(g: Game, ctx: Ctx, instr: Search) -> Game:
+    return push(g, SearchFrame(ctx, instr))
+
+
+@dataclass(frozen=True)
+class SearchFrame(Frame):
+    ctx: Ctx
+    instr: Search
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        found = self.instr.within.candidates(g, self.ctx)
+        n = min(self.instr.within.count or 1, len(found))
+        sizes = range(0, n + 1) if self.instr.within.up_to else [n]
+        picks: list[tuple[str, ...]] = []
+        for size in sizes:
+            picks += list(combinations(found, size))
+        opts = [Option(decision("target", list(p)), ", ".join(p) or "find nothing",
+                       "rule_valid_search_target_criteria" if p else "rule_fail_to_find") for p in picks]
+        if self.instr.zone == "deck" and self.instr.criteria and () not in picks:
+            # Searching a deck with criteria, a player may fail to find (rule_fail_to_find).
+            opts.append(Option(decision("target", []), "find nothing", "rule_fail_to_find"))
+        chooser = self.ctx.side(self.instr.by)
+        return ChoicePoint(chooser, "search", f"search: {self.instr.within.render()}", "rule_search",
+                           tuple(opts), default=0, default_reason="default", path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        found = tuple(str(c) for c in option.decision.value or ())
+        chooser = self.ctx.side(self.instr.by)
+        g = pop(g)
+        g = log(g, "search", f"the {chooser} searches and finds {', '.join(found) or 'nothing'}", "rule_find",
+                chooser, how="chosen", card=self.ctx.source)
+        if self.instr.zone == "deck":
+            for side in _searched_sides(g, self.ctx, self.instr):
+                g = log(g, "shuffle", f"the {side}'s deck is shuffled after the search",
+                        "rule_shuffle_deck_after_search", side)
+        if not found:
+            g = log(g, "found_nothing", "no card found: effects on found cards do nothing",
+                    "rule_continue_after_search", chooser, card=self.ctx.source)
+        if not self.instr.then:
+            return g
+        ctx = replace(self.ctx, targets=(), chosen=found)
+        return resolve_now(g, ctx, self.instr.then, "rule_continue_after_search")
+
+
+def _searched_sides(g: Game, ctx: Ctx, instr: Search) -> list[Side]:
+    from judgebook.engine.language.selectors import OfSide
+
+    sides = [ctx.side(f.who) for f in instr.within.filters if isinstance(f, OfSide)]
+    return sides or ["corp", "runner"]
+
+
+# --- host, move, swap ---------------------------------------------------------------------------
+
+
+def host(g: Game, ctx: Ctx, instr: object) -> Game:
+    from judgebook.engine.language.verbs import Host
+
+    assert isinstance(instr, Host)
+    hosts = instr.on.candidates(g, ctx)
+    targets = ctx.targets if instr.selector.chooses else tuple(instr.selector.candidates(g, ctx))
+    if not hosts:
+        return log(g, "no_target", "no card to host on", "rule_valid_hosts", ctx.controller, card=ctx.source)
+    on = hosts[0]
+    for cid in targets:
+        if cid == on or cid not in g.cards:
+            continue
+        g = move(g, cid, f"hosted.{on}")
+        g = replace(g, cards=g.cards.set(cid, replace(g.cards[cid], host=on)))
+        g = emit(g, event("hosted", card=cid, host=on, player=ctx.controller), f"{cid} is hosted on {on}",
+                 "rule_host_without_install", ctx.controller)
+    return g
+
+
+def move_cards(g: Game, ctx: Ctx, targets: tuple[str, ...], to: str, side: Side) -> Game:
+    for cid in targets:
+        if cid not in g.cards:
+            continue
+        owner = g.cards[cid].owner
+        zone, index, where = {
+            "hand": (f"{owner}.hand", None, "hand"),
+            "deck_top": (f"{owner}.deck", 0, "top of deck"),
+            "deck_bottom": (f"{owner}.deck", None, "bottom of deck"),
+            "discard": (f"{owner}.discard", None, "discard pile"),
+            "score": (f"{side}.score", None, "score area"),
+        }[to]
+        before = q.zone_name(g.cards[cid])
+        g = move(g, cid, zone, index)
+        g = log(g, "moved", f"{cid} moves from {before} to the {owner if to != 'score' else side}'s {where}",
+                "rule_object", ctx.controller, card=cid, changes=(f"{cid}: {before} → {zone}",))
+    return g
+
+
+def swap(g: Game, ctx: Ctx, cards: tuple[str, ...]) -> Game:
+    if len(cards) != 2 or cards[0] == cards[1] or not all(c in g.cards and q.is_installed(g, c) for c in cards):
+        return log(g, "no_swap", "no two installed cards to swap: nothing happens", "rule_swap_only_to_valid_location",
+                   ctx.controller, card=ctx.source)
+    a, b = cards
+    za, zb = g.cards[a].zone, g.cards[b].zone
+    zones = dict(g.zones)
+    la, lb = list(zones[za]), list(zones[zb])
+    ia, ib = la.index(a), lb.index(b)
+    if za == zb:
+        la[ia], la[ib] = b, a
+        zones[za] = tuple(la)
+    else:
+        la[ia], lb[ib] = b, a
+        zones[za], zones[zb] = tuple(la), tuple(lb)
+    card_a, card_b = g.cards[a], g.cards[b]
+    # Both stay installed and stay the same objects (rule_swap_installed_cards); hosted cards and counters
+    # keep their hosts (rule_swap_installed_cards_preserves_hosting).
+    cards_map = g.cards.set(a, replace(card_a, zone=zb)).set(b, replace(card_b, zone=za))
+    g = replace(g, zones=FMap(zones), cards=cards_map)
+    return emit(g, event("swapped", card=a, other=b, player=ctx.controller),
+                f"{a} and {b} swap places", "rule_swap_installed_cards", ctx.controller)

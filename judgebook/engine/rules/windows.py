@@ -1,0 +1,588 @@
+"""Priority windows (rule_paid_ability_window) and reaction windows (rule_reaction_window).
+
+A priority window: the active player receives priority first; a player with
+priority uses a paid ability (and keeps priority), rezzes or scores where the
+window allows, or passes; the window closes when both players pass in
+succession. Before any player receives priority, pending abilities resolve in a
+reaction window: the active player's first, in the order they choose.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
+from judgebook.engine.language.cards import Ability
+from judgebook.engine.language.context import Ctx
+from judgebook.engine.rules import costs
+from judgebook.engine.rules.checkpoint import checkpoint
+from judgebook.engine.rules.frames import Frame, current_encounter, current_run, event, log, path, pop, push, set_top
+from judgebook.engine.rules.resolve import Resolve
+from judgebook.engine.rules.triggers import emit
+from judgebook.engine.rules.values import ability_active, strength
+from judgebook.engine.state import queries as q
+from judgebook.engine.state.model import Game, Pending, Side, Use, evolve, other
+
+if TYPE_CHECKING:
+    from judgebook.engine.rules.damage import Imminent
+
+
+@dataclass(frozen=True)
+class PriorityWindow(Frame):
+    kinds: frozenset[str]
+    anchor: str
+    holder: Side | None = None  # None: the active player receives priority first
+    passed: frozenset[Side] = frozenset()
+    run_seq: int | None = None  # a window of a run closes when the run ends
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        if g.over:
+            return pop(g)
+        if self.run_seq is not None:
+            run = current_run(g)
+            if run is None or run.seq != self.run_seq:
+                return pop(g)
+        g = checkpoint(g)
+        if "interrupt" in self.kinds and not _imminent_live(g) and not _increase_pending(g):
+            # Fully prevented: the remaining interrupts are no longer relevant (sec_relevant_interrupts).
+            stale = tuple(p for p in g.pending if p.event.name.startswith("would_"))
+            if stale:
+                g = evolve(g, pending=tuple(p for p in g.pending if p not in stale))
+            return pop(g)
+        interrupting = "interrupt" in self.kinds
+        # In an interrupt window, pending interrupts are triggered with priority, like paid interrupts
+        # (rule_interrupt_window_priority); other pending abilities resolve first in a reaction window.
+        if not interrupting and g.pending:
+            return push(g, ReactionWindow())
+        holder = self.holder or g.active
+        if len(self.passed) == 2:
+            stale = tuple(p for p in g.pending if _is_would(p))
+            if stale:
+                g = evolve(g, pending=tuple(p for p in g.pending if p not in stale))
+                for p in stale:
+                    g = log(
+                        g,
+                        "not_used",
+                        f"{p.label} is not used",
+                        "rule_optional_conditional_ability",
+                        p.controller,
+                        card=p.card,
+                        ability=p.ability,
+                    )
+            return pop(g)
+        kinds = self.kinds | ({"encounter"} if self.anchor == "step_encounter_paw" else set())
+        opts, refused = options(g, holder, kinds)
+        mine = [p for p in g.pending if p.controller == holder and interrupting and _is_would(p)]
+        triggers = [
+            Option(
+                decision("trigger", p.card, ability=p.ability), f"resolve {p.label}", "rule_interrupt_window_priority"
+            )
+            for p in mine
+        ]
+        declines = [
+            Option(
+                decision("decline", p.card, ability=p.ability),
+                f"do not use {p.label}",
+                "rule_optional_conditional_ability",
+            )
+            for p in mine
+            if _ability(g, p).optional
+        ]
+        pass_option = Option(decision("pass", holder), "pass priority", "rule_pass")
+        mandatory = [p for p in mine if not _ability(g, p).optional]
+        if mandatory:
+            refused.append(
+                Refused(
+                    pass_option.decision,
+                    "pass priority",
+                    "rule_cannot_pass_with_mandatory_conditional_abilities_pending",
+                    f"{mandatory[0].label} must resolve first",
+                )
+            )
+            head: list[Option] = triggers + declines
+        else:
+            head = triggers + [pass_option] + declines
+        return ChoicePoint(
+            holder,
+            "priority",
+            f"{'interrupt' if interrupting else 'paid ability'} window: the {holder} has priority",
+            self.anchor,
+            tuple(head) + tuple(opts),
+            tuple(refused),
+            default=0,
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        holder = self.holder or g.active
+        d = option.decision
+        if d.kind == "pass":
+            g = log(g, "pass", f"the {holder} passes priority", "rule_pass", holder, how="chosen")
+            return set_top(g, replace(self, holder=other(holder), passed=self.passed | {holder}))
+        g = set_top(g, replace(self, holder=holder, passed=frozenset()))
+        if d.kind in ("trigger", "decline"):
+            return resolve_pending(g, option)
+        return act(g, holder, option)
+
+
+def _increase_pending(g: Game) -> bool:
+    """Interrupts that increase the imminent value stay relevant though it is all prevented for now."""
+    from judgebook.engine.language.instructions import ChangeImminent
+
+    return any(
+        isinstance(e, ChangeImminent) and e.increase for p in g.pending if _is_would(p) for e in _ability(g, p).effects
+    )
+
+
+def _is_would(p: Pending) -> bool:
+    return p.event.name.startswith("would_")
+
+
+def _live_pending(g: Game) -> bool:
+    return bool(g.pending)
+
+
+def _imminent(g: Game) -> Imminent | None:
+    from judgebook.engine.rules.damage import Imminent
+    from judgebook.engine.rules.frames import find
+
+    found: Imminent | None = find(g, Imminent)
+    return found
+
+
+def _imminent_live(g: Game) -> bool:
+    imm = _imminent(g)
+    return imm is not None and imm.live
+
+
+def interrupt_options(g: Game) -> bool:
+    """Whether either player could use a paid interrupt now (else no interrupt window opens)."""
+    return any(options(g, side, frozenset({"paid", "interrupt"}))[0] for side in ("corp", "runner"))
+
+
+def _prevents(ab: Ability, event_name: str) -> bool:
+    from judgebook.engine.language.instructions import ChangeImminent
+
+    what = {"trashed": "trash", "damage": "damage", "tags_taken": "tags"}.get(event_name)
+    return any(isinstance(e, ChangeImminent) and e.what == what for e in ab.effects)
+
+
+def _relevant(g: Game, ab: Ability) -> bool:
+    """An interrupt is relevant while something it prevents or increases is still imminent."""
+    from judgebook.engine.language.instructions import ChangeImminent
+
+    imm = _imminent(g)
+    if imm is None:
+        return False
+    changes = [e for e in ab.effects if isinstance(e, ChangeImminent)]
+    if not changes:
+        return True
+    return any(p.what == c.what and (p.amount > 0 or c.increase) for c in changes for p in imm.parts)
+
+
+def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], list[Refused]]:
+    opts: list[Option] = []
+    refused: list[Refused] = []
+    for cid in _controlled(g, side):
+        d = q.definition(g, cid)
+        for ab in d.abilities:
+            if ab.kind != "paid" or ab.is_action:
+                continue
+            if not ability_active(g, cid, ab.active_in) and not (ab.access and _accessing(g) == cid):
+                continue
+            _ability_options(g, side, cid, ab, kinds, opts, refused)
+    if "rez" in kinds or "rez_ice" in kinds:
+        for cid in q.installed(g, "corp") if side == "corp" else ():
+            card = g.cards[cid]
+            if card.rezzed:
+                continue
+            d = q.definition(g, cid)
+            ice = q.is_ice(g, cid)
+            if d.type == "agenda":
+                continue
+            if ice and not ("rez_ice" in kinds and _approached(g) == cid):
+                refused.append(
+                    Refused(
+                        decision("rez", cid),
+                        f"rez {cid}",
+                        "rule_rez_ice_restriction",
+                        "ice is rezzed only when the Runner approaches it",
+                        later=True,
+                    )
+                )
+                continue
+            if not ice and "rez" not in kinds:
+                continue
+            why = _rez_refusal(g, cid)
+            if why:
+                refused.append(Refused(decision("rez", cid), f"rez {cid}", why[0], why[1]))
+            else:
+                opts.append(Option(decision("rez", cid), f"rez {cid} ({d.cost or 0}[c])", "rule_rez_procedure"))
+    if "score" in kinds and side == "corp":
+        for cid in q.installed(g, "corp"):
+            d = q.definition(g, cid)
+            if d.type == "agenda" and g.cards[cid].count("advancement") >= (d.advancement_requirement or 0):
+                if costs.cannot(g, "score", "corp", q.server_of(g, cid), cid):
+                    refused.append(
+                        Refused(
+                            decision("score", cid),
+                            f"score {cid}",
+                            "rule_cannot_precedence",
+                            "a card forbids scoring it",
+                        )
+                    )
+                else:
+                    opts.append(Option(decision("score", cid), f"score {cid}", "rule_paid_ability_window_corp_score"))
+            elif d.type == "agenda":
+                refused.append(
+                    Refused(
+                        decision("score", cid),
+                        f"score {cid}",
+                        "rule_advancement_requirement",
+                        f"{g.cards[cid].count('advancement')} of {d.advancement_requirement} advancement counters",
+                        later=True,
+                    )
+                )
+    return opts, refused
+
+
+def _controlled(g: Game, side: Side) -> list[str]:
+    out = q.installed(g, side) + list(g.zone(f"{side}.identity")) + list(g.zone(f"{side}.score"))
+    acc = _accessing(g)
+    if acc and side == "runner":
+        out.append(acc)
+    return out
+
+
+def _accessing(g: Game) -> str | None:
+    from judgebook.engine.rules.access import Access
+    from judgebook.engine.rules.frames import find
+
+    f = find(g, Access)
+    return f.card if f is not None else None
+
+
+def _approached(g: Game) -> str | None:
+    run = current_run(g)
+    return run.ice_at(g) if run is not None and run.phase == "approach_ice" else None
+
+
+def _rez_refusal(g: Game, cid: str) -> tuple[str, str] | None:
+    if costs.cannot(g, "rez", "corp", q.server_of(g, cid), cid):
+        return "rule_cannot_precedence", "a card forbids rezzing it"
+    d = q.definition(g, cid)
+    from judgebook.engine.language.costs import Cost
+    from judgebook.engine.language.quantities import Number
+
+    return costs.refusal(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, "corp"), "corp")
+
+
+def use_key(g: Game, cid: str, ab: Ability) -> Use | None:
+    if ab.once_per is None:
+        return None
+    if ab.once_per == "turn":
+        key = g.turn
+    elif ab.once_per == "run":
+        run = current_run(g)
+        key = int(run.seq) if run else -1
+    else:
+        enc = current_encounter(g)
+        key = int(enc.seq) if enc else -1
+    return Use(cid, ab.id, ab.once_per, key)
+
+
+def _ability_options(
+    g: Game, side: Side, cid: str, ab: Ability, kinds: frozenset[str], opts: list[Option], refused: list[Refused]
+) -> None:
+    label = f"{cid}: {ab.text or ab.id}"
+    base = decision("use", cid, ability=ab.id)
+    use = use_key(g, cid, ab)
+    if use is not None and use in g.uses:
+        refused.append(Refused(base, label, "rule_cost_restrictions", f"once per {ab.once_per}"))
+        return
+    ctx = Ctx(cid, side, ab.id)
+    if ab.interrupt:
+        paid = [f.event for f in g.history if f.event.get("cost") and f.turn == g.turn and _prevents(ab, f.event.name)]
+        if "interrupt" not in kinds and paid:
+            refused.append(
+                Refused(
+                    base,
+                    label,
+                    "rule_cost_no_interrupt",
+                    f"{paid[-1].get('card')} was trashed to pay a cost, and paying a cost cannot be prevented",
+                )
+            )
+            return
+        if "interrupt" not in kinds:
+            refused.append(
+                Refused(
+                    base,
+                    label,
+                    "rule_interrupt",
+                    "an interrupt is used only while what it interrupts is imminent",
+                    later=True,
+                )
+            )
+            return
+        if not _relevant(g, ab):
+            refused.append(Refused(base, label, "sec_relevant_interrupts", "nothing it prevents is imminent"))
+            return
+    elif "interrupt" in kinds:
+        return
+    if ab.brk is not None:
+        enc = current_encounter(g)
+        if enc is None or "encounter" not in kinds:
+            refused.append(
+                Refused(
+                    base,
+                    label,
+                    "rule_paid_ability_breaks_subroutines",
+                    "breaks subroutines only during an encounter's paid ability window",
+                    later=True,
+                )
+            )
+            return
+        ice_def = q.definition(g, enc.ice)
+        if ab.brk.subtype and ab.brk.subtype not in ice_def.subtypes:
+            refused.append(
+                Refused(
+                    base,
+                    label,
+                    "rule_paid_ability_breaks_subroutines",
+                    f"{enc.ice} is not a {ab.brk.subtype}",
+                    later=True,
+                )
+            )
+            return
+        if strength(g, cid) < strength(g, enc.ice):
+            refused.append(
+                Refused(
+                    base,
+                    label,
+                    "rule_icebreaker_interface_strength",
+                    f"strength {strength(g, cid)} is below {enc.ice}'s {strength(g, enc.ice)}",
+                )
+            )
+            return
+        unbroken = [i for i in range(len(ice_def.subroutines)) if i not in enc.broken]
+        if not unbroken:
+            refused.append(Refused(base, label, "rule_break_subroutine", "no unbroken subroutine", later=True))
+            return
+    if ab.cost is not None:
+        purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "any"
+        why = costs.refusal(g, ab.cost, ctx, side, purpose)
+        if why:
+            refused.append(Refused(base, label, why[0], why[1]))
+            return
+    if ab.brk is not None:
+        n = len(unbroken) if ab.brk.count is None else min(ab.brk.count, len(unbroken))
+        for subs in combinations(unbroken, n):
+            chosen = [i + 1 for i in subs]
+            opts.append(
+                Option(
+                    decision("use", cid, ability=ab.id, subroutines=chosen),
+                    f"{label} (subroutine {', '.join(map(str, chosen))})",
+                    "rule_break_subroutine",
+                )
+            )
+        return
+    opts.append(Option(base, label, "step_paid_ability_resolution"))
+
+
+def act(g: Game, side: Side, option: Option) -> Game:
+    d = option.decision
+    if d.kind == "rez":
+        from judgebook.engine.rules.effects import rez
+
+        cid = str(d.value)
+        from judgebook.engine.language.costs import Cost
+        from judgebook.engine.language.quantities import Number
+
+        cost = Cost(credits=Number(q.definition(g, cid).cost or 0), has_credits=True)
+        g = costs.pay(g, cost, Ctx(cid, "corp"), "corp")
+        return rez(g, cid, paid=True)
+    if d.kind == "score":
+        from judgebook.engine.rules.effects import move
+
+        cid = str(d.value)
+        g = move(g, cid, "corp.score")
+        return emit(
+            g,
+            event("scored", card=cid, player="corp"),
+            f"the Corp scores {cid}",
+            "rule_paid_ability_window_corp_score",
+            "corp",
+        )
+    if d.kind == "use":
+        return use_ability(
+            g, side, str(d.value), str(d.get("ability")), d.get("subroutines"), tuple(d.get("using") or ()), d.get("x")
+        )
+    raise ValueError(d.kind)
+
+
+def use_ability(
+    g: Game,
+    side: Side,
+    cid: str,
+    ability: str,
+    subroutines: list[int] | None,
+    using: tuple[str, ...] = (),
+    x: int | None = None,
+) -> Game:
+    ab = q.definition(g, cid).ability(ability)
+    assert ab is not None
+    ctx = Ctx(cid, side, ab.id, x=int(x or 0))
+    before = g.pending
+    use = use_key(g, cid, ab)
+    if use is not None:
+        g = evolve(g, uses=g.uses | {use})
+    if ab.cost is not None:
+        purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "any"
+        g = costs.pay(g, ab.cost, ctx, side, purpose, using)
+    g = emit(
+        g,
+        event("ability_used", card=cid, ability=ab.id, player=side, trash_cost=bool(ab.cost and ab.cost.trash_self)),
+        f"the {side} uses {cid}: {ab.text or ab.id}",
+        "step_paid_ability_resolution",
+        side,
+    )
+    if ab.brk is not None:
+        from judgebook.engine.rules.encounter import break_subroutines
+
+        g = break_subroutines(g, cid, [s - 1 for s in subroutines or []])
+    if ab.effects:
+        g = push(g, Resolve(ab.effects, ctx, "step_paid_ability_resolution", announce=ab.text or ab.id))
+    # Abilities that paying the cost made pending resolve before the paid ability does.
+    fresh = [p for p in g.pending if p not in before]
+    return push(g, ReactionWindow()) if fresh else g
+
+
+@dataclass(frozen=True)
+class ReactionWindow(Frame):
+    def step(self, g: Game) -> Game | ChoicePoint:
+        g = _drop_stale(g)
+        if g.over or not g.pending:
+            return pop(g)
+        side = g.active if any(p.controller == g.active for p in g.pending) else other(g.active)
+        mine = [p for p in g.pending if p.controller == side]
+        opts = [
+            Option(
+                decision("trigger", p.card, ability=p.ability), f"resolve {p.label}", "rule_reaction_window_priority"
+            )
+            for p in mine
+        ]
+        opts += [
+            Option(
+                decision("decline", p.card, ability=p.ability),
+                f"do not use {p.label}",
+                "rule_optional_conditional_ability",
+            )
+            for p in mine
+            if _ability(g, p).optional
+        ]
+        return ChoicePoint(
+            side,
+            "reaction",
+            f"reaction window: the {side} resolves a pending ability",
+            "rule_reaction_window",
+            tuple(opts),
+            default=0,
+            default_reason="only" if len(opts) == 1 else "default",
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        return resolve_pending(g, option)
+
+
+def resolve_pending(g: Game, option: Option) -> Game:
+    d = option.decision
+    p = next(p for p in g.pending if p.card == d.value and p.ability == d.get("ability"))
+    g = evolve(g, pending=tuple(x for x in g.pending if x is not p))
+    if d.kind == "decline":
+        return log(
+            g,
+            "decline",
+            f"the {p.controller} does not use {p.label}",
+            "rule_optional_conditional_ability",
+            p.controller,
+            how="chosen",
+            card=p.card,
+            ability=p.ability,
+        )
+    ab = _ability(g, p)
+    ctx = Ctx(p.card, p.controller, p.ability, p.event, chosen=(p.target,) if p.target else (), since=p.since)
+    if ab.condition is not None and not ab.condition.holds(g, ctx):
+        return log(
+            g,
+            "fizzle",
+            f"{p.label}: its condition no longer holds",
+            "step_checkpoint_conditional_abilities",
+            p.controller,
+            card=p.card,
+            ability=p.ability,
+        )
+    g = log(
+        g,
+        "resolve",
+        f"{p.label} resolves: {ab.text or ab.id}",
+        "step_conditional_ability_resolution",
+        p.controller,
+        card=p.card,
+        ability=p.ability,
+    )
+    use = use_key(g, p.card, ab)
+    if use is not None:
+        g = evolve(g, uses=g.uses | {use})
+    return push(g, Resolve(ab.effects, ctx, "step_conditional_ability_resolution"))
+
+
+def _ability(g: Game, p: Pending) -> Ability:
+    if p.delayed is not None:
+        return p.delayed
+    ab = q.definition(g, p.card).ability(p.ability)
+    assert ab is not None
+    return ab
+
+
+def _drop_stale(g: Game) -> Game:
+    """rule_reaction_window_closing_timing_structure: abilities that became pending in an encounter that is
+    over no longer resolve."""
+    enc = current_encounter(g)
+    keep = []
+    for p in g.pending:
+        ab = p.delayed or q.definition(g, p.card).ability(p.ability)
+        own_move = p.event.get("card") == p.card and p.event.name in ("trashed", "access")
+        if (
+            p.delayed is None
+            and ab is not None
+            and not ab.persistent
+            and not own_move
+            and not ability_active(g, p.card, ab.active_in)
+        ):
+            g = log(
+                g,
+                "expired",
+                f"{p.label} no longer resolves: {p.card} is no longer active",
+                "rule_conditional_ability_lose_pending_when_ability_becomes_inactive",
+                p.controller,
+                card=p.card,
+                ability=p.ability,
+            )
+            continue
+        seq = p.event.get("encounter_seq") if p.event.name == "encounter_ice" else None
+        if seq is not None and (enc is None or enc.seq != seq):
+            g = log(
+                g,
+                "expired",
+                f"{p.label} no longer resolves: its encounter has ended",
+                "rule_reaction_window_closing_timing_structure",
+                p.controller,
+                card=p.card,
+                ability=p.ability,
+            )
+            continue
+        keep.append(p)
+    return evolve(g, pending=tuple(keep)) if len(keep) != len(g.pending) else g
