@@ -1,6 +1,7 @@
 """Reading, What changed and First run over the real build (seeds + NSG CR YAML + NetrunnerDB)."""
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 
@@ -167,3 +168,24 @@ def test_every_cited_rule_has_its_number_and_heading(corpus):
     wrong = {a: (number, corpus.by_anchor("cr-26.03", a).number)
              for a, (number, _) in RULES.items() if corpus.by_anchor("cr-26.03", a).number != number}
     assert wrong == {}
+
+
+@pytest.mark.parametrize("name, shown, note", [
+    ("Hostile Infrastructure", "cards:hostile_infrastructure", ""),
+    ("hostle infrastructur", "cards:hostile_infrastructure", "showing the closest, 'Hostile Infrastructure'"),
+    ("reina roja", "cards:reina_roja_freedom_fighter", ""),                  # an identity by its short name
+    ("Paid Ability Window", "glossary:paid-ability-window", ""),
+])
+def test_show_finds_a_card_or_glossary_entry_by_name(capsys, tmp_path_factory, corpora_root, name, shown, note):
+    from judgebook.cli import main
+    code = main(["--index", str(real_index(tmp_path_factory, corpora_root)), "show", name, "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0 and json.loads(out)["section"]["id"] == shown
+    assert (note in err) if note else "closest" not in err
+
+
+def test_show_without_a_match_says_what_it_accepts(capsys, tmp_path_factory, corpora_root):
+    from judgebook.cli import main
+    code = main(["--index", str(real_index(tmp_path_factory, corpora_root)), "show", "xyzzy quux"])
+    out, err = capsys.readouterr()
+    assert code == 1 and out == "" and "card or glossary entry's name" in err

@@ -119,7 +119,8 @@ def test_unresolved_reference_shows_reason_and_alternative(client):
 
 def test_examples_backlinks_and_history(client):
     html = page(client, "/s/cr-1.6:1.16.10b")
-    assert '<aside class="example" id="ex1"' in html
+    # the example's anchor names its rule, so it stays unique on a page holding many rules
+    assert '<aside class="example" id="1.16.10b-ex1"' in html
     assert "2 unspent recurring credits" in html
     # Referenced by: 1.16.10 refers to this rule
     rb = html[html.index('id="referenced-by"'):html.index('id="history"')]
@@ -167,10 +168,13 @@ def test_deep_links_by_number(client):
 
 def test_document_page_has_collapsible_toc_and_effective_date(client):
     html = page(client, "/d/cr-1.6")
-    assert "<details" in html and "<summary>" in html
+    assert '<details class="sidebar" id="contents"' in html and "<summary>Contents of CR 1.6</summary>" in html
     assert 'Effective <time datetime="2022-07-22">' in html
     assert '<a href="/s/cr-1.6:1.16.10b">1.16.10b</a>' in html
-    assert "/s/cr-1.6:1.16.10b/ex1" not in html   # examples live on their rule's page
+    # the contents list the rules; an example is shown under its rule, not listed beside it
+    side = html[html.index('id="contents"'):html.index("</details>")]
+    assert 'href="#1.16"' in side and "ex1" not in side
+    assert '<aside class="example" id="1.16.10b-ex1"' in html
 
 
 def test_what_changed_between_versions(client):
@@ -202,7 +206,7 @@ def test_legacy_rulings_by_card_and_topic(client):
 
 def test_card_page_with_rulings_and_mentions(client):
     html = page(client, "/s/cards:01110")
-    assert "<dt>type</dt><dd>operation</dd>" in html
+    assert "<dt>Type</dt><dd>Operation</dd>" in html and "<dt>Play cost</dt><dd>5</dd>" in html
     assert "Hedge Fund can be played with 5" in html
     assert "NSG rules team verified" in html and 'datetime="2023-01-02"' in html
     rb = html[html.index('id="referenced-by"'):]

@@ -49,8 +49,14 @@ class Html:
 
     def frag(self, sec: Section) -> str:
         """The in-page anchor of a section shown in full on its ancestor's or document's page:
-        the source's own anchor, else its number, else its file-safe id."""
-        return sec.anchor or sec.number or file_slug(sec.id)
+        the source's own anchor, else its number, else (an example) its rule's anchor and its
+        own last id part ("1.16.10b-ex1"), else its file-safe id. Unique within a document."""
+        if sec.anchor or sec.number:
+            return sec.anchor or sec.number
+        parent = self.corpus.get(sec.parent)
+        if "/" in sec.id and parent is not None and parent.doc == sec.doc:
+            return f"{self.frag(parent)}-{file_slug(sec.id.rsplit('/', 1)[1])}"
+        return file_slug(sec.id)
 
     def doc_title(self, key: str) -> str:
         d = self.corpus.documents.get(key)
