@@ -510,6 +510,7 @@ def resolve_pending(g: Game, option: Option) -> Game:
         f"{p.label} resolves: {ab.text or ab.id}",
         "step_conditional_ability_resolution",
         p.controller,
+        how="chosen",  # which pending ability resolves next was the player's choice: advance marks a default
         card=p.card,
         ability=p.ability,
     )
