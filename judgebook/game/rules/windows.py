@@ -462,12 +462,23 @@ class ReactionWindow(Frame):
             for p in mine
             if _ability(g, p).optional
         ]
+        refused = tuple(
+            Refused(
+                decision("decline", p.card, ability=p.ability),
+                f"do not use {p.label}",
+                "rule_cannot_pass_with_mandatory_conditional_abilities_pending",
+                "it is mandatory",
+            )
+            for p in mine
+            if not _ability(g, p).optional
+        )
         return ChoicePoint(
             side,
             "reaction",
             f"reaction window: the {side} resolves a pending ability",
             "rule_reaction_window",
             tuple(opts),
+            refused,
             default=0,
             default_reason="only" if len(opts) == 1 else "default",
             path=path(g),
