@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from judgebook.game.driver.choice import ChoicePoint, Decision, decision
+from judgebook.game.driver.choice import ChoicePoint, Decision, Refused, decision
 from judgebook.game.driver.step import advance, start
 from judgebook.game.errors import EngineLimit, IllegalDecision
 from judgebook.game.scenario.board import Decision as ScriptDecision
@@ -63,6 +63,7 @@ def replay(sc: Scenario) -> Outcome:
     script = list(sc.decisions)
     i = 0
     unchosen = 0  # advances in a row with no scripted decision
+    waiting: Refused | None = None  # the last refusal of the next scripted decision at a point it fitted
     while g.point is not None:
         if unchosen > sc.max_steps:
             out.limit = EngineLimit(
@@ -79,8 +80,10 @@ def replay(sc: Scenario) -> Outcome:
             if point.find(wanted) is not None:
                 chosen = wanted
                 i += 1
+                waiting = None
             else:
                 refused = point.refusal(wanted)
+                waiting = refused or waiting
                 if refused is not None and not refused.later and script[i].get("if_able"):
                     # "Rez it if able": the decision falls back to the point's default, with the reason.
                     out.steps.append(
@@ -94,6 +97,7 @@ def replay(sc: Scenario) -> Outcome:
                         )
                     )
                     i += 1
+                    waiting = None
                 elif refused is not None and not refused.later:
                     out.error = IllegalDecision(
                         f"{refused.label}: {refused.reason}", refused.rule, field=script[i].field, line=script[i].line
@@ -153,9 +157,16 @@ def replay(sc: Scenario) -> Outcome:
         out.ended = "game over" if g.winner else "no choice left"
     if out.error is None and i < len(script) and out.ended != "loop":
         d = script[i]
+        # Refused for now at a point that may allow it later (ice rezzed outside its approach), and no later
+        # point did: the refusal's rule is why it was never used.
+        why = (
+            (f"refused where it fitted: {waiting.reason}", waiting.rule)
+            if waiting
+            else ("no point fitted it", "rule_action_window")
+        )
         out.error = IllegalDecision(
-            f"decision {d.describe()} was never used: no point fitted it",
-            "rule_action_window",
+            f"decision {d.describe()} was never used: {why[0]}",
+            why[1],
             field=d.field,
             line=d.line,
         )
