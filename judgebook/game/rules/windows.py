@@ -223,8 +223,20 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
     if "score" in kinds and side == "corp":
         for cid in q.installed(g, "corp"):
             d = q.definition(g, cid)
-            if d.type == "agenda" and g.cards[cid].count("advancement") >= (d.advancement_requirement or 0):
+            if d.type != "agenda":
+                continue
+            if g.cards[cid].count("advancement") >= (d.advancement_requirement or 0):
                 opts.append(Option(decision("score", cid), f"score {cid}", "rule_paid_ability_window_corp_score"))
+            else:  # advancing it may let it be scored at a later window
+                refused.append(
+                    Refused(
+                        decision("score", cid),
+                        f"score {cid}",
+                        "rule_advancement_requirement",
+                        f"{g.cards[cid].count('advancement')} of {d.advancement_requirement} advancement counters",
+                        later=True,
+                    )
+                )
     return opts, refused
 
 
