@@ -72,10 +72,18 @@ class Turn(Frame):
         if key == "refill":
             for cid in q.installed(g, side):
                 d = q.definition(g, cid)
-                if d.recurring and q.is_active(g, cid):
+                if d.recurring and q.is_active(g, cid) and g.cards[cid].count("credit") != d.recurring:
                     card = g.cards[cid]
                     refilled = card.with_counter("credit", d.recurring - card.count("credit"))
                     g = evolve(g, cards=g.cards.set(cid, refilled))
+                    g = log(
+                        g,
+                        "recurring",
+                        f"{cid}'s recurring credits refill ({card.count('credit')} → {d.recurring})",
+                        st.anchor,
+                        side,
+                        card=cid,
+                    )
             return g
         if st.event in ("turn_begins", "turn_ends", "action_phase_ends"):
             g = emit(g, event(st.event, player=side), f"{st.label} ({side})", st.anchor, side)
