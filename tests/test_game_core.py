@@ -455,3 +455,318 @@ def test_jack_out_ends_the_run_unsuccessfully():
     run_end = last_run(out)
     assert run_end["ended_by"] == "jack_out" and not run_end["successful"]
     assert step(out, "jack_out").anchor == "step_jack_out_choice"
+
+
+# --- prevention, damage, tags, checkpoints ------------------------------------------------
+
+SHIELD = """
+  - name: Shield
+    side: runner
+    type: hardware
+    abilities:
+      - id: soak
+        trigger: would_damage
+        interrupt: true
+        condition: {damage_type: net}
+        effects: [{prevent: {what: damage, amount: 1}}]
+  - name: Zap
+    side: corp
+    type: asset
+    abilities:
+      - {id: zap, trigger: run_begins, effects: [{damage: {type: net, amount: 2}}]}
+"""
+
+
+def test_an_interrupt_prevents_part_of_the_imminent_damage():
+    out = run(
+        """
+        corp:
+          servers: {Remote: {root: [{card: Zap, rezzed: true}]}}
+        runner:
+          installed: [Shield]
+          hand: [Sure Gamble, Sure Gamble]
+        decisions:
+          - {action: run, server: HQ}
+    """,
+        SHIELD,
+    )
+    window = index(out, "would_damage")
+    soak = index(out, "resolve", card="Shield")
+    prevent = index(out, "prevented")
+    damage = index(out, "damage")
+    assert window < soak < prevent < damage
+    assert out.steps[window].anchor == "rule_interrupt_window_opening"
+    assert out.steps[prevent].anchor == "sec_prevent_avoid"
+    assert len(of_kind(out, "trashed")) == 1
+    assert len(hand(out.final)) == 1
+
+
+def test_flatline_when_damage_exceeds_the_grip():
+    out = run(
+        """
+        corp:
+          servers: {Remote: {root: [{card: Zap, rezzed: true}]}}
+        runner:
+          hand: [Sure Gamble]
+        decisions:
+          - {action: run, server: HQ}
+    """,
+        SHIELD,
+    )
+    assert (out.final.winner, out.final.win_reason) == ("corp", "flatline")
+    assert (out.steps[-1].kind, out.steps[-1].anchor) == ("win", "rule_flatline")
+
+
+AGENDA = """
+  - {name: Big Deal, side: corp, type: agenda, advancement_requirement: 3, agenda_points: 3}
+"""
+
+
+def test_scoring_to_seven_points_wins_at_the_checkpoint():
+    out = run(
+        """
+        start: {turn: corp, at: action_phase}
+        corp:
+          score: [Big Deal, Big Deal]
+          servers: {Remote: {root: [{card: Big Deal, counters: {advancement: 3}}]}}
+        decisions:
+          - {score: Big Deal}
+    """,
+        AGENDA,
+    )
+    assert (out.final.winner, out.final.win_reason) == ("corp", "agenda_points")
+    assert step(out, "scored").anchor == "rule_paid_ability_window_corp_score"
+    assert (out.steps[-1].kind, out.steps[-1].anchor) == ("win", "step_checkpoint_agenda_points")
+
+
+def test_scoring_without_enough_advancement_is_refused():
+    body = """
+        start: {turn: corp, at: action_phase}
+        corp:
+          servers: {Remote: {root: [{card: Big Deal, counters: {advancement: 2}}]}}
+        decisions:
+          - {score: Big Deal}
+    """
+    point = choices(first_point(body, AGENDA))
+    assert point.player == "corp"
+    assert [r.rule for r in point.refused if r.decision.kind == "score"] == ["rule_advancement_requirement"]
+    with pytest.raises(IllegalDecision) as err:
+        advance(first_point(body, AGENDA), decision("score", "Big Deal"))
+    assert err.value.rule == "rule_advancement_requirement"
+    out = run(body, AGENDA)
+    assert out.error is not None and out.error.rule == "rule_advancement_requirement"
+    assert out.error.field == "decisions[0].score"
+
+
+def test_stealing_the_seventh_point_wins_for_the_runner():
+    out = run(
+        """
+        corp:
+          servers: {Remote: {root: [Big Deal]}}
+        runner:
+          score: [Big Deal, Big Deal]
+        decisions:
+          - {action: run, server: Remote}
+    """,
+        AGENDA,
+    )
+    assert (out.final.winner, out.final.win_reason) == ("runner", "agenda_points")
+    assert step(out, "stolen").card == "Big Deal"
+    assert "Big Deal" in out.final.zone("runner.score")
+
+
+def test_corp_drawing_from_empty_rnd_loses():
+    out = run(
+        """
+        start: {turn: corp, at: corp_turn}
+        corp:
+          deck: []
+    """
+    )
+    assert (out.final.winner, out.final.win_reason) == ("runner", "rnd_empty")
+    assert (out.steps[-1].kind, out.steps[-1].anchor) == ("win", "rule_empty_rnd")
+
+
+def test_recurring_credits_refill_before_the_turn_begins():
+    defs = """
+      - {name: Modem, side: runner, type: hardware, recurring: 2}
+      - name: Watcher
+        side: runner
+        type: resource
+        abilities:
+          - {id: w, trigger: turn_begins, condition: {player: you}, effects: [{gain_credits: 1}]}
+    """
+    out = run(
+        """
+        start: {turn: runner, at: runner_turn}
+        runner:
+          installed: [{card: Modem, counters: {credit: 1}}, Watcher]
+    """,
+        defs,
+    )
+    refill, begins = index(out, "recurring", card="Modem"), index(out, "turn_begins")
+    assert refill < begins < index(out, "resolve", card="Watcher")
+    assert out.steps[refill].anchor == "step_runner_turn_recurring_credits_refill"
+    assert out.final.card("Modem").count("credit") == 2
+
+
+TAX = """
+  - name: Gate
+    side: corp
+    type: ice
+    subtypes: [code gate]
+    cost: 0
+    strength: 0
+    abilities:
+      - id: tax
+        trigger: encounter_ice
+        condition: {ice: self}
+        effects:
+          - {pay: {tags: 1}, by: runner, optional: true, otherwise: [end_the_run]}
+  - name: Avoider
+    side: runner
+    type: resource
+    abilities:
+      - id: avoid
+        trigger: would_tags
+        interrupt: true
+        condition: {first_this_run: true}
+        effects: [{prevent: {what: tags, amount: 1}}]
+"""
+
+
+def test_a_cost_a_mandatory_interrupt_would_prevent_cannot_be_paid():
+    out = run(
+        """
+        corp:
+          servers: {HQ: {ice: [{card: Gate, rezzed: true}]}}
+        runner:
+          installed: [Avoider]
+        decisions:
+          - {action: run, server: HQ}
+          - {pay: true}
+    """,
+        TAX,
+    )
+    assert out.error is not None and out.error.rule == "rule_cost_interrupt_static_mandatory"
+    assert out.error.field == "decisions[1].pay"
+
+
+def test_unless_cost_declined_by_default_ends_the_run():
+    out = run(
+        """
+        corp:
+          servers: {HQ: {ice: [{card: Gate, rezzed: true}]}}
+        runner:
+          installed: [Avoider]
+        decisions:
+          - {action: run, server: HQ}
+    """,
+        TAX,
+    )
+    assert last_run(out)["ended_by"] == "end_the_run"
+    not_paid = step(out, "not_paid")
+    assert not_paid.anchor == "rule_nested_cost" and not_paid.player == "runner"
+    assert out.steps.index(not_paid) < index(out, "end_the_run")
+
+
+def test_cannot_beats_can():
+    defs = textwrap.dedent(TAX) + textwrap.dedent(
+        """
+      - name: Blocker
+        side: corp
+        type: asset
+        abilities:
+          - {id: no, static: {cannot: {what: jack_out}}}
+    """
+    )
+    out = run(
+        """
+        corp:
+          servers: {HQ: {ice: [Gate]}, Remote: {root: [{card: Blocker, rezzed: true}]}}
+        decisions:
+          - {action: run, server: HQ}
+          - {jack_out: true}
+    """,
+        defs,
+    )
+    assert out.error is not None and out.error.rule == "rule_cannot_precedence"
+    assert out.error.field == "decisions[1].jack_out"
+
+
+def test_additional_cost_to_steal_declined_leaves_the_agenda():
+    defs = """
+      - name: Pricey
+        side: corp
+        type: agenda
+        advancement_requirement: 3
+        agenda_points: 2
+        abilities:
+          - {id: extra, static: {additional_cost: {to: steal, card: self, cost: {credits: 2}}}}
+    """
+    out = run(
+        """
+        corp:
+          servers: {Remote: {root: [Pricey]}}
+        runner:
+          credits: 5
+        decisions:
+          - {action: run, server: Remote}
+          - {pay: false}
+    """,
+        defs,
+    )
+    assert out.error is None
+    assert out.final.zone("runner.score") == ()
+    assert out.final.card("Pricey").zone == "corp.server.Remote.root"
+    assert step(out, "declined").anchor == "rule_decline_additional_cost"
+    assert of_kind(out, "stolen") == []
+    assert out.final.runner.credits == 5
+
+
+def test_trash_cost_paid_at_access():
+    out = run(
+        """
+        corp:
+          servers: {Remote: {root: [Closet]}}
+        decisions:
+          - {action: run, server: Remote}
+          - {trash: Closet}
+    """,
+        CLOSET,
+    )
+    assert "Closet" in out.final.zone("corp.discard")
+    assert step(out, "trashed", card="Closet").anchor == "rule_trashing"
+    assert out.final.runner.credits == 4
+
+
+# --- loops, determinism, malformed input ----------------------------------------------------
+
+
+def test_infinite_loop_is_detected_and_reported():
+    defs = """
+      - name: Echo
+        side: runner
+        type: resource
+        abilities:
+          - {id: e, trigger: tags_taken, effects: [{give_tags: 1}]}
+      - name: Tagger
+        side: corp
+        type: asset
+        abilities:
+          - {id: t, trigger: run_begins, effects: [{give_tags: 1}]}
+    """
+    out = run(
+        """
+        options: {max_steps: 300}
+        corp:
+          servers: {Remote: {root: [{card: Tagger, rezzed: true}]}}
+        runner:
+          installed: [Echo]
+        decisions:
+          - {action: run, server: HQ}
+    """,
+        defs,
+    )
+    assert out.ended == "loop"
+    assert out.limit is not None and out.limit.rule == "rule_mandatory_infinite_loop"
