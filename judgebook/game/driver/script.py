@@ -8,7 +8,7 @@ from typing import Any
 
 from judgebook.game.driver.choice import ChoicePoint, Decision, Refused, decision
 from judgebook.game.driver.step import advance, start
-from judgebook.game.errors import EngineLimit, IllegalDecision
+from judgebook.game.errors import EngineLimit, IllegalDecision, ScenarioError
 from judgebook.game.scenario.board import Decision as ScriptDecision
 from judgebook.game.scenario.load import Scenario, setup
 from judgebook.game.state import queries as q
@@ -50,8 +50,20 @@ def _fits_here(d: ScriptDecision, point: ChoicePoint) -> bool:
     return any(label == words or label.startswith(words + " ") for label in point.path)
 
 
+CARD_DECISIONS = ("use", "rez", "score", "trigger", "decline")  # decision kinds whose value is a card id
+
+
+def check_names(sc: Scenario, g: Game) -> None:
+    """A decision naming a card that is not in the game can never fit: a malformed scenario, not a rule."""
+    for d in sc.decisions:
+        name = d.value if d.kind in CARD_DECISIONS else d.get("card") if d.kind == "action" else None
+        if name is not None and str(name) not in g.cards:
+            raise ScenarioError(f"no card {name!r} in this scenario", field=d.field, line=d.line, file=sc.file)
+
+
 def replay(sc: Scenario) -> Outcome:
     out = Outcome()
+    check_names(sc, setup(sc))
     try:
         g, steps = start(setup(sc))
     except EngineLimit as exc:
@@ -75,6 +87,14 @@ def replay(sc: Scenario) -> Outcome:
         point = g.point
         chosen: Decision | None = None
         how = "chosen"
+        if (
+            i < len(script)
+            and point.kind == "action"
+            and script[i].kind == "action"
+            and not _fits_here(script[i], point)
+        ):
+            # an action scripted for the other player: only the active player has an action window
+            waiting = Refused(as_decision(script[i]), "an action", "rule_action_window_priority", "not their turn")
         if i < len(script) and _fits_here(script[i], point):
             wanted = as_decision(script[i])
             if point.find(wanted) is not None:
