@@ -17,6 +17,7 @@ from judgebook.game import IllegalDecision, advance, choices
 from judgebook.game.driver.choice import decision
 from judgebook.game.driver.script import Outcome, check, replay
 from judgebook.game.driver.step import start
+from judgebook.game.driver.timeline import timeline
 from judgebook.game.errors import ScenarioError
 from judgebook.game.scenario.load import Scenario, load, parse, setup
 from judgebook.game.state.model import Game, Step
@@ -770,3 +771,92 @@ def test_infinite_loop_is_detected_and_reported():
     )
     assert out.ended == "loop"
     assert out.limit is not None and out.limit.rule == "rule_mandatory_infinite_loop"
+
+
+def test_same_scenario_same_timeline():
+    sc = scenario(
+        """
+        corp:
+          servers: {R&D: {ice: [{card: Wall3, rezzed: true}]}}
+        runner:
+          hand: [Sure Gamble, Sure Gamble, Sure Gamble]
+        decisions:
+          - {action: run, server: R&D}
+    """,
+        WALL3,
+    )
+    a, b = replay(sc), replay(sc)
+    assert a.steps == b.steps
+    assert a.states == b.states
+    assert timeline(sc, a).to_dict() == timeline(sc, b).to_dict()
+
+
+def test_timeline_steps_carry_path_and_rule():
+    sc = scenario(
+        """
+        corp:
+          servers: {R&D: {ice: [{card: Wall3, rezzed: true}]}}
+        runner:
+          hand: [Sure Gamble, Sure Gamble, Sure Gamble]
+        decisions:
+          - {action: run, server: R&D}
+    """,
+        WALL3,
+    )
+    tl = timeline(sc, replay(sc)).to_dict()
+    sub = next(s for s in tl["steps"] if s["event"] == "subroutine")
+    assert sub["path"][-3:] == ["run", "encounter ice", "resolve unbroken subroutines"]
+    assert sub["rule"] == "step_resolve_subroutine"
+    assert set(tl["outcome"]) >= {"winner", "stopped", "runs", "resolved"}
+    assert tl["outcome"]["runs"] == [{"server": "R&D", "successful": False, "ended_by": "end_the_run"}]
+
+
+def test_unknown_key_names_field_and_line():
+    with pytest.raises(ScenarioError) as err:
+        parse("title: x\nrunner:\n  credits: 5\n  credts: 3\n")
+    assert err.value.field == "runner.credts" and err.value.line == 4
+
+
+def test_bad_value_names_field_and_line():
+    with pytest.raises(ScenarioError) as err:
+        parse("title: x\ncorp:\n  credits: lots\n")
+    assert err.value.field == "corp.credits" and err.value.line == 3
+
+
+def test_undefined_card_names_field_and_line():
+    with pytest.raises(ScenarioError) as err:
+        parse("title: x\nrunner:\n  hand:\n    - Mystery Card\n")
+    assert err.value.field == "runner.hand[0]" and err.value.line == 4
+
+
+def test_malformed_instruction_in_card_definition():
+    with pytest.raises(ScenarioError) as err:
+        scenario(
+            "decisions: []\n",
+            "  - {name: Bad, side: runner, type: resource, abilities: "
+            "[{trigger: run_begins, effects: [{explode: 1}]}]}\n",
+        )
+    assert "effects[0]" in err.value.field and err.value.line == 3
+
+
+def test_decision_naming_unknown_card_is_a_scenario_error():
+    with pytest.raises(ScenarioError) as err:
+        run("decisions:\n  - {rez: Nothing}\n")
+    assert err.value.field == "decisions[0].rez" and err.value.line == 6
+
+
+def test_not_yaml_is_a_scenario_error_with_a_line():
+    with pytest.raises(ScenarioError) as err:
+        parse("title: x\nrunner: [unclosed\n")
+    assert err.value.line == 3  # the stream ends (line 3) before the flow sequence is closed
+
+
+def test_action_for_the_wrong_player_is_refused():
+    out = run("decisions:\n  - {action: gain_credit, player: corp}\n")
+    assert out.error is not None and out.error.rule == "rule_action_window_priority"
+    assert out.error.field == "decisions[0].action"
+    # the choice point itself is the Runner's: an action window gives only the active player priority
+    g = first_point("decisions: []\n")
+    g, _ = advance(g, decision("pass", "runner"))
+    g, _ = advance(g, decision("pass", "corp"))
+    assert (choices(g).kind, choices(g).player) == ("action", "runner")
