@@ -860,3 +860,234 @@ def test_action_for_the_wrong_player_is_refused():
     g, _ = advance(g, decision("pass", "runner"))
     g, _ = advance(g, decision("pass", "corp"))
     assert (choices(g).kind, choices(g).player) == ("action", "runner")
+
+
+# --- composite instructions, values, choices, forced encounters, loops ------------------
+SNARE = """
+  - name: Trap
+    side: corp
+    type: asset
+    trash_cost: 0
+    abilities:
+      - id: spring
+        trigger: access
+        condition: {card: self}
+        effects: [{all: [{give_tags: 1}, {damage: {type: net, amount: 2}}]}]
+  - name: Decoy
+    side: runner
+    type: resource
+    abilities:
+      - {id: avoid, cost: {trash: self}, interrupt: true, effects: [{prevent: {what: tags, amount: 1}}]}
+"""
+STONE = """
+  - name: Stone
+    side: corp
+    type: asset
+    abilities:
+      - {id: hit, trigger: run_begins, effects: [{damage: {type: meat, amount: 1}}]}
+  - name: Cleaner
+    side: corp
+    type: agenda
+    agenda_points: 1
+    abilities:
+      - {id: more, trigger: would_damage, interrupt: true, condition: {damage_type: meat, by: corp},
+         effects: [{increase: {what: damage, amount: 1}}]}
+  - name: Spoof
+    side: runner
+    type: hardware
+    abilities:
+      - {id: spoof, cost: {trash: self}, interrupt: true, effects: [{prevent: {what: damage, amount: 2}}]}
+"""
+CHOICE = """
+  - name: Raven
+    side: corp
+    type: ice
+    subtypes: [sentry]
+    strength: 0
+    subroutines:
+      - {text: "Give 1 tag or end the run.", effects: [{choose: [[{give_tags: 1}], [end_the_run]], by: runner}]}
+  - name: Forger
+    side: runner
+    type: resource
+    abilities:
+      - {id: no, static: {cannot: {what: take_tags}}}
+"""
+TWINS = """
+  - name: Popup
+    side: corp
+    type: ice
+    subtypes: [code gate]
+    strength: 0
+    abilities:
+      - {id: tick, trigger: encounter_ice, condition: {ice: self}, effects: [{gain_credits: 1}]}
+  - name: Twins
+    side: corp
+    type: upgrade
+    abilities:
+      - {id: again, trigger: pass_ice, effects: [{encounter: event_ice}]}
+      - {id: stop, static: {cannot: {what: jack_out}}}
+"""
+WORMHOLE = """
+  - name: Hole
+    side: corp
+    type: ice
+    subtypes: [code gate]
+    strength: 7
+    subroutines:
+      - text: "Resolve a subroutine on another rezzed ice."
+        effects: [{resolve_subroutine: {ice: {zone: ice, rezzed: true, other: true, count: 1}}}]
+"""
+CHUM = """
+  - name: Chum
+    side: corp
+    type: ice
+    subtypes: [code gate]
+    strength: 4
+    subroutines:
+      - effects:
+          - lasting:
+              duration: run
+              ability: {id: a1, trigger: encounter_ends, condition: {next_ice: true, fully_broken: false},
+                        effects: [{damage: {type: net, amount: 1}}]}
+"""
+
+
+def test_one_instruction_with_two_parts_has_one_interrupt_window():
+    out = run(
+        """
+        corp:
+          servers: {Remote: {root: [Trap]}}
+        runner:
+          installed: [Decoy]
+          hand: [Sure Gamble, Sure Gamble, Sure Gamble]
+        decisions:
+          - {action: run, server: Remote}
+          - {use: Decoy, ability: avoid}
+    """,
+        SNARE,
+    )
+    # both parts become imminent together, then one window in which Decoy prevents the tag, then both resolve
+    tags, damage = index(out, "would_tags"), index(out, "would_damage")
+    decoy = index(out, "resolve", card="Decoy")
+    assert damage == tags + 1 and damage < decoy < index(out, "damage")
+    assert len(of_kind(out, "would_tags")) == len(of_kind(out, "would_damage")) == 1
+    assert out.final.runner.tags == 0
+    assert len(hand(out.final)) == 1
+
+
+STONE_PLAY = """
+        corp:
+          score: [Cleaner, Cleaner]
+          servers: {Remote: {root: [{card: Stone, rezzed: true}]}}
+        runner:
+          installed: [Spoof]
+          hand: [Sure Gamble, Sure Gamble, Sure Gamble]
+        decisions:
+          - {action: run, server: HQ}
+          - {use: Spoof, ability: spoof}
+"""
+
+
+def test_imminent_values_can_go_below_zero_and_come_back():
+    out = run(STONE_PLAY, STONE)
+    # 1 meat damage, 2 prevented (-1), then each Cleaner increases it by 1: 0, then 1
+    prevented = step(out, "prevented")
+    increases = of_kind(out, "increased")
+    assert out.steps.index(prevented) < out.steps.index(increases[0])
+    assert [s.anchor for s in increases] == ["rule_modify_value_relevant"] * 2
+    assert len(of_kind(out, "trashed", anchor="rule_meat_net_damage")) == 1
+    assert len(hand(out.final)) == 2
+
+
+def test_choice_takes_the_only_option_that_can_be_carried_out():
+    body = """
+        corp:
+          servers: {HQ: {ice: [{card: Raven, rezzed: true}]}}
+        runner:
+          installed: [Forger]
+        decisions:
+          - {action: run, server: HQ}
+    """
+    out = run(body, CHOICE)
+    chose = step(out, "choose")
+    assert (chose.anchor, chose.player, chose.how) == ("rule_mandatory_choice", "runner", "only")
+    assert last_run(out)["ended_by"] == "end_the_run"
+    assert out.final.runner.tags == 0
+    # without the "cannot take tags" effect both options are possible and the default is marked assumed
+    plain = run(body.replace("installed: [Forger]", "installed: []"), CHOICE)
+    assert step(plain, "choose").how == "assumed" and plain.final.runner.tags == 1
+
+
+def test_choosing_an_impossible_option_is_refused():
+    out = run(
+        """
+        corp:
+          servers: {HQ: {ice: [{card: Raven, rezzed: true}]}}
+        runner:
+          installed: [Forger]
+        decisions:
+          - {action: run, server: HQ}
+          - {choose: 1}
+    """,
+        CHOICE,
+    )
+    assert out.error is not None and out.error.rule == "rule_mandatory_choice"
+    assert out.error.field == "decisions[1].choose"
+
+
+def test_forced_encounter_resolves_an_encounter_without_moving_the_runner():
+    out = run(
+        """
+        corp:
+          credits: 0
+          servers: {Remote: {ice: [{card: Popup, rezzed: true}], root: [{card: Twins, rezzed: true}]}}
+        decisions:
+          - {action: run, server: Remote}
+    """,
+        TWINS,
+    )
+    assert out.final.corp.credits == 2
+    forced = index(out, "forced_encounter", card="Popup")
+    assert out.steps[forced].anchor == "rule_forced_encounter"
+    again = out.steps[forced + 1]
+    assert again.kind == "encounter_ice" and "forced encounter" in again.path
+    # the Runner was not moved: one approach of Popup, then the server
+    assert len(of_kind(out, "approach_ice")) == 1 and len(of_kind(out, "pass_ice")) == 1
+    assert last_run(out)["successful"]
+
+
+def test_mandatory_loop_resolves_the_named_number_of_times_and_ends():
+    out = run(
+        """
+        corp:
+          servers: {Archives: {ice: [{card: Hole, rezzed: true}]}, Remote: {ice: [{card: Hole, rezzed: true}]}}
+        decisions:
+          - {action: run, server: Archives}
+          - {loop: 2}
+    """,
+        WORMHOLE,
+    )
+    loop = step(out, "loop")
+    assert (loop.anchor, loop.player, loop.how) == ("rule_mandatory_infinite_loop", "corp", "chosen")
+    assert last_run(out)["successful"]
+    assert len(of_kind(out, "subroutine", card="Hole#2")) == 2
+
+
+def test_delayed_ability_waits_for_the_next_encounter_to_end():
+    out = run(
+        """
+        corp:
+          servers: {HQ: {ice: [{card: Chum, rezzed: true}, {card: Ice Wall, rezzed: true}]}}
+        runner:
+          hand: [Sure Gamble, Sure Gamble]
+        decisions:
+          - {action: run, server: HQ}
+    """,
+        CHUM + ICE_WALL,
+    )
+    created, fired = index(out, "lasting", card="Chum"), index(out, "damage")
+    assert (
+        created < index(out, "encounter_ice", card="Ice Wall") < index(out, "encounter_ends", card="Ice Wall") < fired
+    )
+    assert out.steps[created].anchor == "rule_delayed_conditional_ability"
+    assert len(hand(out.final)) == 1
