@@ -50,6 +50,16 @@ class PriorityWindow(Frame):
             stale = tuple(p for p in g.pending if p.event.name.startswith("would_"))
             if stale:
                 g = evolve(g, pending=tuple(p for p in g.pending if p not in stale))
+                for p in stale:
+                    g = log(
+                        g,
+                        "expired",
+                        f"{p.label} is no longer relevant: nothing it interrupts is imminent",
+                        "sec_relevant_interrupts",
+                        p.controller,
+                        card=p.card,
+                        ability=p.ability,
+                    )
             return pop(g)
         interrupting = "interrupt" in self.kinds
         # In an interrupt window, pending interrupts are triggered with priority, like paid interrupts
