@@ -1091,3 +1091,128 @@ def test_delayed_ability_waits_for_the_next_encounter_to_end():
     )
     assert out.steps[created].anchor == "rule_delayed_conditional_ability"
     assert len(hand(out.final)) == 1
+
+
+def test_first_this_run_counts_prevented_instances():
+    defs = textwrap.dedent(SHIELD) + textwrap.dedent(
+        """
+      - name: Tori
+        side: corp
+        type: upgrade
+        abilities:
+          - {id: t, trigger: would_damage, interrupt: true, condition: {first_this_run: true},
+             effects: [{gain_credits: 1}]}
+      - name: Zap2
+        side: corp
+        type: asset
+        abilities:
+          - {id: z, trigger: run_begins, effects: [{damage: {type: net, amount: 1}}, {damage: {type: net, amount: 1}}]}
+    """
+    )
+    out = run(
+        """
+        corp:
+          servers: {Remote: {root: [{card: Zap2, rezzed: true}, {card: Tori, rezzed: true}]}}
+        runner:
+          installed: [Shield]
+          hand: [Sure Gamble, Sure Gamble, Sure Gamble]
+        decisions:
+          - {action: run, server: HQ}
+    """,
+        defs,
+    )
+    # Shield prevents the first net damage completely, so Tori is no longer relevant to it;
+    # the second is not the first this run, so Tori never becomes pending again
+    assert "Tori:t" not in resolved(out)
+    assert resolved(out).count("Shield:soak") == 2
+    assert len(of_kind(out, "pending", card="Tori")) == 1
+    assert step(out, "expired", card="Tori").anchor == "sec_relevant_interrupts"
+    assert out.final.corp.credits == 5
+    assert len(hand(out.final)) == 3
+
+
+def test_hosted_card_installed_with_a_discount_and_spend_hosted_credits():
+    defs = """
+      - name: Supplier
+        side: runner
+        type: resource
+        abilities:
+          - id: s
+            trigger: turn_begins
+            condition: {player: you}
+            effects: [{install: {hosted_on: self, count: 1}, pay_cost: true, discount: 2}]
+      - {name: Chip, side: runner, type: hardware, cost: 3, link: 1}
+      - {name: Ghost, side: runner, type: resource, credits_for: run}
+    """
+    out = run(
+        """
+        start: {turn: runner, at: runner_turn}
+        runner:
+          credits: 1
+          installed: [{card: Supplier, hosted: [Chip]}, {card: Ghost, counters: {credit: 3}}]
+    """,
+        defs,
+    )
+    assert "Chip" in out.final.zone("runner.rig")
+    assert step(out, "installed", card="Chip").anchor == "rule_installing"
+    assert out.final.runner.credits == 0  # 3 - 2 paid from the pool
+    assert out.final.card("Ghost").count("credit") == 3  # not spendable outside a run
+
+
+def test_removing_the_approached_ice_ends_the_approach():
+    defs = textwrap.dedent(ICE_WALL) + textwrap.dedent(
+        """
+      - name: Bako
+        side: corp
+        type: ice
+        subtypes: [barrier]
+        strength: 2
+        abilities:
+          - {id: back, cost: {credits: 1}, effects: [{add_to_hand: self}]}
+        subroutines: [[end_the_run]]
+    """
+    )
+    out = run(
+        """
+        corp:
+          credits: 1
+          servers: {Remote: {ice: [{card: Bako, rezzed: true}, Ice Wall], root: [Closet]}}
+        decisions:
+          - {action: run, server: Remote}
+          - {use: Bako, ability: back, at: approach_ice}
+    """,
+        defs + textwrap.dedent(CLOSET),
+    )
+    ends = index(out, "approach_ends", card="Bako")
+    assert out.steps[ends].anchor == "rule_uninstall_ice_during_run"
+    assert "Bako" in hand(out.final, "corp")
+    assert of_kind(out, "encounter_ice") == []
+    # the Runner passed Bako's position and approaches the next ice inward
+    assert [s.card for s in of_kind(out, "approach_ice")] == ["Bako", "Ice Wall"]
+    assert ends < index(out, "approach_ice", card="Ice Wall")
+    assert last_run(out)["successful"]
+
+
+def test_then_follows_only_when_the_instruction_did_something():
+    defs = """
+      - name: Pawn
+        side: runner
+        type: resource
+        abilities:
+          - id: sell
+            cost: {credits: 0}
+            effects: [{trash: {zone: installed, side: you, type: hardware, count: 1}, then: [{gain_credits: 3}]}]
+    """
+    out = run(
+        """
+        runner:
+          credits: 0
+          installed: [Pawn]
+        decisions:
+          - {use: Pawn, ability: sell}
+    """,
+        defs,
+    )
+    assert out.final.runner.credits == 0
+    assert step(out, "no_target", card="Pawn").anchor == "rule_targets_must_be_in_play_area"
+    assert of_kind(out, "credits") == []
