@@ -221,9 +221,17 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                 if why
                 else opts.append(Option(d, "remove 1 tag (2[c])", "runner_basic_action_remove_tag"))
             )
+        else:
+            refused.append(
+                Refused(decision("action", "remove_tag"), "remove 1 tag", "rule_tagged_remove_tag", "no tag to remove")
+            )
     for cid in g.zone(f"{side}.hand"):
         card_def = q.definition(g, cid)
         if card_def.type in ("event", "operation"):
+            installing = decision("action", "install", card=cid)
+            refused.append(
+                Refused(installing, f"install {cid}", cite["install"], f"a card of type {card_def.type} is played")
+            )
             d = decision("action", "play", card=cid)
             price = Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True)
             extra = costs.additional_cost(g, "play", cid)
