@@ -1216,3 +1216,145 @@ def test_then_follows_only_when_the_instruction_did_something():
     assert out.final.runner.credits == 0
     assert step(out, "no_target", card="Pawn").anchor == "rule_targets_must_be_in_play_area"
     assert of_kind(out, "credits") == []
+
+
+# --- turns, actions, traces, X costs ---------------------------------------------------------
+
+
+def test_turns_alternate_with_mandatory_draw_and_discard():
+    out = run(
+        """
+        start: {turn: runner, at: action_phase}
+        corp:
+          deck: [Hedge Fund, Hedge Fund]
+        runner:
+          clicks: 1
+          hand: [Sure Gamble, Sure Gamble, Sure Gamble, Sure Gamble, Sure Gamble]
+          deck: [Sure Gamble]
+        decisions:
+          - {action: draw}
+    """
+    )
+    discard = step(out, "discard")
+    assert (discard.how, discard.anchor, discard.player) == ("assumed", "rule_discarding_process", "runner")
+    runner_ends = index(out, "turn_ends", player="runner")
+    corp_clicks = index(out, "clicks", player="corp")
+    corp_draw = index(out, "drawn", player="corp")
+    assert runner_ends < corp_clicks < corp_draw
+    assert out.steps[corp_clicks].anchor == "step_corp_turn_allotted_clicks"
+    assert out.steps[corp_draw].path[-1] == "mandatory draw"
+    assert out.final.zone("corp.hand") == ("Hedge Fund",) and len(hand(out.final)) == 5
+    assert (choices(out.final).kind, choices(out.final).player) == ("action", "corp")
+
+
+def test_play_and_install_actions_pay_their_costs():
+    defs = """
+      - {name: Windfall, side: runner, type: event, cost: 2, abilities: [{kind: play, effects: [{gain_credits: 9}]}]}
+      - {name: Daily Casts, side: runner, type: resource, cost: 3}
+    """
+    out = run(
+        """
+        runner:
+          credits: 5
+          hand: [Windfall, Daily Casts]
+        decisions:
+          - {action: play, card: Windfall}
+          - {action: install, card: Daily Casts}
+    """,
+        defs,
+    )
+    assert out.final.runner.credits == 5 - 2 + 9 - 3
+    assert out.final.zone("runner.discard") == ("Windfall",)
+    assert out.final.zone("runner.rig") == ("Daily Casts",)
+    assert out.final.runner.clicks == 2
+    assert [s.anchor for s in of_kind(out, "action")] == ["runner_basic_action_event", "runner_basic_action_install"]
+
+
+def test_installing_an_event_is_refused():
+    out = run(
+        """
+        runner:
+          hand: [Sure Gamble]
+        decisions:
+          - {action: install, card: Sure Gamble}
+    """
+    )
+    assert out.error is not None and out.error.rule == "runner_basic_action_install"
+    assert out.error.field == "decisions[0].action"
+
+
+def test_trace_compares_strength_with_link():
+    defs = """
+      - name: Tracer
+        side: corp
+        type: ice
+        subtypes: [sentry]
+        strength: 0
+        subroutines:
+          - effects: [{trace: {base: 2, success: [{give_tags: 1}], failure: [{gain_credits: 1}]}}]
+    """
+    out = run(
+        """
+        corp:
+          servers: {HQ: {ice: [{card: Tracer, rezzed: true}]}}
+        runner:
+          link: 1
+          credits: 3
+        decisions:
+          - {action: run, server: HQ}
+          - {trace: 0, player: corp}
+          - {trace: 2, player: runner}
+    """,
+        defs,
+    )
+    assert step(out, "trace").anchor == "step_trace_initiated"
+    result = of_kind(out, "trace")[-1]
+    assert result.anchor == "step_trace_determine_success"
+    # trace strength 2 + 0 against link 1 + 2: unsuccessful, so the failure branch (the Corp gains 1)
+    assert out.final.runner.tags == 0 and out.final.runner.credits == 1
+    assert out.final.corp.credits == 6
+
+
+def test_x_cost_is_chosen_by_the_decision():
+    defs = """
+      - name: Meter
+        side: runner
+        type: resource
+        abilities:
+          - {id: m, cost: {credits: X}, effects: [{draw: 1}]}
+    """
+    out = run(
+        """
+        runner:
+          credits: 4
+          installed: [Meter]
+          deck: [Sure Gamble]
+        decisions:
+          - {use: Meter, ability: m, x: 3}
+    """,
+        defs,
+    )
+    assert out.final.runner.credits == 1
+    assert step(out, "credits_spent").anchor == "rule_cost"
+    assert hand(out.final) == ("Sure Gamble",)
+
+
+def test_zero_cost_is_still_paid_and_cited():
+    out = run(
+        """
+        runner:
+          installed: [Kit]
+        decisions:
+          - {use: Kit, ability: cash}
+    """,
+        CLOSET,
+    )
+    assert index(out, "cost") < index(out, "ability_used", card="Kit")
+    assert step(out, "cost").anchor == "rule_cost_zero"
+
+
+def test_remove_tag_action_needs_a_tag():
+    out = run("decisions:\n  - {action: remove_tag}\n")
+    assert out.error is not None and out.error.rule == "rule_tagged_remove_tag"
+    tagged = run("runner: {tags: 1}\ndecisions:\n  - {action: remove_tag}\n")
+    assert tagged.error is None and tagged.final.runner.tags == 0 and tagged.final.runner.credits == 3
