@@ -9,11 +9,11 @@ from judgebook.game.language.context import Ctx
 from judgebook.game.language.costs import Cost
 from judgebook.game.language.quantities import Number
 from judgebook.game.rules import costs
-from judgebook.game.rules.effects import draw, move, set_player
+from judgebook.game.rules.effects import draw, move, set_player, win
 from judgebook.game.rules.frames import Call, Frame, event, log, path, pop, push, react_first, set_top
 from judgebook.game.rules.resolve import Resolve
 from judgebook.game.rules.triggers import emit
-from judgebook.game.rules.values import hand_size
+from judgebook.game.rules.values import hand_size, max_hand_size
 from judgebook.game.rules.windows import PriorityWindow, use_ability
 from judgebook.game.state import queries as q
 from judgebook.game.state.model import Game, Side, evolve, other
@@ -103,6 +103,8 @@ class Turn(Frame):
                 return set_top(g, replace(self, at=self.at - 2))
             return g
         if key == "discard":
+            if side == "runner" and max_hand_size(g, side) < 0:
+                return win(g, "corp", "flatline", "rule_runner_discard_step")
             excess = len(g.zone(f"{side}.hand")) - hand_size(g, side)
             return push(g, Discard(side)) if excess > 0 else g
         if key == "lose_clicks":
