@@ -1358,3 +1358,190 @@ def test_remove_tag_action_needs_a_tag():
     assert out.error is not None and out.error.rule == "rule_tagged_remove_tag"
     tagged = run("runner: {tags: 1}\ndecisions:\n  - {action: remove_tag}\n")
     assert tagged.error is None and tagged.final.runner.tags == 0 and tagged.final.runner.credits == 3
+
+
+def test_abilities_pending_when_the_run_ends_resolve_in_the_run_ends_phase():
+    body = """
+        corp:
+          servers: {HQ: {ice: [{card: Chum, rezzed: true}, {card: Ice Wall, rezzed: true}]}}
+        runner:
+          hand: [Sure Gamble, Sure Gamble]
+        expect:
+          resolved_in: {"Chum:a1": run ends}
+        decisions:
+          - {action: run, server: HQ}
+    """
+    sc = scenario(body, CHUM + ICE_WALL)
+    out = replay(sc)
+    assert check(sc, out) == []
+    # Ice Wall ended the run; Chum's delayed ability met its condition as the encounter ended, and it
+    # resolves once the open priority windows have closed, in the run ends phase
+    end, chum = index(out, "end_the_run"), step(out, "resolve", card="Chum")
+    assert end < out.steps.index(chum)
+    assert chum.path[-2:] == ("run ends", "open priority windows close")
+    wrong = scenario(body.replace("run ends}", "encounter ice}"), CHUM + ICE_WALL)
+    assert [d.split(":")[0] for d in check(wrong, replay(wrong))] == ["resolved_in"]
+
+
+def test_additional_cost_to_access_can_be_declined():
+    defs = textwrap.dedent(CLOSET) + textwrap.dedent(
+        """
+      - name: Gate Keeper
+        side: corp
+        type: upgrade
+        abilities:
+          - {id: g, static: {additional_cost: {to: access, server: this, cost: {credits: 1}}}}
+    """
+    )
+    out = run(
+        """
+        corp:
+          servers: {Remote: {root: [{card: Gate Keeper, rezzed: true}, Closet]}}
+        decisions:
+          - {action: run, server: Remote}
+          - {pay: false}
+    """,
+        defs,
+    )
+    declined = step(out, "declined")
+    assert declined.anchor == "rule_decline_additional_cost"
+    assert [s.card for s in of_kind(out, "access")] == ["Closet"]  # paid if able, by default
+    assert out.final.runner.credits == 4
+
+
+def test_x_paid_in_a_nested_cost_carries_into_the_instruction():
+    defs = """
+      - name: Atman
+        side: runner
+        type: program
+        abilities:
+          - id: load
+            cost: {credits: 0}
+            effects: [{pay: {credits: X}, optional: true, then: [{counters: {add: X, kind: power, card: self}}]}]
+    """
+    out = run(
+        """
+        runner:
+          credits: 5
+          installed: [Atman]
+        decisions:
+          - {use: Atman, ability: load}
+          - {pay: true, x: 3}
+    """,
+        defs,
+    )
+    assert out.error is None
+    assert out.final.card("Atman").count("power") == 3 and out.final.runner.credits == 2
+
+
+def test_a_prevention_interrupt_cannot_be_used_when_nothing_it_prevents_is_imminent():
+    defs = textwrap.dedent(SNARE) + textwrap.dedent(
+        """
+      - name: Net Shield
+        side: runner
+        type: program
+        abilities:
+          - {id: shield, cost: {credits: 1}, interrupt: true, effects: [{prevent: {what: damage, amount: 1}}]}
+    """
+    )
+    out = run(
+        """
+        corp:
+          servers: {Remote: {root: [Trap]}}
+        runner:
+          installed: [Decoy, Net Shield]
+          hand: [Sure Gamble, Sure Gamble, Sure Gamble]
+        decisions:
+          - {action: run, server: Remote}
+          - {use: Net Shield, ability: shield}
+          - {use: Net Shield, ability: shield}
+          - {use: Net Shield, ability: shield}
+    """,
+        defs,
+    )
+    # two uses prevent the 2 net damage; the third has nothing left to prevent
+    assert len(of_kind(out, "resolve", card="Net Shield")) == 2
+    assert out.error is not None and out.error.rule == "sec_relevant_interrupts"
+    assert out.error.field == "decisions[3].use"
+
+
+def test_hand_size_modifier_and_flatline_at_the_discard_step():
+    defs = """
+      - {name: Big Brain, side: runner, type: hardware, abilities: [{id: h, static: {hand_size: {by: 2}}}]}
+    """
+    body = """
+        start: {turn: runner, at: discard_phase}
+        runner:
+          installed: [Big Brain]
+          hand: [Sure Gamble, Sure Gamble, Sure Gamble, Sure Gamble, Sure Gamble, Sure Gamble, Sure Gamble]
+    """
+    out = run(body, defs)
+    assert of_kind(out, "discard") == [] and len(hand(out.final)) == 7  # maximum 5 + 2
+    without = run(body.replace("installed: [Big Brain]", "installed: []"), defs)
+    assert step(without, "discard").anchor == "rule_discarding_process" and len(hand(without.final)) == 5
+    # a maximum hand size below 0 at the start of the discard step flatlines the Runner
+    out = run(
+        """
+        start: {turn: runner, at: discard_phase}
+        runner:
+          hand_size: -1
+    """
+    )
+    assert (out.final.winner, out.final.win_reason) == ("corp", "flatline")
+    assert (out.steps[-1].kind, out.steps[-1].anchor) == ("win", "rule_runner_discard_step")
+
+
+def test_delayed_ability_remembers_the_target_and_this_server_condition():
+    defs = """
+      - name: Trial
+        side: runner
+        type: event
+        abilities:
+          - kind: play
+            effects:
+              - {install: {zone: discard, side: you, type: program, count: 1}}
+              - lasting: {duration: turn, ability: {trigger: turn_ends, condition: {player: runner},
+                                                    effects: [{add_to_top_of_deck: chosen}]}}
+      - {name: Tool, side: runner, type: program}
+      - name: Watcher
+        side: corp
+        type: upgrade
+        abilities:
+          - {id: w, trigger: run_begins, condition: {server: this}, effects: [{gain_credits: 1}]}
+    """
+    out = run(
+        """
+        corp:
+          servers: {Remote: {root: [{card: Watcher, rezzed: true}]}}
+        runner:
+          credits: 0
+          clicks: 3
+          hand: [Trial]
+          discard: [Tool]
+        decisions:
+          - {action: play, card: Trial}
+          - {action: run, server: HQ}
+          - {action: run, server: Remote}
+    """,
+        defs,
+    )
+    assert out.final.zone("runner.deck") == ("Tool",)
+    assert resolved(out).count("Watcher:w") == 1  # the run on HQ is not a run on Watcher's server
+    delayed = of_kind(out, "resolve", card="Trial")[-1]  # the first is playing the event
+    assert index(out, "turn_ends", player="runner") < out.steps.index(delayed)
+    assert delayed.path[-1] == "turn formally ends"
+
+
+def test_card_library_is_parsed_lazily(tmp_path):
+    lib = tmp_path / "cards"
+    lib.mkdir()
+    (lib / "good.yaml").write_text("name: Good\nside: runner\ntype: resource\n", encoding="utf-8")
+    (lib / "broken.yaml").write_text("name: Broken\nside: runner\ntype: resource\nwhat: 1\n", encoding="utf-8")
+    scen = tmp_path / "scenarios"
+    scen.mkdir()
+    (scen / "a.yaml").write_text("title: a\nrunner: {installed: [Good]}\n", encoding="utf-8")
+    (scen / "b.yaml").write_text("title: b\nrunner: {installed: [Broken]}\n", encoding="utf-8")
+    assert load(scen / "a.yaml").library.card("Good").type == "resource"
+    with pytest.raises(ScenarioError) as err:
+        load(scen / "b.yaml")
+    assert str(err.value.file).endswith("broken.yaml") and err.value.line == 4
