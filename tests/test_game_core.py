@@ -1181,7 +1181,7 @@ def test_removing_the_approached_ice_ends_the_approach():
           - {action: run, server: Remote}
           - {use: Bako, ability: back, at: approach_ice}
     """,
-        defs + textwrap.dedent(CLOSET),
+        textwrap.dedent(defs) + textwrap.dedent(CLOSET),
     )
     ends = index(out, "approach_ends", card="Bako")
     assert out.steps[ends].anchor == "rule_uninstall_ice_during_run"
@@ -1216,6 +1216,18 @@ def test_then_follows_only_when_the_instruction_did_something():
     assert out.final.runner.credits == 0
     assert step(out, "no_target", card="Pawn").anchor == "rule_targets_must_be_in_play_area"
     assert of_kind(out, "credits") == []
+    # with a piece of hardware to trash, the trash happens and so does what follows it
+    did = run(
+        """
+        runner:
+          credits: 0
+          installed: [Pawn, Kit]
+        decisions:
+          - {use: Pawn, ability: sell}
+    """,
+        textwrap.dedent(defs) + textwrap.dedent(CLOSET),
+    )
+    assert "Kit" in did.final.zone("runner.discard") and did.final.runner.credits == 3
 
 
 # --- turns, actions, traces, X costs ---------------------------------------------------------
