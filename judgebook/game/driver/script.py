@@ -63,9 +63,10 @@ def check_names(sc: Scenario, g: Game) -> None:
 
 def replay(sc: Scenario) -> Outcome:
     out = Outcome()
-    check_names(sc, setup(sc))
+    first = setup(sc)
+    check_names(sc, first)
     try:
-        g, steps = start(setup(sc))
+        g, steps = start(first)
     except EngineLimit as exc:
         out.limit = exc
         return out
