@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from judgebook.engine.errors import ScenarioError
 from judgebook.engine.yamlnodes import LocDict, line_of
+from judgebook.engine.errors import ScenarioError
 
 SIDES = ("corp", "runner")
 STARTS = ("corp_turn", "runner_turn", "action_phase", "discard_phase")
@@ -243,7 +243,7 @@ def _servers(node: Any, ids: _Ids) -> tuple[ServerSpec, ...]:
     return tuple(out)
 
 
-def _all_specs(player: PlayerSpec) -> list[CardSpec]:
+def all_specs(player: PlayerSpec) -> list[CardSpec]:
     specs = list(player.hand + player.deck + player.discard + player.score + player.installed + player.current)
     if player.identity:
         specs.append(player.identity)
