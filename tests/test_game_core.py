@@ -433,7 +433,7 @@ def test_paying_credits_the_player_lacks_cites_the_cost_rule():
 
 
 def test_bypass_ends_the_encounter_before_the_other_pending_ability(rules_source):
-    sc = load(rules_source / "next" / "scenarios" / "engine-femme-fatale-tollbooth.yaml")
+    sc = load(rules_source / "scenarios" / "engine-femme-fatale-tollbooth.yaml")
     out = replay(sc)
     assert check(sc, out) == []
     expired = step(out, "expired", card="Tollbooth")

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from judgebook.engine.yamlnodes import load_text
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.language.conditions import Condition, parse_condition
 from judgebook.engine.language.costs import Cost, parse_cost
@@ -14,6 +13,7 @@ from judgebook.engine.language.events import Trigger, parse_trigger
 from judgebook.engine.language.instructions import Instruction, parse_instructions
 from judgebook.engine.language.nodes import At, check_keys, node_line, want_bool, want_int, want_list, want_str
 from judgebook.engine.language.statics import Static, parse_static
+from judgebook.engine.yamlnodes import load_text
 
 SIDES = ("corp", "runner")
 CORP_TYPES = ("agenda", "asset", "upgrade", "ice", "operation", "identity")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
-from judgebook.engine.yamlnodes import line_of
 from judgebook.engine.errors import ScenarioError
+from judgebook.engine.yamlnodes import line_of
 
 
 class At:

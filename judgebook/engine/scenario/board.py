@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from judgebook.engine.yamlnodes import LocDict, line_of
 from judgebook.engine.errors import ScenarioError
+from judgebook.engine.yamlnodes import LocDict, line_of
 
 SIDES = ("corp", "runner")
 STARTS = ("corp_turn", "runner_turn", "action_phase", "discard_phase")

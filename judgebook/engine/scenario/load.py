@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from judgebook.engine.yamlnodes import LocDict, line_of, load_text
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.language.cards import CardDef, CardLibrary, load_library, parse_card
 from judgebook.engine.language.nodes import At
@@ -20,6 +19,7 @@ from judgebook.engine.scenario.board import SIDES, check_keys, want_str
 from judgebook.engine.state.fmap import FMap
 from judgebook.engine.state.model import Card, Game, Player, Side, evolve
 from judgebook.engine.timing.structures import CORP_TURN, RUNNER_TURN
+from judgebook.engine.yamlnodes import LocDict, line_of, load_text
 
 
 @dataclass(frozen=True)
