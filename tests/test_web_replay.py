@@ -251,7 +251,7 @@ def test_timeline_shows_every_step_with_phase_event_text_rule_and_changes(client
     clean(html)
     items = steps_of(html)
     assert len(items) == len(timeline.steps) >= 10
-    for item, step in zip(items, timeline.steps):
+    for item, step in zip(items, timeline.steps, strict=True):
         a = item["attrs"]
         assert a["id"] == f"step-{step.n}" and a["data-n"] == str(step.n)
         assert {"href": f"#step-{step.n}", "class": "rp-n", "title": f"Link to step {step.n}"} in item["links"]
@@ -261,7 +261,7 @@ def test_timeline_shows_every_step_with_phase_event_text_rule_and_changes(client
         assert re.sub(r"\[\w+\]", "", step.text).split()[0] in text
         for key in step.state:
             assert key in text
-    pay = next(i for i, s in zip(items, timeline.steps) if s.event == "credits_spent" and "3" in s.text)
+    pay = next(i for i, s in zip(items, timeline.steps, strict=True) if s.event == "credits_spent" and "3" in s.text)
     assert "runner credits 5 → 2" in " ".join(pay["text"].split())
 
 
@@ -270,7 +270,7 @@ def test_citation_links_to_the_newest_loaded_version_or_says_not_loaded(client, 
     html = get(client, "/replay/tax")
     items = steps_of(html)
     seen_link = seen_missing = 0
-    for item, step in zip(items, timeline.steps):
+    for item, step in zip(items, timeline.steps, strict=True):
         ref = rule_ref(corpus, step.rule)      # the CLI's own resolution
         rule_links = [l for l in item["links"] if l.get("class") == "rp-rule"]
         if ref["id"]:
@@ -291,7 +291,7 @@ def test_assumed_decisions_are_marked(client):
     items = steps_of(get(client, "/replay/tax"))
     assumed = [s.n for s in timeline.steps if s.assumed]
     assert assumed and len(assumed) < len(timeline.steps)
-    for item, step in zip(items, timeline.steps):
+    for item, step in zip(items, timeline.steps, strict=True):
         marked = "is-assumed" in item["attrs"]["class"].split()
         assert marked == step.assumed, step.n
         assert ("assumed" in item["text"].split()) == step.assumed, step.n

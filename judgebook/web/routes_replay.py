@@ -21,12 +21,12 @@ from flask import Blueprint, abort, current_app, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from judgebook.commands.replay import rule_ref, timeline_data
+from judgebook.engine.yamlnodes import load_text
 from judgebook.game.driver.script import check, replay
 from judgebook.game.driver.timeline import timeline as make_timeline
 from judgebook.game.errors import ScenarioError
 from judgebook.game.scenario.load import parse
 from judgebook.game.timing.structures import FORCED_ENCOUNTER, STRUCTURES
-from judgebook.engine.yamlnodes import load_text
 from judgebook.store import paths
 from judgebook.web.app import state
 
