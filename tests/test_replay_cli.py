@@ -59,6 +59,8 @@ def test_text_timeline_is_numbered_with_citations_and_outcome(capsys, scenario_f
     assert "changed: runner clicks 4 → 3" in out
     assert "changed: runner cards in hand 3 → 2; runner discard pile [] → [Sure Gamble]" in out
     assert "run on R&D: unsuccessful, ended by end_the_run" in out
+    # the second subroutine ends the run: the third never resolves
+    assert "resolved, in order: Wall of Static Plus:sub1, Wall of Static Plus:sub2\n" in out
 
 
 def test_json_shape(capsys, scenario_file, no_index):

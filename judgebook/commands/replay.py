@@ -259,6 +259,7 @@ def game_timeline_data(scenario: Any, outcome: Any, corpus: Any, until: int | No
                     "win_reason": final.win_reason if final else None,
                     "runs": [{"server": r.server, "successful": r.successful, "ended_by": r.ended_by}
                              for r in summary.outcome.runs],
+                    "resolved": list(summary.outcome.resolved),
                     "stopped": str(outcome.limit) if outcome.limit else None,
                     "stopped_rule": rule_ref(corpus, outcome.limit.rule) if outcome.limit else None}}
     if until is not None:
@@ -358,15 +359,17 @@ def render_game(data: dict[str, Any]) -> str:
     for run in outcome["runs"]:
         lines.append(f"  run on {run['server']}: {'successful' if run['successful'] else 'unsuccessful'}, "
                      f"ended by {run['ended_by']}")
+    if outcome["resolved"]:
+        lines.append(f"  resolved, in order: {', '.join(outcome['resolved'])}")
     if outcome["stopped"]:
         lines.append(f"  stopped: {outcome['stopped']} — rule: {_cite(outcome['stopped_rule'])}")
     return "\n".join(lines) + "\n"
 
 
 def _short(value: Any) -> str:
-    """A board value in a line of text: a list of cards by name, counters by card, nothing as "–"."""
+    """A board value in a line of text: a short list of cards by name, a long one counted, nothing as "-"."""
     if isinstance(value, list):
-        return "[" + ", ".join(map(str, value)) + "]"
+        return "[" + ", ".join(map(str, value)) + "]" if len(value) <= 6 else f"{len(value)} cards"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {_short(v)}" for k, v in value.items()) + "}"
-    return "–" if value is None else str(value)
+    return "-" if value is None else str(value)
