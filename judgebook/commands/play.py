@@ -237,7 +237,8 @@ def make_cite(corpus: Any) -> Cite:
     def cite(anchor: str) -> str:
         if anchor not in cache:
             ref = rule_ref(corpus, anchor) or {}
-            cache[anchor] = f"{ref['doc']} {ref['number']} ({anchor})" if ref.get("number") else anchor
+            loaded = ref.get("doc") and ref.get("number")   # an unloaded rule has a number but no document
+            cache[anchor] = f"{ref['doc']} {ref['number']} ({anchor})" if loaded else anchor
         return cache[anchor]
     return cite
 
