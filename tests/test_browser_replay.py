@@ -122,7 +122,7 @@ def test_citation_is_a_link_to_the_rule_page(page, server):
 def test_picture_shows_where_the_step_is(page, server):
     page.goto(f"{server}/replay/{NAME}")
     phases = page.eval_on_selector_all("li.rp-step", "ls => ls.map(l => l.querySelector('.rp-phase').textContent)")
-    n = next(i for i, p in enumerate(phases, 1) if p.startswith("encounter ice"))
+    n = next(i for i, p in enumerate(phases, 1) if p.strip().endswith("encounter ice"))   # "run / encounter ice"
     page.goto(f"{server}/replay/{NAME}#step-{n}")
     pic = page.locator(f"#step-{n} .tp-pic")
     assert pic.is_visible()

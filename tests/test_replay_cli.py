@@ -49,12 +49,18 @@ def test_text_timeline_is_numbered_with_citations_and_outcome(capsys, scenario_f
     code, out, _ = run_cli(capsys, "replay", scenario_file, "--index", no_index)
     assert code == 0
     assert "Replay: End the run stops the remaining subroutines" in out
-    assert " 1. [" in out and "12. [encounter ice: resolve unbroken subroutines]" in out
+    assert " 1. [" in out
+    assert ("15. [Runner's turn › action phase › take an action › run › encounter ice › resolve unbroken subroutines]"
+            " subroutine: Wall of Static Plus subroutine 1 resolves: Do 1 net damage.") in out
     # CR 26.03 is not loaded, yet the citation names the rule's number and heading
     assert ("rule: step_resolve_subroutine — CR 26.03 6.9.3c (Steps of a Run › Encounter Ice Phase), "
             "not in the loaded documents") in out
-    assert "changed: runner.clicks 4 → 3" in out
+    # the board's changes, in the web page's keys: the run's click, then the net damage's trashed card
+    assert "changed: runner clicks 4 → 3" in out
+    assert "changed: runner cards in hand 3 → 2; runner discard pile [] → [Sure Gamble]" in out
     assert "run on R&D: unsuccessful, ended by end_the_run" in out
+    # the second subroutine ends the run: the third never resolves
+    assert "resolved, in order: Wall of Static Plus:sub1, Wall of Static Plus:sub2\n" in out
 
 
 def test_json_shape(capsys, scenario_file, no_index):
@@ -63,11 +69,15 @@ def test_json_shape(capsys, scenario_file, no_index):
     assert code == 0
     assert set(data) >= {"outcome", "steps"}
     step = data["steps"][0]
-    assert set(step) >= {"n", "phase", "event", "text", "rule", "state", "path"}
-    assert step["rule"] == {"anchor": "step_runner_turn_loop_paw", "id": None, "number": "5.7.1e",
-                            "doc": None, "title": "Turns › Steps of the Runner's Turn",
-                            "note": "CR 26.03 5.7.1e (Turns › Steps of the Runner's Turn), "
+    assert set(step) >= {"n", "phase", "kind", "text", "rule", "state", "changes", "path", "how", "player"}
+    assert step["kind"] == "pass" and step["how"] == "only" and step["player"] == "runner"
+    assert step["path"] == ["Runner's turn", "action phase", "paid ability window"]
+    assert step["rule"] == {"anchor": "rule_pass", "id": None, "number": "9.2.4b",
+                            "doc": None, "title": "Abilities › Timing and Priority",
+                            "note": "CR 26.03 9.2.4b (Abilities › Timing and Priority), "
                                     "not in the loaded documents"}
+    begins = next(s for s in data["steps"] if s["kind"] == "run_begins")
+    assert begins["state"] == {"runner clicks": [4, 3]}
     assert data["outcome"]["runs"][0]["ended_by"] == "end_the_run"
 
 
@@ -85,10 +95,10 @@ def test_until_must_be_positive(capsys, scenario_file):
 def test_citations_resolve_against_the_loaded_cr(capsys, scenario_file, tiny_index):
     code, out, _ = run_cli(capsys, "replay", scenario_file, "--json", "--index", tiny_index)
     steps = json.loads(out)["steps"]
-    sub = next(s for s in steps if s["event"] == "subroutine")
+    sub = next(s for s in steps if s["kind"] == "subroutine")
     assert sub["rule"]["doc"] == "cr-26.03" and sub["rule"]["number"] == "6.9.3c"
     assert sub["rule"]["id"] == "cr-26.03:step_resolve_subroutine"
-    other = next(s for s in steps if s["event"] == "end_run")
+    other = next(s for s in steps if s["kind"] == "end_the_run")
     assert other["rule"]["doc"] is None and other["rule"]["note"].endswith("not in the loaded documents")
     # the top-level --index works too
     code, text, _ = run_cli(capsys, "--index", tiny_index, "replay", scenario_file)

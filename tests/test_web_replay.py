@@ -16,7 +16,9 @@ import pytest
 from test_web_app import Inspector
 from test_web_corpus import FakeSearcher, documents, sections
 
-from judgebook.engine import parse_scenario, replay
+from judgebook.engine.driver.script import check, replay
+from judgebook.engine.driver.timeline import Timeline, timeline
+from judgebook.engine.scenario.load import parse
 from judgebook.model import Provenance, Section
 from judgebook.store.citations import NOT_LOADED, rule_ref
 from judgebook.store.corpus import Corpus
@@ -48,12 +50,27 @@ corp:
     HQ: {ice: [{card: Toll Gate, rezzed: true}]}
 """
 
+# A breaker whose only ability (+1 strength) the Runner could use in every paid ability window: the
+# replay passes there by default, so those steps are assumed, not scripted.
+GAUGE = """\
+  - name: Gauge
+    side: runner
+    type: program
+    subtypes: [icebreaker, fracter]
+    cost: 2
+    memory: 1
+    strength: 1
+    abilities:
+      - {id: pump, text: "1[c]: +1 strength.", cost: {credits: 1}, effects: [{strength: 1}]}
+"""
+
 TAX = """\
 title: Toll Gate takes its tax, then ends the run
 source: "test: a made-up example"
-""" + TOLL_GATE + """\
+""" + TOLL_GATE.replace("card_defs:\n", "card_defs:\n" + GAUGE, 1) + """\
 runner:
   credits: 5
+  installed: [Gauge]
 decisions:
   - {action: run, server: HQ}
 expect:
@@ -73,8 +90,8 @@ decisions:
   - {action: run, server: HQ, note: "a judge's note <script>alert('note')</script>"}
 """
 
-# An illegal decision: the Runner cannot jack out before any ice was passed... or at all here:
-# the scripted `pay` is never used, which the engine reports as an illegal decision with a rule.
+# An illegal decision: Toll Gate ends the run before the Runner could jack out, so the first `jack_out` is
+# never used, which the engine reports as an illegal decision with a rule (the rest stay unread).
 ILLEGAL = """\
 title: A decision nothing asks for
 """ + TOLL_GATE + """\
@@ -103,9 +120,11 @@ decisions: []
 """
 
 
-def step_anchor(text: str, n: int) -> str:
-    sc = parse_scenario(text, file="t", library=None)
-    return replay(sc).steps[n - 1].rule
+def replayed(text: str) -> Timeline:
+    """The timeline the page shows, built here straight from the engine."""
+    sc = parse(text, file="t", library=None)
+    outcome = replay(sc)
+    return timeline(sc, outcome, check(sc, outcome))
 
 
 @pytest.fixture(scope="module")
@@ -227,7 +246,7 @@ def test_the_shipped_scenarios_list_and_none_gives_a_500(corpus):
 
 # ---- a scenario's timeline ---------------------------------------------------------------
 def test_timeline_shows_every_step_with_phase_event_text_rule_and_changes(client):
-    timeline = replay(parse_scenario(TAX, file="t", library=None))
+    timeline = replayed(TAX)
     html = get(client, "/replay/tax")
     clean(html)
     items = steps_of(html)
@@ -242,12 +261,12 @@ def test_timeline_shows_every_step_with_phase_event_text_rule_and_changes(client
         assert re.sub(r"\[\w+\]", "", step.text).split()[0] in text
         for key in step.state:
             assert key in text
-    pay = next(i for i, s in zip(items, timeline.steps, strict=True) if s.event == "pay" and "3" in s.text)
-    assert "runner.credits 5 → 2" in " ".join(pay["text"].split())
+    pay = next(i for i, s in zip(items, timeline.steps, strict=True) if s.event == "credits_spent" and "3" in s.text)
+    assert "runner credits 5 → 2" in " ".join(pay["text"].split())
 
 
 def test_citation_links_to_the_newest_loaded_version_or_says_not_loaded(client, corpus):
-    timeline = replay(parse_scenario(TAX, file="t", library=None))
+    timeline = replayed(TAX)
     html = get(client, "/replay/tax")
     items = steps_of(html)
     seen_link = seen_missing = 0
@@ -268,7 +287,7 @@ def test_citation_links_to_the_newest_loaded_version_or_says_not_loaded(client, 
 
 
 def test_assumed_decisions_are_marked(client):
-    timeline = replay(parse_scenario(TAX, file="t", library=None))
+    timeline = replayed(TAX)
     items = steps_of(get(client, "/replay/tax"))
     assumed = [s.n for s in timeline.steps if s.assumed]
     assert assumed and len(assumed) < len(timeline.steps)
@@ -299,7 +318,7 @@ def test_step_query_marks_the_current_step_and_is_clamped(client):
 
 
 def test_picture_of_the_timing_structure(client):
-    timeline = replay(parse_scenario(TAX, file="t", library=None))
+    timeline = replayed(TAX)
     html = get(client, "/replay/tax")
     n = next(s.n for s in timeline.steps if s.event == "subroutine")
     li = html[html.index(f'id="step-{n}"'):html.index(f'id="step-{n + 1}"')]
@@ -390,7 +409,7 @@ def test_upload_replays_and_renders_the_timeline(client, as_file):
     html = resp.get_data(as_text=True)
     clean(html)
     assert "<h1>Toll Gate takes its tax, then ends the run</h1>" in html
-    assert len(steps_of(html)) == len(replay(parse_scenario(TAX, file="t", library=None)).steps)
+    assert len(steps_of(html)) == len(replayed(TAX).steps)
     assert "Uploaded scenario: not stored" in html and 'href="#step-3"' in html
 
 

@@ -230,14 +230,15 @@ def render_end(game: Any) -> str:
 
 
 def make_cite(corpus: Any) -> Cite:
-    from judgebook.commands.replay import rule_ref
+    from judgebook.store.citations import rule_ref
 
     cache: dict[str, str] = {}
 
     def cite(anchor: str) -> str:
         if anchor not in cache:
             ref = rule_ref(corpus, anchor) or {}
-            cache[anchor] = f"{ref['doc']} {ref['number']} ({anchor})" if ref.get("number") else anchor
+            loaded = ref.get("doc") and ref.get("number")   # an unloaded rule has a number but no document
+            cache[anchor] = f"{ref['doc']} {ref['number']} ({anchor})" if loaded else anchor
         return cache[anchor]
     return cite
 

@@ -232,23 +232,33 @@ def _internal(file: str, exc: Exception) -> int:
 
 
 def game_timeline_data(scenario: Any, outcome: Any, corpus: Any, until: int | None = None) -> dict[str, Any]:
-    """A replay of the rebuilt engine as plain data, citations resolved."""
+    """A replay of the rebuilt engine as plain data, citations resolved.
+
+    `changes` are the engine's own words for a step; `state` is what changed on the board (key -> [before,
+    after], the web page's `timeline`), so the command and the page show the same changes and runs."""
+    from judgebook.engine.driver.timeline import timeline
+
+    summary = timeline(scenario, outcome)
     cache: dict[str, dict[str, Any] | None] = {}
     steps = []
-    for n, step in enumerate(outcome.steps, 1):
+    for n, (step, line) in enumerate(zip(outcome.steps, summary.steps, strict=True), 1):
         if until is not None and n > until:
             break
         if step.anchor not in cache:
             cache[step.anchor] = rule_ref(corpus, step.anchor)
         steps.append({"n": n, "kind": step.kind, "text": step.text, "rule": cache[step.anchor],
-                      "player": step.player, "how": step.how, "path": list(step.path), "card": step.card,
-                      "ability": step.ability, "changes": list(step.changes)})
+                      "player": step.player, "how": step.how, "path": list(step.path), "phase": line.phase,
+                      "card": step.card, "ability": step.ability, "changes": list(step.changes),
+                      "state": line.state})
     final = outcome.final if outcome.states else None
     data: dict[str, Any] = {
         "title": scenario.title, "source": scenario.source, "steps": steps,
         "outcome": {"ended": outcome.ended,
                     "winner": final.winner if final else None,
                     "win_reason": final.win_reason if final else None,
+                    "runs": [{"server": r.server, "successful": r.successful, "ended_by": r.ended_by}
+                             for r in summary.outcome.runs],
+                    "resolved": list(summary.outcome.resolved),
                     "stopped": str(outcome.limit) if outcome.limit else None,
                     "stopped_rule": rule_ref(corpus, outcome.limit.rule) if outcome.limit else None}}
     if until is not None:
@@ -302,8 +312,9 @@ def render_game(data: dict[str, Any]) -> str:
         lines.append(f"{step['n']:>{width}}. [{where}] {step['kind']}: {step['text']}{how}")
         pad = " " * (width + 2)
         lines.append(f"{pad}rule: {_cite(step['rule'])}")
-        if step["changes"]:
-            lines.append(f"{pad}changed: {'; '.join(step['changes'])}")
+        if step["state"]:
+            changed = "; ".join(f"{key} {_short(a)} → {_short(b)}" for key, (a, b) in step["state"].items())
+            lines.append(f"{pad}changed: {changed}")
     outcome = data["outcome"]
     lines.append("")
     if data.get("until"):
@@ -311,6 +322,20 @@ def render_game(data: dict[str, Any]) -> str:
     winner = outcome["winner"] or "none"
     reason = f" ({outcome['win_reason']})" if outcome["win_reason"] else ""
     lines.append(f"Outcome: {outcome['ended'] or 'not started'}; winner: {winner}{reason}")
+    for run in outcome["runs"]:
+        lines.append(f"  run on {run['server']}: {'successful' if run['successful'] else 'unsuccessful'}, "
+                     f"ended by {run['ended_by']}")
+    if outcome["resolved"]:
+        lines.append(f"  resolved, in order: {', '.join(outcome['resolved'])}")
     if outcome["stopped"]:
         lines.append(f"  stopped: {outcome['stopped']} — rule: {_cite(outcome['stopped_rule'])}")
     return "\n".join(lines) + "\n"
+
+
+def _short(value: Any) -> str:
+    """A board value in a line of text: a short list of cards by name, a long one counted, nothing as "-"."""
+    if isinstance(value, list):
+        return "[" + ", ".join(map(str, value)) + "]" if len(value) <= 6 else f"{len(value)} cards"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_short(v)}" for k, v in value.items()) + "}"
+    return "-" if value is None else str(value)

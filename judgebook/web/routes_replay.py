@@ -181,6 +181,8 @@ def build_view(text: str, file: str, trusted: bool) -> dict[str, Any]:
     view["steps"] = data["steps"]
     if outcome.error is not None:
         view["error"] = error_view(outcome.error, corpus)
+        if view["error"]["file"] is None:   # a scripted decision's line: in the scenario itself
+            view["error"]["file"] = file
     else:
         view["outcome"] = data["outcome"]
     for step, picture in zip(view["steps"], pictures([s["path"] for s in view["steps"]]), strict=True):
