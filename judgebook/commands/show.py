@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _by_name(corpus, name: str):
     """A card or glossary entry by name; what else answers to it, or the correction made, goes to stderr."""
-    from judgebook.store.corpus import _fold
+    from judgebook.text import fold as _fold
 
     found = corpus.named(name)
     if not found:

@@ -31,6 +31,7 @@ from judgebook.linking.alternatives import toc_titles
 from judgebook.model import Document, Section, to_dict
 from judgebook.search import indexer
 from judgebook.store import generations, paths
+from judgebook.store.corpus import Corpus
 
 Progress = Callable[[str], None]
 BUILDING = ".building"          # marker inside a generation still being written
@@ -336,8 +337,6 @@ def build(source_dir: str | Path, index_root: str | Path | None = None,
 
 def _build(source_dir: Path, root: Path, with_paths: list[str], say: Progress, force: bool,
            new_editions: Collection[str]) -> BuildResult:
-    from judgebook.store.corpus import Corpus
-
     seconds: dict[str, float] = {}
     t = time.perf_counter()
     loaded = load_sources(source_dir, with_paths, say, new_editions)

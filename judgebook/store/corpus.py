@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from functools import cached_property
@@ -23,15 +21,10 @@ from judgebook.model import (
 )
 from judgebook.numbers import normalise_number
 from judgebook.store import paths
+from judgebook.text import fold
 
 NAME_CUTOFF = 0.8          # difflib ratio: "Hostle Infrastructur" finds the card, "Hostile" alone does not
 _NAMED_KINDS = ("card", "glossary-entry")
-
-
-def _fold(text: str) -> str:
-    """Case, accents and punctuation folded, for names typed by a person."""
-    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    return " ".join(re.sub(r"[^\w]+", " ", text.casefold()).split())
 
 
 class Corpus:
@@ -101,7 +94,7 @@ class Corpus:
         """Cards and glossary entries called `name` (case, accents and punctuation do not matter;
         an identity also answers to the name before its colon), else those whose name is
         closest to it (a typo), best first. Cards come before glossary entries."""
-        key = _fold(name)
+        key = fold(name)
         if not key:
             return []
         exact = self._by_name.get(key)
@@ -177,10 +170,10 @@ class Corpus:
         named = [s for s in self.sections.values() if s.title and s.kind in _NAMED_KINDS]
         named.sort(key=lambda s: (_NAMED_KINDS.index(s.kind), s.doc, s.order))
         for s in named:
-            out[_fold(s.title)].append(s)
+            out[fold(s.title)].append(s)
         for s in named:     # after every full name, so a short name never shadows one
             if s.kind == "card" and ":" in s.title:
-                short = _fold(s.title.split(":", 1)[0])
+                short = fold(s.title.split(":", 1)[0])
                 if short not in out:
                     out[short].append(s)
         return dict(out)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from whoosh.util.numeric import byte_to_length, length_to_byte
 from judgebook.search import api, backend, fuzzy, indexer, planning, ranking, synonyms
 from judgebook.search import querygrammar as qg
 from judgebook.search.schema import IndexRecord, fold, index_text
+from judgebook.text import deaccent
 
 if TYPE_CHECKING:
     from judgebook.store.corpus import Corpus
@@ -117,7 +117,7 @@ def _learn_words(words: dict[str, list[str]], rec: IndexRecord) -> None:
     """
     text = index_text(f"{rec.title}\n{rec.context}\n{' '.join(rec.defines)}\n{rec.text}")
     for token in _TOKEN.findall(text):
-        key = _light_fold(token)
+        key = deaccent(token)
         if key not in words:
             stems = [t.text for t in backend.ANALYZER(token)]
             words[key] = [stems[0] if len(stems) == 1 else "", backend.word_key(token)]
@@ -125,10 +125,6 @@ def _learn_words(words: dict[str, list[str]], rec: IndexRecord) -> None:
         key = fold(raw).replace(" ", "")
         if key and key not in words:
             words[key] = [backend.stem(raw), backend.word_key(raw)]
-
-
-def _light_fold(token: str) -> str:
-    return "".join(ch for ch in unicodedata.normalize("NFKD", token.lower()) if not unicodedata.combining(ch))
 
 
 def _spelling(records: list[IndexRecord]) -> dict[str, int]:
@@ -143,7 +139,7 @@ def _spelling(records: list[IndexRecord]) -> dict[str, int]:
 
 def fold_spell(word: str) -> str:
     # The spell field's analyser: letters only, lower case, accents off (accent_map).
-    return _light_fold(word)
+    return deaccent(word)
 
 
 def _field(postings: dict[str, list[tuple[int, int]]], lengths: list[int]) -> dict:

@@ -13,6 +13,7 @@ from judgebook.engine.language.events import Trigger, parse_trigger
 from judgebook.engine.language.instructions import Instruction, parse_instructions
 from judgebook.engine.language.nodes import At, check_keys, node_line, want_bool, want_int, want_list, want_str
 from judgebook.engine.language.statics import Static, parse_static
+from judgebook.engine.language.value import Value
 from judgebook.engine.yamlnodes import load_text
 
 SIDES = ("corp", "runner")
@@ -24,13 +25,13 @@ CREDIT_USES = ("icebreakers", "traces", "install", "run", "any")
 
 
 @dataclass(frozen=True, eq=False)
-class Break:
+class Break(Value):
     subtype: str | None
     count: int | None  # None: all subroutines
 
 
 @dataclass(frozen=True, eq=False)
-class Ability:
+class Ability(Value):
     id: str
     kind: str  # conditional | paid | static | play
     text: str = ""
@@ -54,13 +55,13 @@ class Ability:
 
 
 @dataclass(frozen=True, eq=False)
-class Subroutine:
+class Subroutine(Value):
     text: str
     effects: tuple[Instruction, ...]
 
 
 @dataclass(frozen=True, eq=False)
-class CardDef:
+class CardDef(Value):
     name: str
     side: str
     type: str

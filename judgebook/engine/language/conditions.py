@@ -16,10 +16,11 @@ from judgebook.engine.language.nodes import At
 from judgebook.engine.language.quantities import Quantity, parse_quantity
 from judgebook.engine.language.registry import Registry
 from judgebook.engine.language.selectors import SERVER_WORDS, Selector, parse_selector, server_matches
+from judgebook.engine.language.value import Value
 from judgebook.engine.state.model import Game
 
 
-class Condition:
+class Condition(Value):
     name = ""
 
     def holds(self, g: Game, ctx: Ctx) -> bool:

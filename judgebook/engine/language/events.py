@@ -9,6 +9,7 @@ from judgebook.engine.language.context import PLAYER_WORDS, Ctx
 from judgebook.engine.language.nodes import At
 from judgebook.engine.language.registry import Registry
 from judgebook.engine.language.selectors import resolve_ref, server_matches
+from judgebook.engine.language.value import Value
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, GameEvent
 
@@ -49,7 +50,7 @@ EVENTS = (
 )
 
 
-class EventFilter:
+class EventFilter(Value):
     name = ""
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
@@ -236,7 +237,7 @@ class CardInstalled(EventFilter):
 
 
 @dataclass(frozen=True, eq=False)
-class Trigger:
+class Trigger(Value):
     event: str
     filters: tuple[EventFilter, ...]
 

@@ -19,6 +19,7 @@ from judgebook.engine.language.quantities import Quantity, parse_quantity
 from judgebook.engine.language.registry import Registry
 from judgebook.engine.language.selectors import Selector, parse_selector
 from judgebook.engine.language.statics import Static, parse_static
+from judgebook.engine.language.value import Value
 from judgebook.engine.state.model import Game
 
 MODIFIERS = ("if_able", "player", "note", "then", "otherwise", "by", "optional", "duration")
@@ -31,7 +32,7 @@ class Mods:
     note: str = ""
 
 
-class Instruction:
+class Instruction(Value):
     name = ""
     mods: Mods
     selector: Selector | None = None  # the cards it needs chosen when it resolves, if any

@@ -17,11 +17,12 @@ from typing import Any
 from judgebook.engine.language.context import PLAYER_WORDS, Ctx, player_phrase
 from judgebook.engine.language.nodes import At, want_bool
 from judgebook.engine.language.registry import Registry
+from judgebook.engine.language.value import Value
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game
 
 
-class Selector:
+class Selector(Value):
     count: int | None = 1  # None: all matches
     up_to: bool = False
 
@@ -105,7 +106,7 @@ def resolve_ref(g: Game, ctx: Ctx, ref: str) -> list[str]:
     return [ref]
 
 
-class Filter:
+class Filter(Value):
     name = ""
 
     def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:

@@ -18,10 +18,11 @@ from judgebook.engine.language.nodes import At, check_keys, want_bool, want_str
 from judgebook.engine.language.quantities import Quantity, parse_quantity
 from judgebook.engine.language.registry import Registry
 from judgebook.engine.language.selectors import Selector, parse_selector
+from judgebook.engine.language.value import Value
 from judgebook.engine.state.model import Game
 
 
-class Static:
+class Static(Value):
     name = ""
 
     def render(self) -> str:
