@@ -11,6 +11,8 @@ import json
 import sys
 import textwrap
 
+from judgebook.text import fold
+
 HELP = "print one section with its references, backlinks and history"
 
 
@@ -55,13 +57,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _by_name(corpus, name: str):
     """A card or glossary entry by name; what else answers to it, or the correction made, goes to stderr."""
-    from judgebook.text import fold as _fold
-
     found = corpus.named(name)
     if not found:
         return None
     first = found[0]
-    if _fold(first.title) != _fold(name) and not _fold(first.title).startswith(_fold(name) + " "):
+    if fold(first.title) != fold(name) and not fold(first.title).startswith(fold(name) + " "):
         print(f"judgebook show: no name {name!r}; showing the closest, {first.title!r}", file=sys.stderr)
     if len(found) > 1:
         print("judgebook show: also named so: " + ", ".join(f"{s.id}" for s in found[1:]), file=sys.stderr)
