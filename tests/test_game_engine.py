@@ -62,7 +62,7 @@ def test_refused_option_is_refused_by_advance_with_its_rule():
     _, g = _game()
     for d in (decision("pass", "runner"), decision("pass", "corp"), decision("action", "run", server="HQ")):
         g, _ = advance(g, d)
-    while choices(g).kind != "priority" or "encounter" not in choices(g).path:
+    while choices(g).kind != "priority" or "encounter ice" not in choices(g).path:
         g, _ = advance(g, choices(g).options[0].decision)
     # In Tollbooth's encounter window (after the tax was paid), Femme Fatale cannot break a code gate.
     point = choices(g)
@@ -209,3 +209,175 @@ def test_no_instruction_modifier_is_also_an_instruction():
 
     clashes = ({k for keys in EXTRA.values() for k in keys} | set(MODIFIERS)) & set(INSTRUCTIONS.by_name)
     assert clashes == set()
+
+
+LOOP = """
+title: two Wormholes
+card_defs:
+  - name: Wormhole
+    side: corp
+    type: ice
+    subtypes: [code gate]
+    strength: 7
+    subroutines: [[{resolve_subroutine: {ice: {zone: ice, rezzed: true, other: true, count: 1}}}]]
+corp:
+  servers:
+    Archives: {ice: [{card: Wormhole, rezzed: true}]}
+    Server 1: {ice: [{card: Wormhole, rezzed: true}]}
+decisions:
+  - {action: run, server: Archives}
+  - {loop: 2157, player: corp}
+expect:
+  run: {successful: true, server: Archives}
+"""
+
+
+def test_mandatory_loop_resolves_the_named_count_and_ends():
+    """Issue 12 defect 4: the glossary's 2,157 repetitions replay (no recursion) and the run goes on."""
+    sc = parse(LOOP)
+    out = replay(sc)
+    assert check(sc, out) == []
+    loops = [s for s in out.steps if s.kind == "loop"]
+    assert [(s.anchor, s.player) for s in loops] == [("rule_mandatory_infinite_loop", "corp")]
+    assert "2157" in loops[0].text
+
+
+def test_self_feeding_trigger_is_reported_as_an_infinite_loop():
+    sc = parse("""
+title: feeds itself
+card_defs:
+  - name: Feeder
+    side: runner
+    type: resource
+    abilities:
+      - {trigger: credits_spent, condition: {player: you}, effects: [{gain_credits: 1}, {lose_credits: 1}]}
+      - {trigger: drawn, condition: {player: you}, effects: [{draw: 1}]}
+runner:
+  installed: [Feeder]
+  deck: [Feeder, Feeder, Feeder]
+decisions:
+  - {action: draw}
+""")
+    out = replay(sc)
+    # Drawing feeds drawing; once the stack is empty each round is the same state: the loop rule.
+    assert out.final.zone("runner.deck") == ()
+    assert [s.anchor for s in out.steps if s.kind == "loop"] == ["rule_mandatory_infinite_loop"]
+
+
+def test_gaining_credits_forever_is_stopped_with_the_loop_rule():
+    sc = parse("""
+title: gains forever
+card_defs:
+  - name: Feeder
+    side: runner
+    type: resource
+    abilities:
+      - trigger: clicks_spent
+        condition: {player: you}
+        effects: [{gain_credits: 1}, {gain_clicks: 1}, {lose_clicks: 1}]
+runner:
+  installed: [Feeder]
+options: {max_steps: 300}
+decisions:
+  - {action: gain_credit}
+""")
+    out = replay(sc)
+    assert out.limit is not None and out.limit.rule == "rule_mandatory_infinite_loop"
+
+
+def test_an_action_with_no_click_left_is_refused_with_the_rule():
+    """Issue 12 defect 8: `{action: run}` after the last click is refused, citing the rule."""
+    sc = parse("""
+title: no click left
+runner: {clicks: 1}
+decisions:
+  - {action: gain_credit}
+  - {action: run, server: HQ}
+""")
+    out = replay(sc)
+    assert out.error is not None and out.error.rule == "step_runner_turn_action"
+    assert out.error.line == 6
+
+
+def test_a_conditional_decision_falls_back_with_the_reason():
+    """`{rez: X, if_able: true}`: refused (the Corp cannot pay) -> the default, logged with the rule."""
+    text = """
+title: rez it if able
+card_defs:
+  - {name: Big Ice, side: corp, type: ice, subtypes: [barrier], cost: 9, strength: 5, subroutines: [[end_the_run]]}
+corp:
+  credits: 2
+  servers: {HQ: {ice: [Big Ice]}}
+decisions:
+  - {action: run, server: HQ}
+  - {rez: Big Ice, player: corp, if_able: true}
+expect:
+  run: {successful: true}
+"""
+    sc = parse(text)
+    out = replay(sc)
+    assert check(sc, out) == []
+    assert [(s.kind, s.anchor) for s in out.steps if s.kind == "not_able"] == [("not_able", "rule_cost")]
+    strict = parse(text.replace(", if_able: true", ""))
+    assert replay(strict).error.rule == "rule_cost"
+
+
+BASE_EXPECT = (HERE / "femme_tollbooth.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("wrong", [
+    "winner: corp",
+    "win_reason: flatline",
+    "run: {successful: false}",
+    "run: {server: R&D}",
+    "run: {ended_by: jack_out}",
+    'resolved: ["Tollbooth:tax"]',
+    'not_resolved: ["Femme Fatale:bypass"]',
+    'resolved_in: {"Femme Fatale:bypass": access}',
+    "state: {runner: {credits: 5}}",
+    "state: {runner: {clicks: 4}}",
+    "state: {runner: {tags: 1}}",
+    "state: {runner: {hand: 1}}",
+    "state: {runner: {installed: [Tollbooth]}}",
+    "state: {corp: {trashed: [Tollbooth]}}",
+    "state: {corp: {score: 1}}",
+    "state: {corp: {scored: [Tollbooth]}}",
+    "state: {corp: {rezzed: [Femme Fatale]}}",
+    "state: {corp: {bad_publicity: 1}}",
+    "state: {runner: {core_damage: 1}}",
+    "state: {cards: {Tollbooth: {zone: discard}}}",
+    "state: {cards: {Tollbooth: {rezzed: false}}}",
+    "state: {cards: {Femme Fatale: {strength: 3}}}",
+    "state: {cards: {Tollbooth: {counters: {advancement: 1}}}}",
+    "error: {rule: rule_cost}",
+])
+def test_every_expect_key_is_checked(wrong):
+    """Nothing accepted and ignored: a wrong expectation of any kind is reported."""
+    head, _ = BASE_EXPECT.split("expect:")
+    sc = parse(head + "expect:\n  " + wrong + "\n")
+    assert check(sc, replay(sc)) != []
+
+
+def test_purge_and_trash_a_resource():
+    sc = parse("""
+title: corp basic actions
+start: {turn: corp, at: action_phase}
+card_defs:
+  - {name: Virus, side: runner, type: program, cost: 1}
+  - {name: Contact, side: runner, type: resource, cost: 1}
+corp: {credits: 5, clicks: 4}
+runner:
+  tags: 1
+  installed: [{card: Virus, counters: {virus: 3}}, Contact]
+decisions:
+  - {action: trash_resource, card: Contact}
+  - {action: purge}
+expect:
+  state:
+    corp: {credits: 3, clicks: 0}
+    runner: {trashed: [Contact]}
+    cards: {Virus: {counters: {virus: 0}}}
+""")
+    out = replay(sc)
+    assert check(sc, out) == []
+    assert ("purge", "rule_purge") in [(s.kind, s.anchor) for s in out.steps]

@@ -31,7 +31,8 @@ class Decision:
         if wanted.kind != self.kind:
             return False
         if self.value == ANY_NUMBER:
-            if isinstance(wanted.value, bool) or not isinstance(wanted.value, int) or wanted.value < 1:
+            number = isinstance(wanted.value, int) and not isinstance(wanted.value, bool) and wanted.value >= 1
+            if not number and wanted.value != ANY_NUMBER:
                 return False
         elif not _same(wanted.value, self.value):
             return False

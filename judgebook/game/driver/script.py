@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from judgebook.engine.scenario import Decision as ScriptDecision
 from judgebook.game.driver.choice import ChoicePoint, Decision, decision
 from judgebook.game.driver.step import advance, start
 from judgebook.game.errors import EngineLimit, IllegalDecision
+from judgebook.game.scenario.board import Decision as ScriptDecision
 from judgebook.game.scenario.load import Scenario, setup
 from judgebook.game.state import queries as q
 from judgebook.game.state.model import Game, Step
@@ -22,6 +22,7 @@ class Outcome:
     ended: str = ""
     error: IllegalDecision | None = None
     limit: EngineLimit | None = None
+    marks: list[int] = field(default_factory=list)  # len(steps) after each state: which steps led to it
 
     @property
     def final(self) -> Game:
@@ -32,7 +33,7 @@ RUN_PHASES = ("run", "initiation", "approach_ice", "encounter_ice", "movement", 
 
 
 def as_decision(d: ScriptDecision) -> Decision:
-    params = {k: v for k, v in d.params if k not in ("at",)}
+    params = {k: v for k, v in d.params if k not in ("at", "if_able")}
     value = d.value
     if d.kind == "pass" and value is None:
         value = d.player
@@ -43,7 +44,10 @@ def _fits_here(d: ScriptDecision, point: ChoicePoint) -> bool:
     if d.player is not None and d.player != point.player:
         return False
     at = d.get("at")
-    return at is None or at in point.path
+    if at is None:
+        return True
+    words = str(at).replace("_", " ")
+    return any(label == words or label.startswith(words + " ") for label in point.path)
 
 
 def replay(sc: Scenario) -> Outcome:
@@ -55,9 +59,18 @@ def replay(sc: Scenario) -> Outcome:
         return out
     out.states.append(g)
     out.steps += steps
+    out.marks.append(len(out.steps))
     script = list(sc.decisions)
     i = 0
+    unchosen = 0  # advances in a row with no scripted decision
     while g.point is not None:
+        if unchosen > sc.max_steps:
+            out.limit = EngineLimit(
+                f"more than {sc.max_steps} steps with no scripted decision: an infinite loop nobody ends",
+                "rule_mandatory_infinite_loop",
+            )
+            out.ended = "loop"
+            break
         point = g.point
         chosen: Decision | None = None
         how = "chosen"
@@ -68,7 +81,20 @@ def replay(sc: Scenario) -> Outcome:
                 i += 1
             else:
                 refused = point.refusal(wanted)
-                if refused is not None and not refused.later:
+                if refused is not None and not refused.later and script[i].get("if_able"):
+                    # "Rez it if able": the decision falls back to the point's default, with the reason.
+                    out.steps.append(
+                        Step(
+                            "not_able",
+                            f"{refused.label}: {refused.reason}; the decision falls back to the default",
+                            refused.rule,
+                            point.player,
+                            "chosen",
+                            point.path,
+                        )
+                    )
+                    i += 1
+                elif refused is not None and not refused.later:
                     out.error = IllegalDecision(
                         f"{refused.label}: {refused.reason}", refused.rule, field=script[i].field, line=script[i].line
                     )
@@ -80,6 +106,9 @@ def replay(sc: Scenario) -> Outcome:
                 break
             chosen = point.options[point.default].decision
             how = "only" if len(point.options) == 1 else "assumed"
+            unchosen += 1
+        else:
+            unchosen = 0
         try:
             g, steps = advance(g, chosen, how)
         except IllegalDecision as exc:
@@ -94,6 +123,22 @@ def replay(sc: Scenario) -> Outcome:
             break
         out.states.append(g)
         out.steps += steps
+        out.marks.append(len(out.steps))
+        if (
+            i < len(script)
+            and script[i].kind == "action"
+            and any(s.kind == "action_phase_ends" and s.player == (script[i].player or s.player) for s in steps)
+        ):
+            d = script[i]
+            side = next(s.player for s in steps if s.kind == "action_phase_ends")
+            out.error = IllegalDecision(
+                f"decision {d.describe()}: the {side} has no [click] left, so the action phase ends",
+                f"step_{side}_turn_action",
+                field=d.field,
+                line=d.line,
+            )
+            out.ended = "illegal decision"
+            break
         if i < len(script) and script[i].get("at") in RUN_PHASES and any(s.kind == "run_ends" for s in steps):
             d = script[i]
             out.error = IllegalDecision(
@@ -164,6 +209,13 @@ def check(sc: Scenario, out: Outcome) -> list[str]:
     for label in exp.not_resolved:
         if any(r == label or r.startswith(label + ":") for r in resolved):
             diffs.append(f"not_resolved: {label} resolved")
+    for label, where in exp.resolved_in:
+        places = [s for s in out.steps if s.kind == "resolve" and f"{s.card}:{s.ability}" in (label, f"{label}")]
+        places = places or [s for s in out.steps if s.kind == "resolve" and f"{s.card}:{s.ability}".startswith(label)]
+        if not places:
+            diffs.append(f"resolved_in: {label} never resolved")
+        elif not any(where in s.path or where == s.anchor for s in places):
+            diffs.append(f"resolved_in: {label} resolved in {' > '.join(places[0].path)}, not in {where!r}")
     for side, fields in exp.state:
         diffs += _state_diffs(g, side, dict(fields))
     return diffs

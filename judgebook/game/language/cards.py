@@ -23,13 +23,13 @@ ACTIVE_IN = ("hand", "discard", "deck", "score", "accessed", "installed", "curre
 CREDIT_USES = ("icebreakers", "traces", "install", "run", "any")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Break:
     subtype: str | None
     count: int | None  # None: all subroutines
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Ability:
     id: str
     kind: str  # conditional | paid | static | play
@@ -53,13 +53,13 @@ class Ability:
         return self.kind == "paid" and self.cost is not None and self.cost.clicks > 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Subroutine:
     text: str
     effects: tuple[Instruction, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CardDef:
     name: str
     side: str

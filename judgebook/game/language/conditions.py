@@ -37,7 +37,7 @@ def parse_condition(node: Any, at: At) -> Condition:
 
 
 def _comparison(name: str, test: Any, words: str) -> None:
-    @dataclass(frozen=True)
+    @dataclass(frozen=True, eq=False)
     class Compare(Condition):
         left: Quantity
         right: Quantity
@@ -75,7 +75,7 @@ def _parts(arg: Any, at: At) -> tuple[Condition, ...]:
 
 
 @CONDITIONS.register("all")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class AllOf(Condition):
     parts: tuple[Condition, ...]
 
@@ -91,7 +91,7 @@ class AllOf(Condition):
 
 
 @CONDITIONS.register("any")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class AnyOf(Condition):
     parts: tuple[Condition, ...]
 
@@ -107,7 +107,7 @@ class AnyOf(Condition):
 
 
 @CONDITIONS.register("not")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Not(Condition):
     part: Condition
 
@@ -123,7 +123,7 @@ class Not(Condition):
 
 
 @CONDITIONS.register("during_run")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DuringRun(Condition):
     @classmethod
     def parse(cls, arg: Any, at: At) -> DuringRun:
@@ -141,7 +141,7 @@ class DuringRun(Condition):
 
 
 @CONDITIONS.register("run_on")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class RunOn(Condition):
     server: str
 
@@ -162,7 +162,7 @@ class RunOn(Condition):
 
 
 @CONDITIONS.register("encountering")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Encountering(Condition):
     ice: str  # self | any | chosen
 
@@ -190,7 +190,7 @@ class Encountering(Condition):
 
 
 @CONDITIONS.register("during_trace")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DuringTrace(Condition):
     @classmethod
     def parse(cls, arg: Any, at: At) -> DuringTrace:
@@ -206,7 +206,7 @@ class DuringTrace(Condition):
 
 
 @CONDITIONS.register("tagged")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Tagged(Condition):
     want: bool
 
@@ -224,7 +224,7 @@ class Tagged(Condition):
 
 
 @CONDITIONS.register("exists")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Exists(Condition):
     selector: Selector
 
@@ -240,7 +240,7 @@ class Exists(Condition):
 
 
 @CONDITIONS.register("rezzed")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SelfRezzed(Condition):
     want: bool
 
@@ -258,7 +258,7 @@ class SelfRezzed(Condition):
 
 
 def _first(scope: str) -> None:
-    @dataclass(frozen=True)
+    @dataclass(frozen=True, eq=False)
     class FirstThis(Condition):
         event: str
 

@@ -63,7 +63,7 @@ EVENT_FILTERS: Registry[EventFilter] = Registry("event filter")
 
 
 def _card_field(key: str, words: str) -> None:
-    @dataclass(frozen=True)
+    @dataclass(frozen=True, eq=False)
     class CardField(EventFilter):
         ref: str
 
@@ -88,7 +88,7 @@ _card_field("ice", "the ice")
 
 
 @EVENT_FILTERS.register("player")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ByPlayer(EventFilter):
     who: str
 
@@ -106,7 +106,7 @@ class ByPlayer(EventFilter):
 
 
 @EVENT_FILTERS.register("by")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DoneBy(EventFilter):
     who: str
 
@@ -124,7 +124,7 @@ class DoneBy(EventFilter):
 
 
 @EVENT_FILTERS.register("server")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class OnServer(EventFilter):
     server: str
 
@@ -142,7 +142,7 @@ class OnServer(EventFilter):
 
 
 def _value_field(key: str, choices: tuple[str, ...] | None) -> None:
-    @dataclass(frozen=True)
+    @dataclass(frozen=True, eq=False)
     class ValueField(EventFilter):
         value: Any
 
@@ -170,7 +170,7 @@ _value_field("fully_broken", (True, False))  # type: ignore[arg-type]
 
 
 @EVENT_FILTERS.register("ice_subtype")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class IceSubtype(EventFilter):
     subtype: str
 
@@ -189,7 +189,7 @@ class IceSubtype(EventFilter):
 
 
 def _first(scope: str) -> None:
-    @dataclass(frozen=True)
+    @dataclass(frozen=True, eq=False)
     class First(EventFilter):
         @classmethod
         def parse(cls, arg: Any, at: At) -> First:
@@ -217,7 +217,7 @@ _first("run")
 
 
 @EVENT_FILTERS.register("installed")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CardInstalled(EventFilter):
     want: bool
 
@@ -235,7 +235,7 @@ class CardInstalled(EventFilter):
         return "the card is installed" if self.want else "the card is not installed"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Trigger:
     event: str
     filters: tuple[EventFilter, ...]
@@ -266,7 +266,7 @@ def parse_trigger(event: Any, filters: Any, at_event: At, at_filters: At) -> Tri
 
 
 @EVENT_FILTERS.register("next_ice")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class NextIce(EventFilter):
     """Delayed abilities: the event belongs to the first encounter after the ability was created."""
 

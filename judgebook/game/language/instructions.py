@@ -24,7 +24,7 @@ from judgebook.game.state.model import Game
 MODIFIERS = ("if_able", "player", "note", "then", "otherwise", "by", "optional", "duration")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Mods:
     if_able: bool = False
     player: str | None = None  # you | opponent | corp | runner (default: you)
@@ -92,7 +92,7 @@ def instruction(name: str, *extra: str) -> Any:
 
 
 def _amount_instruction(name: str, verb: str, noun: str) -> None:
-    @dataclass(frozen=True)
+    @dataclass(frozen=True, eq=False)
     class Amount(Instruction):
         amount: Quantity
         mods: Mods = field(default_factory=Mods)
@@ -139,7 +139,7 @@ for _name, _verb, _noun in (
 
 
 def _run_instruction(name: str, words: str) -> None:
-    @dataclass(frozen=True)
+    @dataclass(frozen=True, eq=False)
     class RunInstr(Instruction):
         mods: Mods = field(default_factory=Mods)
 
@@ -183,7 +183,7 @@ for _name, _words in (
 
 
 def _card_instruction(name: str, verb: str) -> None:
-    @dataclass(frozen=True)
+    @dataclass(frozen=True, eq=False)
     class CardInstr(Instruction):
         selector: Selector
         by: str | None = None  # who performs it (and chooses the cards): default the controller
@@ -237,7 +237,7 @@ for _name, _verb in (
 
 
 @instruction("counters")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PlaceCounters(Instruction):
     """{counters: {add: 2, kind: virus, card: self}} / {counters: {remove: 1, kind: power, card: target}}"""
 
@@ -301,7 +301,7 @@ DURATIONS = (
 
 
 @instruction("lasting")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CreateLasting(Instruction):
     """{lasting: {static: {hand_size: {by: 1, minus: true, player: runner}}, duration: until_opponent_next_turn_begins}}
     or a delayed conditional ability: {lasting: {duration: run, ability: {trigger, condition, if, effects}}}."""
@@ -342,7 +342,7 @@ class CreateLasting(Instruction):
 
 
 @instruction("strength")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Pump(Instruction):
     """+N strength for this card: an icebreaker's for the encounter (or until the next checkpoint outside
     one), an ice's for the run."""
@@ -371,7 +371,7 @@ class Pump(Instruction):
 
 
 @instruction("pay", "by", "optional", "then", "otherwise")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class NestedCost(Instruction):
     """rule_nested_cost: "pay 1[c] to ...", "end the run unless the Runner pays 1[c]", "must pay, if able"."""
 
@@ -410,7 +410,7 @@ class NestedCost(Instruction):
 
 
 @instruction("if", "then", "otherwise")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Branch(Instruction):
     condition: Condition
     then: tuple[Instruction, ...]
@@ -439,7 +439,7 @@ class Branch(Instruction):
 
 
 @instruction("for_each")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ForEach(Instruction):
     """{for_each: <selector>, do: [...]}: the instructions once per selected card (that card is `target`)."""
 
@@ -473,7 +473,7 @@ class ForEach(Instruction):
 
 
 @instruction("choose", "by")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ChooseOne(Instruction):
     """ "X or Y": the chooser picks an option that can be carried out (rule_mandatory_choice)."""
 
@@ -500,7 +500,7 @@ class ChooseOne(Instruction):
 
 
 @instruction("win")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Win(Instruction):
     side: str
     mods: Mods = field(default_factory=Mods)
@@ -521,7 +521,7 @@ class Win(Instruction):
 
 
 @instruction("shuffle")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Shuffle(Instruction):
     deck: str
     mods: Mods = field(default_factory=Mods)
@@ -542,7 +542,7 @@ class Shuffle(Instruction):
 
 
 @instruction("damage", "by")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Damage(Instruction):
     """{damage: {type: net, amount: 2}}: the Runner suffers it (an interrupt window opens first)."""
 
@@ -583,7 +583,7 @@ def render_all(instrs: tuple[Instruction, ...]) -> str:
 
 
 @instruction("prevent")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ChangeImminent(Instruction):
     """{prevent: {what: damage, amount: 1|all, damage_type: net}} / {increase: {what: damage, amount: 1}}:
     change the imminent instruction this interrupt interrupts."""
@@ -623,7 +623,7 @@ class ChangeImminent(Instruction):
 
 
 @instruction("increase")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Increase(ChangeImminent):
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Increase:
@@ -634,7 +634,7 @@ class Increase(ChangeImminent):
 
 
 @instruction("give_tags")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class GiveTags(Instruction):
     amount: Quantity
     mods: Mods = field(default_factory=Mods)
@@ -659,7 +659,7 @@ class GiveTags(Instruction):
 
 
 @instruction("all")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class AllAtOnce(Instruction):
     """Several imminent instructions as one: one interrupt window for all their parts (Snare!)."""
 
@@ -688,7 +688,7 @@ class AllAtOnce(Instruction):
 
 
 @instruction("install", "pay_cost", "server", "position", "rezzed", "discount")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Install(Instruction):
     """Install cards (ignoring the install cost unless `pay_cost`, lowered by `discount`); Corp cards in
     `server` (new | this | a name), ice `position: inward_of_self`; `rezzed: true` installs and rezzes it."""
@@ -732,7 +732,7 @@ class Install(Instruction):
 
 
 @instruction("play", "pay_cost")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Play(Instruction):
     selector: Selector
     pay_cost: bool = False
@@ -758,7 +758,7 @@ class Play(Instruction):
 
 
 @instruction("run")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class MakeRun(Instruction):
     server: str  # a server name, or `any`
     mods: Mods = field(default_factory=Mods)
@@ -779,7 +779,7 @@ class MakeRun(Instruction):
 
 
 @instruction("access")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class MoreAccess(Instruction):
     """Access N additional cards when breaching R&D or HQ this run."""
 
@@ -800,7 +800,7 @@ class MoreAccess(Instruction):
 
 
 @instruction("breach")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BreachNow(Instruction):
     server: str
     mods: Mods = field(default_factory=Mods)
@@ -823,7 +823,7 @@ class BreachNow(Instruction):
 
 
 @instruction("encounter")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ForcedEncounter(Instruction):
     selector: Selector
     mods: Mods = field(default_factory=Mods)
@@ -843,7 +843,7 @@ class ForcedEncounter(Instruction):
 
 
 @instruction("add_to_score")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class AddToScore(Instruction):
     selector: Selector
     mods: Mods = field(default_factory=Mods)
@@ -874,7 +874,7 @@ class AddToScore(Instruction):
 
 
 @instruction("trace")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Trace(Instruction):
     base: Quantity
     success: tuple[Instruction, ...]
@@ -907,7 +907,7 @@ class Trace(Instruction):
 
 
 @instruction("resolve_subroutine")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ResolveSubroutine(Instruction):
     """{resolve_subroutine: {ice: <selector>, subroutine: N}}: resolve a subroutine of another ice, as that
     ice's subroutine (its controller, its card)."""

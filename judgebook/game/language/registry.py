@@ -1,5 +1,9 @@
 """One registry per kind of construct in the card language.
 
+Constructs are compared by identity (`eq=False`), except small values (quantities, costs) that the engine
+also builds while playing: a game holds the very objects its card library parsed,
+and the loop rule hashes states that hold them many times a step.
+
 A construct is a frozen dataclass that carries its own `parse` (classmethod),
 its evaluation and its English `render`, side by side; registering it under a
 name is the only other thing needed, so adding a construct touches one place.

@@ -53,7 +53,7 @@ class Selector:
 REFS = ("self", "target", "chosen", "event_card", "event_ice", "host", "encountered", "approached")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Ref(Selector):
     """One card named by its role (or a card id written in a scenario's card definition)."""
 
@@ -121,7 +121,7 @@ ZONES = ("installed", "hand", "deck", "discard", "score", "rig", "ice", "root", 
 
 
 @FILTERS.register("zone")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class InZone(Filter):
     zone: str
 
@@ -157,7 +157,7 @@ class InZone(Filter):
 
 
 @FILTERS.register("side")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class OfSide(Filter):
     who: str
 
@@ -175,7 +175,7 @@ class OfSide(Filter):
 
 
 def _field_filter(key: str, words: str) -> None:
-    @dataclass(frozen=True)
+    @dataclass(frozen=True, eq=False)
     class FieldFilter(Filter):
         values: tuple[str, ...]
 
@@ -206,7 +206,7 @@ for _key, _words in (("type", "of type"), ("subtype", "with subtype"), ("name", 
 
 
 def _flag_filter(key: str, test: Any, words: str) -> None:
-    @dataclass(frozen=True)
+    @dataclass(frozen=True, eq=False)
     class FlagFilter(Filter):
         want: bool
 
@@ -233,7 +233,7 @@ _flag_filter("active", lambda g, ctx, cid: q.is_active(g, cid), "active")
 
 
 @FILTERS.register("counter")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class HasCounter(Filter):
     kind: str
 
@@ -271,7 +271,7 @@ def server_matches(g: Game, ctx: Ctx, want: str, server: str | None) -> bool:
 
 
 @FILTERS.register("protecting")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Protecting(Filter):
     server: str
 
@@ -289,7 +289,7 @@ class Protecting(Filter):
 
 
 @FILTERS.register("in_server")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class InServer(Filter):
     server: str
 
@@ -307,7 +307,7 @@ class InServer(Filter):
 
 
 @FILTERS.register("hosted_on")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class HostedOn(Filter):
     host: str
 
@@ -334,7 +334,7 @@ SEARCH_ZONES = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Matching(Selector):
     filters: tuple[Filter, ...]
     count: int | None = 1
@@ -368,7 +368,7 @@ class Matching(Selector):
         return f"{how} card{'s' if self.count != 1 else ''} {words}".strip()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TopOfDeck(Selector):
     n: int
     deck: str
@@ -422,7 +422,7 @@ def _count(value: Any, at: At) -> tuple[int | None, bool]:
 
 
 @FILTERS.register("same_name_as")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SameName(Filter):
     """A copy of another card: the same title (Twins: "a copy of the encountered ice")."""
 

@@ -50,7 +50,7 @@ CANNOT_WHAT = (
 
 
 @STATICS.register("cannot")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Cannot(Static):
     what: str
     server: str | None = None
@@ -83,7 +83,7 @@ ADDITIONAL_TO = ("steal", "access", "run", "rez", "trash", "install", "play", "b
 
 
 @STATICS.register("additional_cost")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class AdditionalCost(Static):
     to: str
     cost: Cost
@@ -113,7 +113,7 @@ PREVENT_WHAT = ("damage", "tags", "trash", "end_run")
 
 
 @STATICS.register("prevent")
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Prevent(Static):
     what: str
     amount: Quantity | None  # None: all
@@ -138,7 +138,7 @@ class Prevent(Static):
 
 
 def _modifier(key: str, words: str, targets_cards: bool) -> None:
-    @dataclass(frozen=True)
+    @dataclass(frozen=True, eq=False)
     class Modify(Static):
         amount: Quantity
         negative: bool

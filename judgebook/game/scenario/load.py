@@ -6,19 +6,19 @@ parsed with the rebuilt card language.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from judgebook.engine import scenario as board
-from judgebook.engine.cards import SIDES, check_keys, want_str
 from judgebook.engine.yamlnodes import LocDict, line_of, load_text
 from judgebook.game.errors import ScenarioError
 from judgebook.game.language.cards import CardDef, CardLibrary, load_library, parse_card
 from judgebook.game.language.nodes import At
 from judgebook.game.rules.turn import ALLOTTED, Turn
+from judgebook.game.scenario import board
+from judgebook.game.scenario.board import SIDES, check_keys, want_str
 from judgebook.game.state.fmap import FMap
-from judgebook.game.state.model import Card, Game, Player, Side
+from judgebook.game.state.model import Card, Game, Player, Side, evolve
 from judgebook.game.timing.structures import CORP_TURN, RUNNER_TURN
 
 
@@ -34,6 +34,7 @@ class Scenario:
     decisions: tuple[board.Decision, ...] = ()
     expect: board.Expect | None = None
     file: str | None = None
+    max_steps: int = 2000  # decisions a replay may take by default before it is called a loop
 
 
 def load(path: str | Path, library: str | Path | None = None) -> Scenario:
@@ -59,7 +60,7 @@ def parse(text: str, file: str | None = None, library: str | Path | None = None)
     start = node.get("start") or LocDict()
     check_keys(start, ("turn", "at"), "start")
     options = node.get("options") or LocDict()
-    check_keys(options, (), "options")
+    check_keys(options, ("max_steps",), "options")
     ids = board._Ids()
     corp = board._player(node.get("corp") or LocDict(), "corp", ids)
     runner = board._player(node.get("runner") or LocDict(), "runner", ids)
@@ -75,6 +76,7 @@ def parse(text: str, file: str | None = None, library: str | Path | None = None)
         decisions=board._decisions(node.get("decisions")),
         expect=board._expect(node.get("expect")),
         file=file,
+        max_steps=board.want_int(options, "max_steps", "options", 2000),
     )
 
 
@@ -193,4 +195,4 @@ def setup(sc: Scenario) -> Game:
         servers=tuple(servers),
         library=sc.library,
     )
-    return replace(g, stack=(Turn(first, at),))
+    return evolve(g, stack=(Turn(first, at),))
