@@ -228,6 +228,7 @@ def _replay_old(args: argparse.Namespace, file: str, library: Path | None, corpu
 
 def _replay_new(args: argparse.Namespace, file: str, library: Path | None, corpus: Any) -> Result:
     from judgebook.game.driver.script import check, replay
+    from judgebook.game.driver.timeline import timeline
     from judgebook.game.errors import IllegalDecision, ScenarioError
     from judgebook.game.scenario.load import load
 
@@ -252,7 +253,7 @@ def _replay_new(args: argparse.Namespace, file: str, library: Path | None, corpu
         return 2
     except Exception as exc:
         return _internal(file, exc)
-    data = game_timeline_data(scenario, outcome, corpus, args.until)
+    data = timeline_data(timeline(scenario, outcome, differences), corpus, args.until)
     error = None
     if outcome.error is not None:
         err = outcome.error
@@ -264,31 +265,6 @@ def _internal(file: str, exc: Exception) -> int:
     print(f"judgebook replay: internal engine error while replaying {file}: "
           f"{type(exc).__name__}: {exc} (please report this scenario)", file=sys.stderr)
     return 3
-
-
-def game_timeline_data(scenario: Any, outcome: Any, corpus: Any, until: int | None = None) -> dict[str, Any]:
-    """A replay of the rebuilt engine as plain data, citations resolved."""
-    cache: dict[str, dict[str, Any] | None] = {}
-    steps = []
-    for n, step in enumerate(outcome.steps, 1):
-        if until is not None and n > until:
-            break
-        if step.anchor not in cache:
-            cache[step.anchor] = rule_ref(corpus, step.anchor)
-        steps.append({"n": n, "kind": step.kind, "text": step.text, "rule": cache[step.anchor],
-                      "player": step.player, "how": step.how, "path": list(step.path), "card": step.card,
-                      "ability": step.ability, "changes": list(step.changes)})
-    final = outcome.final if outcome.states else None
-    data: dict[str, Any] = {
-        "title": scenario.title, "source": scenario.source, "steps": steps,
-        "outcome": {"ended": outcome.ended,
-                    "winner": final.winner if final else None,
-                    "win_reason": final.win_reason if final else None,
-                    "stopped": str(outcome.limit) if outcome.limit else None,
-                    "stopped_rule": rule_ref(corpus, outcome.limit.rule) if outcome.limit else None}}
-    if until is not None:
-        data["until"] = until
-    return data
 
 
 def _corpus(index: str | None) -> Any:
@@ -337,7 +313,7 @@ def _emit(args: argparse.Namespace, data: dict[str, Any], error: dict[str, Any] 
             print(f"  - {d}")
         return
     if data.get("steps") or data.get("outcome"):
-        sys.stdout.write(render_game(data) if data["engine"] == "new" else render(data))
+        sys.stdout.write(render(data))
     if error:
         print(f"\nILLEGAL DECISION: {error['message']}", file=sys.stdout)
         print(f"  breaks: {_cite(error['rule'])}", file=sys.stdout)
@@ -362,7 +338,7 @@ def _changes(state: dict) -> str:
 
 
 def render(data: dict) -> str:
-    lines = [f"Replay: {data['title']}"]
+    lines = [f"Replay: {data['title']}" + (" (engine: new)" if data.get("engine") == "new" else "")]
     if data.get("source"):
         lines.append(f"Source: {' '.join(str(data['source']).split())}")
     lines.append("")
@@ -391,29 +367,3 @@ def render(data: dict) -> str:
             lines.append(f"  loop: {outcome['loop']}")
     return "\n".join(lines) + "\n"
 
-
-def render_game(data: dict[str, Any]) -> str:
-    """The rebuilt engine's timeline as text: each step with where it happened, its rule and how it was decided."""
-    lines = [f"Replay: {data['title']} (engine: new)"]
-    if data.get("source"):
-        lines.append(f"Source: {' '.join(str(data['source']).split())}")
-    lines.append("")
-    width = len(str(len(data["steps"])))
-    for step in data["steps"]:
-        where = " › ".join(step["path"])
-        how = "" if step["how"] == "engine" else f" ({step['how']})"
-        lines.append(f"{step['n']:>{width}}. [{where}] {step['kind']}: {step['text']}{how}")
-        pad = " " * (width + 2)
-        lines.append(f"{pad}rule: {_cite(step['rule'])}")
-        if step["changes"]:
-            lines.append(f"{pad}changed: {'; '.join(step['changes'])}")
-    outcome = data["outcome"]
-    lines.append("")
-    if data.get("until"):
-        lines.append(f"(listing stopped at step {data['until']} by --until)")
-    winner = outcome["winner"] or "none"
-    reason = f" ({outcome['win_reason']})" if outcome["win_reason"] else ""
-    lines.append(f"Outcome: {outcome['ended'] or 'not started'}; winner: {winner}{reason}")
-    if outcome["stopped"]:
-        lines.append(f"  stopped: {outcome['stopped']} — rule: {_cite(outcome['stopped_rule'])}")
-    return "\n".join(lines) + "\n"
