@@ -6,9 +6,9 @@ loaded documents" when none does (never a dead link).
 
 The output says whether the outcome is the one the scenario's `expect` block
 states; `--check` prints only that verdict (for each of several files) and
-exits 1 when one is not. Card
-definitions come from `--library DIR`, else the `cards` folder beside the
-scenario's folder, else the library remembered with `--library DIR --remember`.
+exits 1 when one is not. Card definitions come from `--library DIR`, else the
+`cards` folder beside the scenario's folder, else the library remembered with
+`--library DIR --remember`.
 `--engine new` replays with the rebuilt engine (judgebook.game); `old` is the
 default until the new one replays every shipped scenario.
 """
