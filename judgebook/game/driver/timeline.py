@@ -112,7 +112,7 @@ def timeline(sc: Scenario, out: Outcome, misses: list[str] | None = None) -> Tim
                 assumed=s.how == "assumed",
                 how=s.how,
                 player=s.player,
-                ability=f"{s.card}:{s.ability}" if s.kind == "resolve" else None,
+                ability=f"{s.card}:{s.ability}" if s.kind in ("resolve", "subroutine") else None,
             )
         )
     g = out.states[-1] if out.states else None

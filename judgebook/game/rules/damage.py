@@ -97,12 +97,22 @@ def _apply(g: Game, p: Part) -> Game:
     if p.what == "damage":
         return suffer(g, p.kind or "net", p.amount, p.by)
     if p.what == "tags":
+        from judgebook.game.rules.costs import cannot
+
+        if cannot(g, "take_tags", "runner"):  # "cannot" beats the instruction giving them
+            return log(g, "cannot", "the Runner cannot take tags", "rule_cannot_precedence", "runner")
         g = set_player(g, "runner", tags=g.runner.tags + p.amount)
         return emit(
             g, event("tags_taken", amount=p.amount), f"the Runner takes {p.amount} tag(s)", "rule_tag", "runner"
         )
     if p.what == "trash":
-        return trash(g, p.card or "", p.by) if p.card in g.cards else g
+        from judgebook.game.rules.costs import cannot
+
+        if p.card not in g.cards:
+            return g
+        if p.by is not None and cannot(g, "trash", p.by, card=p.card):
+            return log(g, "cannot_trash", f"{p.card} cannot be trashed", "rule_cannot_precedence", p.by)
+        return trash(g, p.card or "", p.by)
     from judgebook.game.rules.run import end_run
 
     g = log(g, "end_the_run", "the run ends", "rule_end_the_run", "corp")
@@ -151,6 +161,17 @@ def change_imminent(g: Game, what: str, delta: int | None, kind: str | None) -> 
 def suffer(g: Game, kind: str, amount: int, by: Side | None) -> Game:
     grip = g.zone("runner.hand")
     flatline = amount > len(grip)
+    if 0 < amount < len(grip):
+        # Random in play: the engine takes the first cards of the grip, one of the possible outcomes,
+        # and says so.
+        g = log(
+            g,
+            "random",
+            f"{amount} card(s) of the grip at random: {', '.join(grip[:amount])}",
+            "rule_meat_net_damage",
+            "runner",
+            how="assumed",
+        )
     for cid in grip[:amount]:
         # Random in play: the engine takes the first cards of the grip, one of the possible outcomes.
         g = move(g, cid, "runner.discard")

@@ -9,11 +9,11 @@ from judgebook.game.language.context import Ctx
 from judgebook.game.language.costs import Cost
 from judgebook.game.language.quantities import Number
 from judgebook.game.rules import costs
-from judgebook.game.rules.effects import draw, move, set_player
+from judgebook.game.rules.effects import draw, move, set_player, win
 from judgebook.game.rules.frames import Call, Frame, event, log, path, pop, push, react_first, set_top
 from judgebook.game.rules.resolve import Resolve
 from judgebook.game.rules.triggers import emit
-from judgebook.game.rules.values import hand_size
+from judgebook.game.rules.values import hand_size, max_hand_size
 from judgebook.game.rules.windows import PriorityWindow, use_ability
 from judgebook.game.state import queries as q
 from judgebook.game.state.model import Game, Side, evolve, other
@@ -72,10 +72,18 @@ class Turn(Frame):
         if key == "refill":
             for cid in q.installed(g, side):
                 d = q.definition(g, cid)
-                if d.recurring and q.is_active(g, cid):
+                if d.recurring and q.is_active(g, cid) and g.cards[cid].count("credit") != d.recurring:
                     card = g.cards[cid]
                     refilled = card.with_counter("credit", d.recurring - card.count("credit"))
                     g = evolve(g, cards=g.cards.set(cid, refilled))
+                    g = log(
+                        g,
+                        "recurring",
+                        f"{cid}'s recurring credits refill ({card.count('credit')} → {d.recurring})",
+                        st.anchor,
+                        side,
+                        card=cid,
+                    )
             return g
         if st.event in ("turn_begins", "turn_ends", "action_phase_ends"):
             g = emit(g, event(st.event, player=side), f"{st.label} ({side})", st.anchor, side)
@@ -95,6 +103,8 @@ class Turn(Frame):
                 return set_top(g, replace(self, at=self.at - 2))
             return g
         if key == "discard":
+            if side == "runner" and max_hand_size(g, side) < 0:
+                return win(g, "corp", "flatline", "rule_runner_discard_step")
             excess = len(g.zone(f"{side}.hand")) - hand_size(g, side)
             return push(g, Discard(side)) if excess > 0 else g
         if key == "lose_clicks":
@@ -137,7 +147,9 @@ class Action(Frame):
         g = costs.pay(g, Cost(clicks=1), Ctx(f"{side}.identity", side), side)
         kind = d.value
         if kind == "gain_credit":
-            return set_player(g, side, credits=g.player(side).credits + 1)
+            from judgebook.game.rules.effects import apply_amount
+
+            return apply_amount(g, Ctx(f"{side}.identity", side), "gain_credits", side, 1)
         if kind == "draw":
             return draw(g, side, 1)
         if kind == "run":
@@ -213,13 +225,23 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                 if why
                 else opts.append(Option(d, "remove 1 tag (2[c])", "runner_basic_action_remove_tag"))
             )
+        else:
+            refused.append(
+                Refused(decision("action", "remove_tag"), "remove 1 tag", "rule_tagged_remove_tag", "no tag to remove")
+            )
     for cid in g.zone(f"{side}.hand"):
         card_def = q.definition(g, cid)
         if card_def.type in ("event", "operation"):
+            installing = decision("action", "install", card=cid)
+            refused.append(
+                Refused(installing, f"install {cid}", cite["install"], f"a card of type {card_def.type} is played")
+            )
             d = decision("action", "play", card=cid)
             price = Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True)
             extra = costs.additional_cost(g, "play", cid)
             why = costs.refusal(g, price.plus(extra) if extra else price, Ctx(cid, side), side)
+            if costs.cannot(g, "play", side, card=cid):
+                why = ("rule_cannot_precedence", "a card forbids playing it")
             if why:
                 refused.append(Refused(d, f"play {cid}", why[0], why[1]))
             elif _runs_any(card_def):
@@ -234,6 +256,8 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             why = costs.refusal(
                 g, Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True), Ctx(cid, side), side, "install"
             )
+            if costs.cannot(g, "install", side, card=cid):
+                why = ("rule_cannot_precedence", "a card forbids installing it")
             (
                 refused.append(Refused(d, f"install {cid}", why[0], why[1]))
                 if why
@@ -243,13 +267,18 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             for server in list(g.servers) + ["new"]:
                 if card_def.type != "ice" and server in q.CENTRAL and card_def.type != "upgrade":
                     continue
-                opts.append(
-                    Option(
-                        decision("action", "install", card=cid, server=server),
-                        f"install {cid} in {server}",
-                        cite["install"],
-                    )
+                d = decision("action", "install", card=cid, server=server)
+                # Installing ice costs 1[c] for each piece already protecting the server (rule_install_cost_ice).
+                extra_ice = len(g.zone(q.ice_zone(server))) if card_def.type == "ice" and server != "new" else 0
+                why = costs.refusal(
+                    g, Cost(clicks=1, credits=Number(extra_ice), has_credits=True), Ctx(cid, side), side
                 )
+                if costs.cannot(g, "install", side, None if server == "new" else server, cid):
+                    why = ("rule_cannot_precedence", "a card forbids installing it there")
+                if why:
+                    refused.append(Refused(d, f"install {cid} in {server}", why[0], why[1]))
+                else:
+                    opts.append(Option(d, f"install {cid} in {server}", cite["install"]))
     if side == "corp":
         purge = decision("action", "purge")
         if g.corp.clicks >= 3:
@@ -283,9 +312,14 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             if card_def.type == "agenda" or (
                 card_def.type != "ice" and g.cards[cid].count("advancement") >= 0 and "advanceable" in card_def.subtypes
             ):
-                opts.append(
-                    Option(decision("action", "advance", card=cid), f"advance {cid}", "corp_basic_action_advance")
-                )
+                d = decision("action", "advance", card=cid)
+                why = costs.refusal(g, Cost(clicks=1, credits=Number(1), has_credits=True), Ctx(cid, side), side)
+                if costs.cannot(g, "advance", side, q.server_of(g, cid), cid):
+                    why = ("rule_cannot_precedence", "a card forbids advancing it")
+                if why:
+                    refused.append(Refused(d, f"advance {cid}", why[0], why[1]))
+                else:
+                    opts.append(Option(d, f"advance {cid}", "corp_basic_action_advance"))
     for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")):
         for ab in q.definition(g, cid).abilities:
             if ab.is_action and q.is_active(g, cid):
