@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from judgebook.commands.play import (
     Session,
     option_decision,
     parse_command,
+    play_script,
     with_decisions,
 )
 from judgebook.engine import advance, choices
@@ -162,6 +164,12 @@ def _walk_to_next_action(g, decisions):
     return g
 
 
+def same_cards(sc, saved):
+    """The scripted replay of a saved file's decisions over `sc`'s own parsed board and card definitions
+    (the saved file's board and definitions are the input's text, checked apart)."""
+    return replay(replace(sc, decisions=load(saved).decisions))
+
+
 def test_save_writes_a_scenario_whose_replay_ends_in_an_equal_state(capsys, monkeypatch, tmp_path):
     saved = tmp_path / "session.yaml"
     # pass, pass, run on HQ, then Enter (each point's default) for long enough, then save
@@ -170,7 +178,8 @@ def test_save_writes_a_scenario_whose_replay_ends_in_an_equal_state(capsys, monk
     assert code == 0 and f"to {saved}" in out
     assert "note:" not in err                   # the replay stops where the session did
     # The same game through the API: pass, pass, run on HQ, then the defaults up to the next action.
-    g, _ = start(setup(load(FEMME)))
+    sc = load(FEMME)
+    g, _ = start(setup(sc))
     taken = []
     g = _walk_to_next_action(g, taken)
     run = next(o.decision for o in choices(g).options if o.decision.get("server") == "HQ")
@@ -181,7 +190,10 @@ def test_save_writes_a_scenario_whose_replay_ends_in_an_equal_state(capsys, monk
     assert [d.describe() for d in back.decisions][:3] == ["{pass: runner}", "{pass: corp}", "{action: run, server: HQ}"]
     assert len(back.decisions) == len(taken)
     outcome = replay(back)
-    assert outcome.error is None and outcome.final == g
+    assert outcome.error is None and outcome.ended == "script complete" and outcome.final.turn == g.turn
+    # States hold the parsed card definitions, which compare by identity: replay the saved decisions over the
+    # scenario the walk used, so that its states are comparable with the walk's.
+    assert same_cards(sc, saved).final == g
     text = saved.read_text(encoding="utf-8")
     original = FEMME.read_text(encoding="utf-8")
     assert original[: original.index("decisions:")] in text      # board and card definitions kept as written
@@ -211,7 +223,8 @@ def test_script_option_plays_the_scenario_decisions_first(capsys, monkeypatch, t
     # the scripted part is undoable like any decision: the saved file replays to the expected outcome
     assert check(load(corroder), replay(load(saved))) == []
     # the scripted replay of the input and the saved session end in the same state
-    assert replay(load(saved)).final == replay(load(corroder)).final
+    sc = load(corroder)
+    assert same_cards(sc, saved).final == replay(sc).final
 
 
 def test_play_with_a_card_library_elsewhere(capsys, monkeypatch, tmp_path):
@@ -309,7 +322,9 @@ def test_saved_decisions_replay_through_the_same_states(path):
                 d = decision(d.kind, 2, **dict(d.params))
             session.take(d)
         text = with_decisions(path.read_text(encoding="utf-8"), session.decisions)
-        outcome = replay(parse(text, str(path), library))
+        back = parse(text, str(path), library)
+        assert back.title == sc.title and back.corp == sc.corp and back.runner == sc.runner
+        outcome = replay(replace(sc, decisions=back.decisions))
         k = len(session.taken)
         assert len(outcome.states) > k and outcome.states[k] == session.game
 
@@ -338,3 +353,20 @@ def test_board_shows_the_pools_and_zones_of_the_current_state(capsys, monkeypatc
         assert f"corp: {g.corp.credits}[c]" in shown
     assert g0.runner.credits != g1.runner.credits
     assert "corp.server.HQ.ice: Tollbooth (rezzed)" in first and "runner.rig: Femme Fatale" in first
+
+
+@pytest.mark.parametrize("path", [FEMME, *SHIPPED], ids=lambda p: p.stem)
+def test_script_part_goes_where_the_scripted_replay_goes(path):
+    """--script takes the scenario's decisions as the engine's scripted replay does: after them, the session is
+    in the state the replay reached with as many advances (the replay may then go on by defaults)."""
+    library = path.resolve().parent.parent / "cards"
+    sc = load(path, library if library.is_dir() else None)
+    g, _ = start(setup(sc))
+    session = Session(sc, g)
+    out = io.StringIO()
+    play_script(session, out, str)
+    outcome = replay(sc)
+    k = len(session.taken)
+    assert k < len(outcome.states) and outcome.states[k] == session.game
+    if outcome.error is None:
+        assert f"script: {len(sc.decisions)} of {len(sc.decisions)} decision(s) played" in out.getvalue()

@@ -112,7 +112,8 @@ def test_several_files_report_each_and_fail_if_one_fails(capsys, tmp_path):
 def test_new_engine_prints_its_timeline_with_rules(capsys, tmp_path):
     code, out, _ = run_cli(capsys, tmp_path, str(SCENARIOS / BULWARK), "--json")
     data = json.loads(out)
-    assert code == 0 and data["outcome"]["ended"]
+    assert code == 0 and data["outcome"]["ended"] == "script complete"
+    assert data["outcome"]["runs"] == [{"server": "HQ", "successful": False, "ended_by": "end_the_run"}]
     kinds = [s["kind"] for s in data["steps"]]
     assert {"subroutine", "end_the_run", "run_ends"} <= set(kinds)
     assert all(s["rule"]["anchor"] for s in data["steps"])

@@ -7,4 +7,3 @@ the index and the engine) inside `run`, lazily for start-up speed, so that
 (never guarded), so a renamed module still fails loudly. `judgebook.cli`
 lists the commands.
 """
-COMMANDS = ("build", "dump", "show", "search", "replay", "play", "serve", "export")

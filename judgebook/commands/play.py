@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -327,7 +327,8 @@ def save(session: Session, target: str, library: Path | None) -> list[str]:
     if library is not None and (found is None or found.resolve() != library.resolve()):
         notes.append(f"note: {path} uses the card library {library}: replay it with --library {library}")
     try:
-        outcome = replay(load(path, library))
+        # over the session's own parsed cards: states hold card definitions, which compare by identity
+        outcome = replay(replace(session.scenario, decisions=load(path, library).decisions))
     except Exception as exc:  # the file is written; say that its replay could not be checked, and why
         return [*notes, f"note: {path} was written, but replaying it failed: {type(exc).__name__}: {exc}"]
     if not outcome.states or outcome.final != session.game:
@@ -376,9 +377,10 @@ def run(args: argparse.Namespace, stdin: IO[str] | None = None, stdout: IO[str] 
 
 
 def play_script(session: Session, out: IO[str], cite: Cite) -> None:
-    """The scenario's own decisions, as a scripted replay takes them (a decision that does not fit the point
-    lets the point's default be taken), up to the last one; then the player goes on."""
-    from judgebook.engine.driver.script import as_decision
+    """The scenario's own decisions, taken as a scripted replay takes them (a decision that does not fit the
+    point lets the point's default be taken; a refused `if_able` one falls back to it), up to the last one;
+    then the player goes on. Unlike a replay, it takes no default after the last decision."""
+    from judgebook.engine.driver.script import RUN_PHASES, _fits_here, as_decision  # the replay's own reading
     from judgebook.engine.errors import EngineLimit, IllegalDecision
 
     script = list(session.scenario.decisions)
@@ -386,14 +388,14 @@ def play_script(session: Session, out: IO[str], cite: Cite) -> None:
     while i < len(script) and session.game.point is not None:
         point = session.game.point
         scripted = script[i]
-        at = scripted.get("at")
-        fits = (scripted.player in (None, point.player)) and (at is None or at in point.path)
+        fits = _fits_here(scripted, point)
         wanted = as_decision(scripted)
+        refused = point.refusal(wanted) if fits else None
         how = "chosen"
         if fits and point.find(wanted) is not None:
             chosen = wanted
             i += 1
-        elif fits and (refused := point.refusal(wanted)) is not None and not refused.later:
+        elif refused is not None and not refused.later and not scripted.get("if_able"):
             print(f"script: decision {scripted.describe()} (line {scripted.line}) is refused: {refused.reason} "
                   f"(rule {cite(refused.rule)}); go on by hand", file=sys.stderr)
             return
@@ -402,6 +404,10 @@ def play_script(session: Session, out: IO[str], cite: Cite) -> None:
                   "go on by hand", file=sys.stderr)
             return
         else:
+            if refused is not None and not refused.later:     # if_able: the reason, then the default
+                out.write(f"script: {flow(wanted)} is not possible: {refused.reason} (rule {cite(refused.rule)}); "
+                          "the default is taken\n")
+                i += 1
             chosen = point.options[point.default].decision
             how = "only" if len(point.options) == 1 else "assumed"
         try:
@@ -411,7 +417,24 @@ def play_script(session: Session, out: IO[str], cite: Cite) -> None:
             return
         out.write(f"script: {flow(chosen)}\n" if how == "chosen" else f"script, {how}: {flow(chosen)}\n")
         out.write(render_steps(steps, cite))
+        late = _too_late(script[i], steps, RUN_PHASES) if i < len(script) else None
+        if late is not None:
+            print(f"script: decision {script[i].describe()} (line {script[i].line}): {late[0]} (rule "
+                  f"{cite(late[1])}); go on by hand", file=sys.stderr)
+            return
     out.write(f"script: {i} of {len(script)} decision(s) played\n")
+
+
+def _too_late(next_up: Any, steps: tuple[Step, ...], run_phases: tuple[str, ...]) -> tuple[str, str] | None:
+    """The next scripted decision can no longer come, as the scripted replay judges it: an action after the
+    action phase ended, or a decision for a point of a run that has ended."""
+    ended = next((s.player for s in steps if s.kind == "action_phase_ends"), None)
+    if next_up.kind == "action" and ended is not None and (next_up.player or ended) == ended:
+        return f"the {ended} has no [click] left, so the action phase ends", f"step_{ended}_turn_action"
+    if next_up.get("at") in run_phases and any(s.kind == "run_ends" for s in steps):
+        return "it waits for a point of the run, but the run ended: its priority windows closed", \
+            "rule_run_ends_close_paws"
+    return None
 
 
 def loop(session: Session, stdin: IO[str], out: IO[str], cite: Cite, library: Path | None) -> int:
