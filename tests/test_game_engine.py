@@ -381,3 +381,21 @@ expect:
     out = replay(sc)
     assert check(sc, out) == []
     assert ("purge", "rule_purge") in [(s.kind, s.anchor) for s in out.steps]
+
+
+def test_an_x_for_a_cost_without_x_is_refused():
+    sc = parse("""
+title: no X here
+card_defs:
+  - name: Corroder
+    side: runner
+    type: program
+    subtypes: [icebreaker, fracter]
+    strength: 2
+    abilities: [{id: pump, cost: {credits: 1}, effects: [{strength: 1}]}]
+runner: {installed: [Corroder]}
+decisions:
+  - {use: Corroder, ability: pump, x: 2}
+""")
+    out = replay(sc)
+    assert out.error is not None and out.error.rule == "rule_cost_x"

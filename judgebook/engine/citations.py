@@ -45,6 +45,7 @@ CITED: frozenset[str] = frozenset(
         "rule_cost_interrupt_static_mandatory",
         "rule_cost_no_interrupt",
         "rule_cost_restrictions",
+        "rule_cost_x",
         "rule_cost_zero",
         "rule_decline_additional_cost",
         "rule_default_random_access_limit",

@@ -226,4 +226,5 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_uninstall_ice_during_run": ("8.5.10", "Card Manipulation › Installing and Uninstalling Cards"),
     "rule_valid_hosts": ("1.13.1a", "Game Concepts › Host, Hosted, and Hosting"),
     "rule_valid_search_target_criteria": ("8.7.2a", "Card Manipulation › Searching for Cards"),
+    "rule_cost_x": ("1.16.2c", "Game Concepts › Costs"),
 }

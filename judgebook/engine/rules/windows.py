@@ -443,6 +443,10 @@ def use_ability(
 ) -> Game:
     ab = q.definition(g, cid).ability(ability)
     assert ab is not None
+    if x is not None and not (ab.cost is not None and ab.cost.x):
+        from judgebook.engine.errors import IllegalDecision
+
+        raise IllegalDecision(f"x: {x} given, but {cid}'s {ab.id} has no X in its cost", "rule_cost_x")
     ctx = Ctx(cid, side, ab.id, x=int(x or 0))
     before = g.pending
     use = use_key(g, cid, ab)
