@@ -62,7 +62,7 @@ def test_refused_option_is_refused_by_advance_with_its_rule():
     _, g = _game()
     for d in (decision("pass", "runner"), decision("pass", "corp"), decision("action", "run", server="HQ")):
         g, _ = advance(g, d)
-    while choices(g).kind != "priority" or "encounter" not in choices(g).path:
+    while choices(g).kind != "priority" or "encounter ice" not in choices(g).path:
         g, _ = advance(g, choices(g).options[0].decision)
     # In Tollbooth's encounter window (after the tax was paid), Femme Fatale cannot break a code gate.
     point = choices(g)
@@ -272,7 +272,9 @@ card_defs:
     side: runner
     type: resource
     abilities:
-      - {trigger: clicks_spent, condition: {player: you}, effects: [{gain_credits: 1}, {gain_clicks: 1}, {lose_clicks: 1}]}
+      - trigger: clicks_spent
+        condition: {player: you}
+        effects: [{gain_credits: 1}, {gain_clicks: 1}, {lose_clicks: 1}]
 runner:
   installed: [Feeder]
 options: {max_steps: 300}
@@ -318,3 +320,64 @@ expect:
     assert [(s.kind, s.anchor) for s in out.steps if s.kind == "not_able"] == [("not_able", "rule_cost")]
     strict = parse(text.replace(", if_able: true", ""))
     assert replay(strict).error.rule == "rule_cost"
+
+
+BASE_EXPECT = (HERE / "femme_tollbooth.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("wrong", [
+    "winner: corp",
+    "win_reason: flatline",
+    "run: {successful: false}",
+    "run: {server: R&D}",
+    "run: {ended_by: jack_out}",
+    'resolved: ["Tollbooth:tax"]',
+    'not_resolved: ["Femme Fatale:bypass"]',
+    'resolved_in: {"Femme Fatale:bypass": access}',
+    "state: {runner: {credits: 5}}",
+    "state: {runner: {clicks: 4}}",
+    "state: {runner: {tags: 1}}",
+    "state: {runner: {hand: 1}}",
+    "state: {runner: {installed: [Tollbooth]}}",
+    "state: {corp: {trashed: [Tollbooth]}}",
+    "state: {corp: {score: 1}}",
+    "state: {corp: {scored: [Tollbooth]}}",
+    "state: {corp: {rezzed: [Femme Fatale]}}",
+    "state: {corp: {bad_publicity: 1}}",
+    "state: {runner: {core_damage: 1}}",
+    "state: {cards: {Tollbooth: {zone: discard}}}",
+    "state: {cards: {Tollbooth: {rezzed: false}}}",
+    "state: {cards: {Femme Fatale: {strength: 3}}}",
+    "state: {cards: {Tollbooth: {counters: {advancement: 1}}}}",
+    "error: {rule: rule_cost}",
+])
+def test_every_expect_key_is_checked(wrong):
+    """Nothing accepted and ignored: a wrong expectation of any kind is reported."""
+    head, _ = BASE_EXPECT.split("expect:")
+    sc = parse(head + "expect:\n  " + wrong + "\n")
+    assert check(sc, replay(sc)) != []
+
+
+def test_purge_and_trash_a_resource():
+    sc = parse("""
+title: corp basic actions
+start: {turn: corp, at: action_phase}
+card_defs:
+  - {name: Virus, side: runner, type: program, cost: 1}
+  - {name: Contact, side: runner, type: resource, cost: 1}
+corp: {credits: 5, clicks: 4}
+runner:
+  tags: 1
+  installed: [{card: Virus, counters: {virus: 3}}, Contact]
+decisions:
+  - {action: trash_resource, card: Contact}
+  - {action: purge}
+expect:
+  state:
+    corp: {credits: 3, clicks: 0}
+    runner: {trashed: [Contact]}
+    cards: {Virus: {counters: {virus: 0}}}
+""")
+    out = replay(sc)
+    assert check(sc, out) == []
+    assert ("purge", "rule_purge") in [(s.kind, s.anchor) for s in out.steps]

@@ -22,6 +22,7 @@ class Outcome:
     ended: str = ""
     error: IllegalDecision | None = None
     limit: EngineLimit | None = None
+    marks: list[int] = field(default_factory=list)  # len(steps) after each state: which steps led to it
 
     @property
     def final(self) -> Game:
@@ -43,7 +44,10 @@ def _fits_here(d: ScriptDecision, point: ChoicePoint) -> bool:
     if d.player is not None and d.player != point.player:
         return False
     at = d.get("at")
-    return at is None or at in point.path
+    if at is None:
+        return True
+    words = str(at).replace("_", " ")
+    return any(label == words or label.startswith(words + " ") for label in point.path)
 
 
 def replay(sc: Scenario) -> Outcome:
@@ -55,9 +59,10 @@ def replay(sc: Scenario) -> Outcome:
         return out
     out.states.append(g)
     out.steps += steps
+    out.marks.append(len(out.steps))
     script = list(sc.decisions)
     i = 0
-    unchosen = 0                         # advances in a row with no scripted decision
+    unchosen = 0  # advances in a row with no scripted decision
     while g.point is not None:
         if unchosen > sc.max_steps:
             out.limit = EngineLimit(
@@ -79,8 +84,14 @@ def replay(sc: Scenario) -> Outcome:
                 if refused is not None and not refused.later and script[i].get("if_able"):
                     # "Rez it if able": the decision falls back to the point's default, with the reason.
                     out.steps.append(
-                        Step("not_able", f"{refused.label}: {refused.reason}; the decision falls back to the "
-                             "default", refused.rule, point.player, "chosen", point.path)
+                        Step(
+                            "not_able",
+                            f"{refused.label}: {refused.reason}; the decision falls back to the default",
+                            refused.rule,
+                            point.player,
+                            "chosen",
+                            point.path,
+                        )
                     )
                     i += 1
                 elif refused is not None and not refused.later:
@@ -112,8 +123,11 @@ def replay(sc: Scenario) -> Outcome:
             break
         out.states.append(g)
         out.steps += steps
-        if i < len(script) and script[i].kind == "action" and any(
-            s.kind == "action_phase_ends" and s.player == (script[i].player or s.player) for s in steps
+        out.marks.append(len(out.steps))
+        if (
+            i < len(script)
+            and script[i].kind == "action"
+            and any(s.kind == "action_phase_ends" and s.player == (script[i].player or s.player) for s in steps)
         ):
             d = script[i]
             side = next(s.player for s in steps if s.kind == "action_phase_ends")
@@ -195,6 +209,13 @@ def check(sc: Scenario, out: Outcome) -> list[str]:
     for label in exp.not_resolved:
         if any(r == label or r.startswith(label + ":") for r in resolved):
             diffs.append(f"not_resolved: {label} resolved")
+    for label, where in exp.resolved_in:
+        places = [s for s in out.steps if s.kind == "resolve" and f"{s.card}:{s.ability}" in (label, f"{label}")]
+        places = places or [s for s in out.steps if s.kind == "resolve" and f"{s.card}:{s.ability}".startswith(label)]
+        if not places:
+            diffs.append(f"resolved_in: {label} never resolved")
+        elif not any(where in s.path or where == s.anchor for s in places):
+            diffs.append(f"resolved_in: {label} resolved in {' > '.join(places[0].path)}, not in {where!r}")
     for side, fields in exp.state:
         diffs += _state_diffs(g, side, dict(fields))
     return diffs

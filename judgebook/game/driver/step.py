@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from judgebook.game.driver.choice import ChoicePoint, Decision
 from judgebook.game.errors import EngineLimit, IllegalDecision
-from judgebook.game.state.model import Game, Step
+from judgebook.game.state.model import Game, Step, evolve
 
 MAX_AUTOMATIC = 2000
 
@@ -24,7 +24,7 @@ MAX_AUTOMATIC = 2000
 def loop_key(g: Game) -> Game:
     """The state as the loop rule compares it: everything but the record of past events and the counter
     that numbers them, which a loop makes grow each round."""
-    return replace(g, history=(), seq=0, trail=(), point=None, out=())
+    return evolve(g, history=(), seq=0, trail=(), point=None, out=())
 
 
 def choices(g: Game) -> ChoicePoint | None:
@@ -32,7 +32,7 @@ def choices(g: Game) -> ChoicePoint | None:
 
 
 def advance(g: Game, choice: Decision | None = None, how: str = "chosen") -> tuple[Game, tuple[Step, ...]]:
-    g = replace(g, out=())
+    g = evolve(g, out=())
     point = g.point
     if point is not None:
         if choice is None:
@@ -46,16 +46,16 @@ def advance(g: Game, choice: Decision | None = None, how: str = "chosen") -> tup
         top = g.stack[-1]
         forced = len(point.options) == 1
         trail = (g.trail + (loop_key(g),)) if forced else ()
-        g = replace(g, point=None, trail=())
+        g = evolve(g, point=None, trail=())
         g = top.choose(g, replace(option, decision=option.decision.with_payment(choice)))
         if how != "chosen":  # a default or the only option: the timeline says so
-            g = replace(g, out=tuple(replace(s, how=how) if s.how == "chosen" else s for s in g.out))
+            g = evolve(g, out=tuple(replace(s, how=how) if s.how == "chosen" else s for s in g.out))
         g, steps = settle(g)
         if forced and g.point is not None and len(g.point.options) == 1 and g.point.kind != "loop":
             key = loop_key(g)
             if key in trail:
                 return _loop_found(g, trail[trail.index(key) :], steps)
-            g = replace(g, trail=trail)
+            g = evolve(g, trail=trail)
         return g, steps
     elif choice is not None:
         raise IllegalDecision("no decision is open here", "rule_action_window")
@@ -67,10 +67,10 @@ def settle(g: Game) -> tuple[Game, tuple[Step, ...]]:
     index: dict[Game, int] = {}
     for _ in range(MAX_AUTOMATIC):
         if g.over or not g.stack:
-            return replace(g, point=None, out=()), g.out
+            return evolve(g, point=None, out=()), g.out
         result = g.stack[-1].step(g)
         if isinstance(result, ChoicePoint):
-            return replace(g, point=result, out=()), g.out
+            return evolve(g, point=result, out=()), g.out
         g = result
         key = loop_key(g)
         if key in index:
@@ -93,7 +93,7 @@ def _loop_found(g: Game, cycle: tuple[Game, ...], steps: tuple[Step, ...]) -> tu
     keep = 0
     while all(len(st) > keep for st in stacks) and all(st[keep] == stacks[0][keep] for st in stacks):
         keep += 1
-    g = replace(g, trail=(), point=None, stack=g.stack + (LoopChoice(keep, len(cycle)),))
+    g = evolve(g, trail=(), point=None, stack=g.stack + (LoopChoice(keep, len(cycle)),))
     g, more = settle(g)
     return g, steps + more
 

@@ -25,6 +25,9 @@ class Breach(Frame):
     from_zone: int = 0  # cards accessed from R&D or HQ so far
     label = "breach"
 
+    def labels(self) -> tuple[str, ...]:
+        return ("breach", "breach", "breach begins" if not self.started else "choose a candidate")
+
     def limit(self, g: Game) -> int:
         """rule_default_random_access_limit: one card of R&D or HQ, plus any additional accesses."""
         run = current_run(g)
@@ -102,6 +105,9 @@ class Access(Frame):
     paid: frozenset[str] = frozenset()  # additional costs paid (access, steal)
     declined: frozenset[str] = frozenset()
     label = "access"
+
+    def labels(self) -> tuple[str, ...]:
+        return ("access", "access", "the card is accessed" if self.at != "decide" else "steal an agenda")
 
     def step(self, g: Game) -> Game | ChoicePoint:
         if g.over:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from judgebook.game.rules.frames import current_encounter, current_run, log
+from judgebook.game.rules.frames import current_encounter, log
 from judgebook.game.state import queries as q
-from judgebook.game.state.model import SIDES, Game, Lasting
+from judgebook.game.state.model import SIDES, Game, Lasting, evolve
 
 
 def checkpoint(g: Game) -> Game:
@@ -20,7 +20,7 @@ def checkpoint(g: Game) -> Game:
     kept = tuple(lasting for lasting in g.lasting if not _expired(g, lasting))
     if len(kept) != len(g.lasting):
         g = log(
-            replace(g, lasting=kept),
+            evolve(g, lasting=kept),
             "expired",
             f"{len(g.lasting) - len(kept)} lasting effect(s) end",
             "step_checkpoint_duration_abilities",
@@ -34,7 +34,11 @@ def _expired(g: Game, lasting: Lasting) -> bool:
         enc = current_encounter(g)
         return enc is None or enc.seq != d.key
     if d.kind == "run":
-        run = current_run(g)
+        # "For the remainder of the run": until the run is complete, though it may have ended already.
+        from judgebook.game.rules.frames import find
+        from judgebook.game.rules.run import Run
+
+        run = find(g, Run)
         return d.key <= g.runs and (run is None or run.seq != d.key)
     if d.kind == "turn":
         return g.turn != d.key
@@ -58,4 +62,4 @@ def turn_boundary(g: Game, side: str, begins: bool) -> Game:
         if d.player == side and d.kind == "until_turn_end" and begins:
             lasting = replace(lasting, duration=replace(d, started=True))
         kept.append(lasting)
-    return replace(g, lasting=tuple(kept))
+    return evolve(g, lasting=tuple(kept))

@@ -17,7 +17,7 @@ from judgebook.game.rules.resolve import resolve_now
 from judgebook.game.rules.triggers import emit
 from judgebook.game.rules.values import statics
 from judgebook.game.state import queries as q
-from judgebook.game.state.model import Game, Side
+from judgebook.game.state.model import Game, Side, evolve
 
 if TYPE_CHECKING:
     from judgebook.game.language.instructions import NestedCost
@@ -160,7 +160,7 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
                 continue
             take = min(sources[cid], left)
             if take:
-                g = replace(g, cards=g.cards.set(cid, g.cards[cid].with_counter("credit", -take)))
+                g = evolve(g, cards=g.cards.set(cid, g.cards[cid].with_counter("credit", -take)))
                 changes.append(f"{take}[c] from {cid}")
                 left -= take
         run = current_run(g)
@@ -181,7 +181,7 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
             payer,
         )
     for kind, n in cost.counters:
-        g = replace(g, cards=g.cards.set(ctx.source, g.cards[ctx.source].with_counter(kind, -n)))
+        g = evolve(g, cards=g.cards.set(ctx.source, g.cards[ctx.source].with_counter(kind, -n)))
     if cost.tags:
         g = set_player(g, "runner", tags=g.runner.tags + cost.tags)
         g = emit(

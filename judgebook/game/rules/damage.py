@@ -151,6 +151,11 @@ def change_imminent(g: Game, what: str, delta: int | None, kind: str | None) -> 
 def suffer(g: Game, kind: str, amount: int, by: Side | None) -> Game:
     grip = g.zone("runner.hand")
     flatline = amount > len(grip)
+    if 0 < amount < len(grip):
+        # Random in play: the engine takes the first cards of the grip, one of the possible outcomes,
+        # and says so.
+        g = log(g, "random", f"{amount} card(s) of the grip at random: {', '.join(grip[:amount])}",
+                "rule_meat_net_damage", "runner", how="assumed")
     for cid in grip[:amount]:
         # Random in play: the engine takes the first cards of the grip, one of the possible outcomes.
         g = move(g, cid, "runner.discard")

@@ -10,12 +10,12 @@ from judgebook.game.language.statics import Static
 from judgebook.game.rules.frames import current_encounter, current_run, event, log
 from judgebook.game.rules.triggers import emit
 from judgebook.game.state import queries as q
-from judgebook.game.state.model import Duration, Game, Lasting, Side
+from judgebook.game.state.model import Duration, Game, Lasting, Side, evolve
 
 
 def set_player(g: Game, side: Side, **changes: Any) -> Game:
     new = replace(g.player(side), **changes)
-    return replace(g, corp=new) if side == "corp" else replace(g, runner=new)
+    return evolve(g, corp=new) if side == "corp" else evolve(g, runner=new)
 
 
 def amount_possible(g: Game, name: str, side: Side, n: int) -> bool:
@@ -117,7 +117,7 @@ def move(g: Game, cid: str, zone: str, index: int | None = None) -> Game:
         faceup=card.faceup if keep else not zone.endswith(("corp.deck", "corp.hand")),
     )
     hosted = g.zone(f"hosted.{cid}")
-    g = replace(g, zones=FMap(zones), cards=g.cards.set(cid, new))
+    g = evolve(g, zones=FMap(zones), cards=g.cards.set(cid, new))
     if hosted and not keep and not zone.startswith(("corp.server.", "runner.rig")):
         for h in hosted:  # hosted cards are trashed with their host (rule_hosted_host_leaves)
             g = move(g, h, f"{g.cards[h].owner}.discard")
@@ -164,7 +164,7 @@ def apply_to_cards(g: Game, ctx: Ctx, name: str, targets: tuple[str, ...]) -> Ga
         if name == "rez":
             g = rez(g, cid, paid=False)
         elif name == "derez":
-            g = replace(g, cards=g.cards.set(cid, replace(card, rezzed=False)))
+            g = evolve(g, cards=g.cards.set(cid, replace(card, rezzed=False)))
             g = log(g, "derez", f"{cid} is derezzed", "rule_rez_procedure", ctx.controller, card=cid)
         elif name in ("expose", "reveal", "look_at"):
             g = log(
@@ -188,16 +188,16 @@ def apply_to_cards(g: Game, ctx: Ctx, name: str, targets: tuple[str, ...]) -> Ga
 
 def rez(g: Game, cid: str, paid: bool) -> Game:
     card = g.cards[cid]
-    g = replace(g, cards=g.cards.set(cid, replace(card, rezzed=True)))
+    g = evolve(g, cards=g.cards.set(cid, replace(card, rezzed=True)))
     d = q.definition(g, cid)
     if d.recurring:
-        g = replace(g, cards=g.cards.set(cid, g.cards[cid].with_counter("credit", d.recurring)))
+        g = evolve(g, cards=g.cards.set(cid, g.cards[cid].with_counter("credit", d.recurring)))
     return emit(g, event("rezzed", card=cid, type=d.type), f"{cid} is rezzed", "rule_rez_procedure", "corp")
 
 
 def counters(g: Game, targets: tuple[str, ...], kind: str, delta: int) -> Game:
     for cid in targets:
-        g = replace(g, cards=g.cards.set(cid, g.cards[cid].with_counter(kind, delta)))
+        g = evolve(g, cards=g.cards.set(cid, g.cards[cid].with_counter(kind, delta)))
         g = log(
             g,
             "counters",
@@ -216,7 +216,7 @@ def shuffle(g: Game, side: Side) -> Game:
 def win(g: Game, side: Side, reason: str, anchor: str) -> Game:
     if g.winner is not None:
         return g
-    g = replace(g, winner=side, win_reason=reason)
+    g = evolve(g, winner=side, win_reason=reason)
     return log(g, "win", f"the {side} wins ({reason.replace('_', ' ')})", anchor, side)
 
 
@@ -246,7 +246,7 @@ def create_lasting(
         ability,
         since=g.seq,
     )
-    g = replace(g, lasting=g.lasting + (lasting,))
+    g = evolve(g, lasting=g.lasting + (lasting,))
     what = effect.render() if effect is not None else "a delayed conditional ability"
     return log(
         g,

@@ -25,6 +25,9 @@ from judgebook.game.rules.triggers import emit
 from judgebook.game.rules.windows import PriorityWindow
 from judgebook.game.state import queries as q
 from judgebook.game.state.model import Game
+from judgebook.game.timing.structures import RUN
+
+ENCOUNTER = RUN.phase("encounter_ice")
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,17 @@ class Encounter(Frame):
     forced: bool = False
     label = "encounter"
 
+    def labels(self) -> tuple[str, ...]:
+        steps = {s.key: s.label for s in ENCOUNTER.steps}
+        step = {
+            "begins": "encounter_begins",
+            "begun": "encounter_begins",
+            "window": "encounter_paw",
+            "subroutines": "resolve_subroutines",
+        }.get(self.at, "encounter_complete")
+        head = ("forced encounter", "encounter ice") if self.forced else ()
+        return head + (steps[step],)
+
     def step(self, g: Game) -> Game | ChoicePoint:
         run = current_run(g)
         if g.over:
@@ -50,7 +64,7 @@ class Encounter(Frame):
             return reacted
         server = run.server if run else None
         if self.at == "begins":
-            g = set_top(g, replace(self, at="window"))
+            g = set_top(g, replace(self, at="begun"))
             return emit(
                 g,
                 event("encounter_ice", ice=self.ice, server=server, encounter_seq=self.seq),
@@ -60,8 +74,8 @@ class Encounter(Frame):
             )
         if self.over or (self.run_seq is not None and run is None):
             return self._complete(g, server)
-        if self.at == "window":
-            g = set_top(g, replace(self, at="subroutines"))
+        if self.at == "begun":
+            g = set_top(g, replace(self, at="window"))
             if not q.definition(g, self.ice).subroutines and not self.bypassed:
                 # An ice with no subroutines is fully broken as its break window opens
                 # (rule_fully_break_no_subroutines).
@@ -72,6 +86,8 @@ class Encounter(Frame):
                     "rule_fully_break_no_subroutines",
                 )
             return push(g, PriorityWindow(frozenset({"paid", "encounter"}), "step_encounter_paw", run_seq=self.run_seq))
+        if self.at == "window":
+            return set_top(g, replace(self, at="subroutines"))
         if self.at == "subroutines":
             subs = q.definition(g, self.ice).subroutines
             i = self.sub

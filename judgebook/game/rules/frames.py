@@ -9,10 +9,10 @@ the stack itself, never the Python call stack.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from judgebook.game.state.model import Game, GameEvent, Side, Step
+from judgebook.game.state.model import Game, GameEvent, Side, Step, evolve
 
 if TYPE_CHECKING:
     from judgebook.game.driver.choice import ChoicePoint, Option
@@ -43,21 +43,21 @@ def react_first(g: Game) -> Game | None:
 
 
 def push(g: Game, *frames: Frame) -> Game:
-    return replace(g, stack=g.stack + frames)
+    return evolve(g, stack=g.stack + frames)
 
 
 def pop(g: Game) -> Game:
-    return replace(g, stack=g.stack[:-1])
+    return evolve(g, stack=g.stack[:-1])
 
 
 def set_top(g: Game, frame: Frame) -> Game:
-    return replace(g, stack=g.stack[:-1] + (frame,))
+    return evolve(g, stack=g.stack[:-1] + (frame,))
 
 
 def swap(g: Game, old: Frame, new: Frame) -> Game:
     """Replace a frame further down the stack (an ended run, a modified imminent value)."""
     index = max(i for i, f in enumerate(g.stack) if f is old)
-    return replace(g, stack=g.stack[:index] + (new,) + g.stack[index + 1 :])
+    return evolve(g, stack=g.stack[:index] + (new,) + g.stack[index + 1 :])
 
 
 def path(g: Game) -> tuple[str, ...]:
@@ -75,7 +75,7 @@ def log(
     ability: str | None = None,
     changes: tuple[str, ...] = (),
 ) -> Game:
-    return replace(g, out=g.out + (Step(kind, text, anchor, player, how, path(g), card, ability, changes),))
+    return evolve(g, out=g.out + (Step(kind, text, anchor, player, how, path(g), card, ability, changes),))
 
 
 def event(name: str, **fields: Any) -> GameEvent:

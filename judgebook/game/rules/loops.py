@@ -3,11 +3,11 @@ the loop resolves that many times and ends."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from judgebook.game.driver.choice import ChoicePoint, Option, decision
 from judgebook.game.rules.frames import Frame, log, path, pop
-from judgebook.game.state.model import Game, Side
+from judgebook.game.state.model import Game, Side, evolve
 
 
 @dataclass(frozen=True)
@@ -49,4 +49,4 @@ class LoopChoice(Frame):
             who,
             how="chosen",
         )
-        return replace(g, stack=g.stack[: self.keep], pending=())
+        return evolve(g, stack=g.stack[: self.keep], pending=())

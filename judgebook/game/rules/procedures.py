@@ -16,7 +16,7 @@ from judgebook.game.rules.resolve import resolve_now
 from judgebook.game.rules.triggers import emit
 from judgebook.game.rules.values import link
 from judgebook.game.state import queries as q
-from judgebook.game.state.model import Game, Side
+from judgebook.game.state.model import Game, Side, evolve
 
 if TYPE_CHECKING:
     from judgebook.game.language.instructions import Install, Trace
@@ -40,7 +40,7 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
         if server in (None, "new"):
             n = 1 + sum(1 for s in g.servers if s.startswith("Server "))
             server = f"Server {n}"
-            g = replace(g, servers=g.servers + (server,))
+            g = evolve(g, servers=g.servers + (server,))
         assert server is not None
         if d.type == "ice":
             index = None
@@ -50,7 +50,7 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
             g = move(g, cid, q.ice_zone(server), index)
         else:
             g = move(g, cid, q.root_zone(server))
-        g = replace(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
+        g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
     g = emit(g, event("installed", card=cid, type=d.type, player=side), f"{cid} is installed", "rule_installing", side)
     if ins.rez:
         g = rez(g, cid, paid=False)
@@ -123,7 +123,7 @@ def forced_encounter(g: Game, ice: str) -> Game:
         "runner",
         card=ice,
     )
-    return push(replace(g, seq=g.seq + 1), Encounter(ice, g.seq + 1, run.seq if run else None, forced=True))
+    return push(evolve(g, seq=g.seq + 1), Encounter(ice, g.seq + 1, run.seq if run else None, forced=True))
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from judgebook.game.rules.frames import (
 from judgebook.game.rules.triggers import emit
 from judgebook.game.rules.windows import PriorityWindow
 from judgebook.game.state import queries as q
-from judgebook.game.state.model import Game
+from judgebook.game.state.model import Game, evolve
 from judgebook.game.timing.structures import RUN
 
 STEPS = RUN.steps()
@@ -39,6 +39,7 @@ class Run(Frame):
     ended: bool = False
     ended_by: str | None = None
     successful: bool = False
+    now: int = 0  # the step in progress (for the timeline's path)
     bp_credits: int = 0
     access_bonus: int = 0
     strength: tuple[tuple[str, int], ...] = ()  # strength changes lasting for the run
@@ -49,26 +50,31 @@ class Run(Frame):
         return STEPS[self.at][0].key
 
     def labels(self) -> tuple[str, ...]:
-        return ("run", self.phase)
+        """("run", phase, step) of the timing structure (labels of the data in timing/structures.py)."""
+        if STEPS[min(self.at, len(STEPS) - 1)][0].key == "encounter_ice":
+            return ("run", "encounter ice")  # the Encounter frame above names the step
+        phase, st = STEPS[self.now]
+        return ("run", phase.label, st.label)
 
     def ice_at(self, g: Game) -> str | None:
         ice = g.zone(q.ice_zone(self.server))
         return ice[self.position] if self.position < len(ice) else None
 
     def goto(self, g: Game, key: str, **changes: object) -> Game:
-        return set_top(g, replace(self, at=INDEX[key], **changes))  # type: ignore[arg-type]
+        return set_top(g, replace(self, at=INDEX[key], now=INDEX[key], **changes))  # type: ignore[arg-type]
 
     def step(self, g: Game) -> Game | ChoicePoint:
         if g.over:
             return pop(g)
+        if self.ended and STEPS[self.at][0].key != "run_ends":
+            # The run ended: straight to the run ends phase, where what is pending resolves.
+            return self.goto(g, "close_windows")
         reacted = react_first(g)
         if reacted is not None:
             return reacted
-        if self.ended and STEPS[self.at][0].key != "run_ends":
-            return self.goto(g, "close_windows")
         phase, st = STEPS[self.at]
         nxt = self.at + 1
-        g = set_top(g, replace(self, at=nxt)) if nxt < len(STEPS) else g
+        g = set_top(g, replace(self, at=nxt, now=self.at)) if nxt < len(STEPS) else g
         me: Run = g.stack[-1]  # type: ignore[assignment]
         key = st.key
         if key == "announce":
@@ -98,7 +104,7 @@ class Run(Frame):
                 from judgebook.game.rules.encounter import Encounter
 
                 g = me.goto(g, "encounter_begins", passed_ice=True)
-                return push(replace(g, seq=g.seq + 1), Encounter(ice, g.seq + 1, self.seq))
+                return push(evolve(g, seq=g.seq + 1), Encounter(ice, g.seq + 1, self.seq))
             g = log(g, "not_rezzed", f"{ice} is unrezzed: the Runner passes it", st.anchor, "runner")
             return me.goto(g, "pass_ice", passed_ice=True)
         if phase.key == "encounter_ice":
@@ -226,4 +232,4 @@ def instruction(g: Game, ctx: Ctx, name: str) -> Game:
 
 def start_run(g: Game, server: str) -> Game:
     seq = g.runs + 1
-    return push(replace(g, runs=seq), Run(server, seq))
+    return push(evolve(g, runs=seq), Run(server, seq))

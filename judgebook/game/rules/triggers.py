@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from judgebook.game.language.context import Ctx
 from judgebook.game.rules.frames import current_run, log
 from judgebook.game.rules.values import ability_active
-from judgebook.game.state.model import Fact, Game, GameEvent, Pending, Side
+from judgebook.game.state.model import Fact, Game, GameEvent, Pending, Side, evolve
 
 
 def emit(g: Game, ev: GameEvent, text: str, anchor: str, player: Side | None = None) -> Game:
     run = current_run(g)
-    g = replace(g, history=g.history + (Fact(ev, g.turn, int(run.seq) if run else -1),))
+    g = evolve(g, history=g.history + (Fact(ev, g.turn, int(run.seq) if run else -1),))
     g = log(g, ev.name, text, anchor, player, card=ev.get("card") or ev.get("ice"))
     return _trigger(g, ev)
 
@@ -59,7 +57,7 @@ def _trigger(g: Game, ev: GameEvent) -> Game:
         )
     if not added:
         return g
-    g = replace(g, pending=g.pending + tuple(added), seq=seq)
+    g = evolve(g, pending=g.pending + tuple(added), seq=seq)
     for p in added:
         g = log(
             g,

@@ -16,7 +16,7 @@ from judgebook.game.rules.triggers import emit
 from judgebook.game.rules.values import hand_size
 from judgebook.game.rules.windows import PriorityWindow, use_ability
 from judgebook.game.state import queries as q
-from judgebook.game.state.model import Game, Side, other
+from judgebook.game.state.model import Game, Side, evolve, other
 from judgebook.game.timing.structures import CORP_TURN, RUNNER_TURN
 
 ALLOTTED = {"corp": 3, "runner": 4}
@@ -46,9 +46,10 @@ class Turn(Frame):
     at: int = 0
 
     def labels(self) -> tuple[str, ...]:
-        steps = (CORP_TURN if self.side == "corp" else RUNNER_TURN).steps()
-        phase = steps[min(max(self.at - 1, 0), len(steps) - 1)][0].key
-        return ("Corp's turn" if self.side == "corp" else "Runner's turn", phase)
+        structure = CORP_TURN if self.side == "corp" else RUNNER_TURN
+        steps = structure.steps()
+        phase, st = steps[min(max(self.at - 1, 0), len(steps) - 1)]
+        return (structure.label, phase.label, st.label)
 
     def step(self, g: Game) -> Game | ChoicePoint:
         if g.over:
@@ -60,7 +61,7 @@ class Turn(Frame):
         if self.at >= len(steps):
             g = pop(g)
             nxt = other(self.side)
-            return push(replace(g, active=nxt, turn=g.turn + 1, history=()), Turn(nxt))
+            return push(evolve(g, active=nxt, turn=g.turn + 1, history=()), Turn(nxt))
         phase, st = steps[self.at]
         g = set_top(g, replace(self, at=self.at + 1))
         key = st.key
@@ -74,7 +75,7 @@ class Turn(Frame):
                 if d.recurring and q.is_active(g, cid):
                     card = g.cards[cid]
                     refilled = card.with_counter("credit", d.recurring - card.count("credit"))
-                    g = replace(g, cards=g.cards.set(cid, refilled))
+                    g = evolve(g, cards=g.cards.set(cid, refilled))
             return g
         if st.event in ("turn_begins", "turn_ends", "action_phase_ends"):
             g = emit(g, event(st.event, player=side), f"{st.label} ({side})", st.anchor, side)
@@ -153,10 +154,22 @@ class Action(Frame):
             return install(g, side, str(d.get("card")), d.get("server"))
         if kind == "play":
             return play(g, side, str(d.get("card")), server=d.get("server"))
+        if kind == "purge":
+            g = costs.pay(g, Cost(clicks=2), Ctx("corp", side), side)  # with the action's own click: 3
+            for cid, card in g.cards.items():
+                if card.count("virus"):
+                    g = evolve(g, cards=g.cards.set(cid, card.with_counter("virus", -card.count("virus"))))
+            return log(g, "purge", "the Corp purges virus counters", "rule_purge", side)
+        if kind == "trash_resource":
+            cid = str(d.get("card"))
+            g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx(cid, side), side)
+            from judgebook.game.rules.effects import trash
+
+            return trash(g, cid, "corp")
         if kind == "advance":
             cid = str(d.get("card"))
             g = costs.pay(g, Cost(credits=Number(1), has_credits=True), Ctx(cid, side), side)
-            g = replace(g, cards=g.cards.set(cid, g.cards[cid].with_counter("advancement", 1)))
+            g = evolve(g, cards=g.cards.set(cid, g.cards[cid].with_counter("advancement", 1)))
             return emit(
                 g,
                 event("advanced", card=cid, type=q.definition(g, cid).type),
@@ -238,6 +251,33 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                     )
                 )
     if side == "corp":
+        purge = decision("action", "purge")
+        if g.corp.clicks >= 3:
+            opts.append(
+                Option(purge, "purge virus counters ([click][click][click])", "corp_basic_action_purge_virus_counters")
+            )
+        else:
+            refused.append(
+                Refused(
+                    purge,
+                    "purge virus counters",
+                    "corp_basic_action_purge_virus_counters",
+                    "purging costs [click][click][click]",
+                )
+            )
+        for cid in q.installed(g, "runner"):
+            if q.definition(g, cid).type != "resource":
+                continue
+            d = decision("action", "trash_resource", card=cid)
+            if not g.runner.tags:
+                refused.append(Refused(d, f"trash {cid}", "rule_tagged_trash_resource", "the Runner is not tagged"))
+                continue
+            why = costs.refusal(g, Cost(clicks=1, credits=Number(2), has_credits=True), Ctx(cid, "corp"), "corp")
+            (
+                refused.append(Refused(d, f"trash {cid}", why[0], why[1]))
+                if why
+                else opts.append(Option(d, f"trash {cid} (1[click], 2[c])", "corp_basic_action_trash_resource"))
+            )
         for cid in q.installed(g, "corp"):
             card_def = q.definition(g, cid)
             if card_def.type == "agenda" or (
@@ -280,14 +320,14 @@ def install(g: Game, side: Side, cid: str, server: object) -> Game:
         if name == "new":
             n = 1 + sum(1 for s in g.servers if s.startswith("Server "))
             name = f"Server {n}"
-            g = replace(g, servers=g.servers + (name,))
+            g = evolve(g, servers=g.servers + (name,))
         if d.type == "ice":
             extra = len(g.zone(q.ice_zone(name)))
             g = costs.pay(g, Cost(credits=Number(extra), has_credits=True), Ctx(cid, side), side, "install")
             g = move(g, cid, q.ice_zone(name))
         else:
             g = move(g, cid, q.root_zone(name))
-        g = replace(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
+        g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
     return emit(
         g, event("installed", card=cid, type=d.type, player=side), f"the {side} installs {cid}", "rule_installing", side
     )

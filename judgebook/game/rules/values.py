@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from judgebook.game.language.context import Ctx
 from judgebook.game.language.statics import AdditionalCost, Static
 from judgebook.game.state import queries as q
-from judgebook.game.state.model import Game, Side
+from judgebook.game.state.model import Duration, Game, Side
 
 
 def statics(g: Game) -> Iterator[tuple[Static, Ctx]]:
@@ -27,7 +27,7 @@ def statics(g: Game) -> Iterator[tuple[Static, Ctx]]:
                 continue
             yield ab.static, ctx
     for lasting in g.lasting:
-        if lasting.effect is None:
+        if lasting.effect is None or not _in_force(g, lasting.duration):
             continue
         owner = lasting.controller
         yield lasting.effect, Ctx(lasting.source, owner, "", chosen=(lasting.target,) if lasting.target else ())
@@ -145,3 +145,20 @@ def card_stat(g: Game, cid: str, stat: str) -> int:
     if stat == "advancement_requirement":
         return d.advancement_requirement or 0
     raise ValueError(stat)
+
+
+def _in_force(g: Game, d: Duration) -> bool:
+    """A lasting effect for a run, an encounter or a turn applies only during that one (an effect made
+    before a run is for the next run: "during that run")."""
+    from judgebook.game.rules.frames import current_encounter, find
+    from judgebook.game.rules.run import Run
+
+    if d.kind == "run":
+        run = find(g, Run)
+        return run is not None and run.seq == d.key
+    if d.kind == "encounter":
+        enc = current_encounter(g)
+        return enc is not None and enc.seq == d.key
+    if d.kind == "turn":
+        return g.turn == d.key
+    return True

@@ -23,7 +23,7 @@ from judgebook.game.rules.resolve import Resolve
 from judgebook.game.rules.triggers import emit
 from judgebook.game.rules.values import ability_active, strength
 from judgebook.game.state import queries as q
-from judgebook.game.state.model import Game, Pending, Side, Use, other
+from judgebook.game.state.model import Game, Pending, Side, Use, evolve, other
 
 if TYPE_CHECKING:
     from judgebook.game.rules.damage import Imminent
@@ -49,7 +49,7 @@ class PriorityWindow(Frame):
             # Fully prevented: the remaining interrupts are no longer relevant (sec_relevant_interrupts).
             stale = tuple(p for p in g.pending if p.event.name.startswith("would_"))
             if stale:
-                g = replace(g, pending=tuple(p for p in g.pending if p not in stale))
+                g = evolve(g, pending=tuple(p for p in g.pending if p not in stale))
             return pop(g)
         interrupting = "interrupt" in self.kinds
         # In an interrupt window, pending interrupts are triggered with priority, like paid interrupts
@@ -60,7 +60,7 @@ class PriorityWindow(Frame):
         if len(self.passed) == 2:
             stale = tuple(p for p in g.pending if _is_would(p))
             if stale:
-                g = replace(g, pending=tuple(p for p in g.pending if p not in stale))
+                g = evolve(g, pending=tuple(p for p in g.pending if p not in stale))
                 for p in stale:
                     g = log(
                         g,
@@ -417,7 +417,7 @@ def use_ability(
     before = g.pending
     use = use_key(g, cid, ab)
     if use is not None:
-        g = replace(g, uses=g.uses | {use})
+        g = evolve(g, uses=g.uses | {use})
     if ab.cost is not None:
         purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "any"
         g = costs.pay(g, ab.cost, ctx, side, purpose, using)
@@ -480,7 +480,7 @@ class ReactionWindow(Frame):
 def resolve_pending(g: Game, option: Option) -> Game:
     d = option.decision
     p = next(p for p in g.pending if p.card == d.value and p.ability == d.get("ability"))
-    g = replace(g, pending=tuple(x for x in g.pending if x is not p))
+    g = evolve(g, pending=tuple(x for x in g.pending if x is not p))
     if d.kind == "decline":
         return log(
             g,
@@ -515,7 +515,7 @@ def resolve_pending(g: Game, option: Option) -> Game:
     )
     use = use_key(g, p.card, ab)
     if use is not None:
-        g = replace(g, uses=g.uses | {use})
+        g = evolve(g, uses=g.uses | {use})
     return push(g, Resolve(ab.effects, ctx, "step_conditional_ability_resolution"))
 
 
@@ -552,7 +552,7 @@ def _drop_stale(g: Game) -> Game:
                 ability=p.ability,
             )
             continue
-        seq = p.event.get("encounter_seq")
+        seq = p.event.get("encounter_seq") if p.event.name == "encounter_ice" else None
         if seq is not None and (enc is None or enc.seq != seq):
             g = log(
                 g,
@@ -565,4 +565,4 @@ def _drop_stale(g: Game) -> Game:
             )
             continue
         keep.append(p)
-    return replace(g, pending=tuple(keep)) if len(keep) != len(g.pending) else g
+    return evolve(g, pending=tuple(keep)) if len(keep) != len(g.pending) else g

@@ -18,8 +18,8 @@ CENTRAL = ("HQ", "R&D", "Archives")
 ACTIONS = ("run", "gain_credit", "draw", "install", "play", "advance", "remove_tag", "trash_resource", "use", "purge")
 # decision kind -> other keys it may carry
 DECISION_KINDS: dict[str, tuple[str, ...]] = {
-    "action": ("server", "card", "ability", "x", "target", "using"),
-    "use": ("ability", "subroutines", "x", "target", "using"),
+    "action": ("server", "card", "ability", "x", "using"),
+    "use": ("ability", "subroutines", "x", "using"),
     "rez": (),
     "score": (),
     "pass": (),
@@ -32,7 +32,6 @@ DECISION_KINDS: dict[str, tuple[str, ...]] = {
     "target": (),
     "trace": (),
     "discard": (),
-    "random": (),
     "choose": (),
     "loop": (),
 }
@@ -427,7 +426,9 @@ def want_bool(mapping: dict[str, Any], key: str, path: str, default: bool = Fals
     return value
 
 
-def want_str(mapping: dict[str, Any], key: str, path: str, default: Any = None, choices: tuple[str, ...] | None = None) -> Any:
+def want_str(
+    mapping: dict[str, Any], key: str, path: str, default: Any = None, choices: tuple[str, ...] | None = None
+) -> Any:
     value = mapping.get(key, default)
     if value is default:
         return value

@@ -6,7 +6,7 @@ parsed with the rebuilt card language.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from judgebook.game.rules.turn import ALLOTTED, Turn
 from judgebook.game.scenario import board
 from judgebook.game.scenario.board import SIDES, check_keys, want_str
 from judgebook.game.state.fmap import FMap
-from judgebook.game.state.model import Card, Game, Player, Side
+from judgebook.game.state.model import Card, Game, Player, Side, evolve
 from judgebook.game.timing.structures import CORP_TURN, RUNNER_TURN
 
 
@@ -27,6 +27,7 @@ class Scenario:
     title: str
     source: str
     library: CardLibrary = field(compare=False)
+    notes: str = ""
     active: str = "runner"
     start: str = "action_phase"
     corp: board.PlayerSpec = board.PlayerSpec("corp")
@@ -34,7 +35,7 @@ class Scenario:
     decisions: tuple[board.Decision, ...] = ()
     expect: board.Expect | None = None
     file: str | None = None
-    max_steps: int = 2000                # decisions a replay may take by default before it is called a loop
+    max_steps: int = 2000  # decisions a replay may take by default before it is called a loop
 
 
 def load(path: str | Path, library: str | Path | None = None) -> Scenario:
@@ -69,6 +70,7 @@ def parse(text: str, file: str | None = None, library: str | Path | None = None)
         str(node["title"]),
         str(node.get("source", "")),
         CardLibrary(cards),
+        notes=str(node.get("notes", "")),
         active=want_str(start, "turn", "start", "runner", SIDES),
         start=want_str(start, "at", "start", "action_phase", board.STARTS),
         corp=corp,
@@ -195,4 +197,4 @@ def setup(sc: Scenario) -> Game:
         servers=tuple(servers),
         library=sc.library,
     )
-    return replace(g, stack=(Turn(first, at),))
+    return evolve(g, stack=(Turn(first, at),))

@@ -74,7 +74,7 @@ def is_active(g: Game, cid: str) -> bool:
     card = g.cards[cid]
     if card.zone in ("corp.identity", "runner.identity", "corp.current", "runner.current", "play"):
         return True
-    if card.zone == "corp.score":
+    if card.zone in ("corp.score", "runner.score"):
         return True
     if not is_installed(g, cid):
         return False
