@@ -117,3 +117,35 @@ decisions:
 def test_credits_for_limits_what_hosted_credits_pay():
     assert _credits_for("icebreakers").cards["Feeder"].count("credit") == 0
     assert _credits_for("traces").cards["Feeder"].count("credit") == 1
+
+
+CANNOT = """
+title: cannot {WHAT}
+start: {turn: corp, at: action_phase}
+card_defs:
+  - {name: Law, side: corp, type: asset, cost: 0, abilities: [{static: {cannot: {what: WHAT}}}]}
+  - {name: Plan, side: corp, type: agenda, advancement_requirement: 1, agenda_points: 1}
+  - {name: Fund, side: corp, type: operation, cost: 0, abilities: [{kind: play, effects: [{gain_credits: 3}]}]}
+corp:
+  credits: 5
+  hand: [Fund, Plan]
+  servers: {Server 1: {root: [{card: Law, rezzed: true}]}}
+decisions: [DECISIONS]
+"""
+
+
+@pytest.mark.parametrize("what, decisions", [
+    ("play", "{action: play, card: Fund}"),
+    ("install", "{action: install, card: Plan, server: new}"),
+    ("gain_credits", "{action: gain_credit}"),
+    ("advance", "{action: install, card: Plan, server: new}, {action: advance, card: Plan}"),
+])
+def test_every_cannot_has_an_effect(what, decisions):
+    def ending(text: str) -> tuple[object, ...]:
+        out = replay(parse(text.replace("DECISIONS", decisions)))
+        g = out.final
+        return (g.corp.credits, g.corp.clicks, g.zone("corp.hand"), out.error.rule if out.error else None)
+
+    forbidden = ending(CANNOT.replace("WHAT", what))
+    allowed = ending(CANNOT.replace("WHAT", "steal"))
+    assert forbidden != allowed

@@ -166,6 +166,8 @@ class Access(Frame):
             no = Option(decision("trash", False), "do not trash it", "step_access_complete")
             yes = decision("trash", self.card)
             why = costs.refusal(g, cost, Ctx(self.card, "runner"), "runner")
+            if costs.cannot(g, "trash", "runner", q.server_of(g, self.card), self.card):
+                why = ("rule_cannot_precedence", "a card forbids trashing it")
             if why:
                 return ChoicePoint(
                     "runner",

@@ -102,7 +102,13 @@ def _apply(g: Game, p: Part) -> Game:
             g, event("tags_taken", amount=p.amount), f"the Runner takes {p.amount} tag(s)", "rule_tag", "runner"
         )
     if p.what == "trash":
-        return trash(g, p.card or "", p.by) if p.card in g.cards else g
+        from judgebook.game.rules.costs import cannot
+
+        if p.card not in g.cards:
+            return g
+        if p.by is not None and cannot(g, "trash", p.by, card=p.card):
+            return log(g, "cannot_trash", f"{p.card} cannot be trashed", "rule_cannot_precedence", p.by)
+        return trash(g, p.card or "", p.by)
     from judgebook.game.rules.run import end_run
 
     g = log(g, "end_the_run", "the run ends", "rule_end_the_run", "corp")
@@ -154,8 +160,14 @@ def suffer(g: Game, kind: str, amount: int, by: Side | None) -> Game:
     if 0 < amount < len(grip):
         # Random in play: the engine takes the first cards of the grip, one of the possible outcomes,
         # and says so.
-        g = log(g, "random", f"{amount} card(s) of the grip at random: {', '.join(grip[:amount])}",
-                "rule_meat_net_damage", "runner", how="assumed")
+        g = log(
+            g,
+            "random",
+            f"{amount} card(s) of the grip at random: {', '.join(grip[:amount])}",
+            "rule_meat_net_damage",
+            "runner",
+            how="assumed",
+        )
     for cid in grip[:amount]:
         # Random in play: the engine takes the first cards of the grip, one of the possible outcomes.
         g = move(g, cid, "runner.discard")

@@ -32,6 +32,10 @@ def amount_possible(g: Game, name: str, side: Side, n: int) -> bool:
 def apply_amount(g: Game, ctx: Ctx, name: str, side: Side, n: int) -> Game:
     p = g.player(side)
     if name == "gain_credits":
+        from judgebook.game.rules.costs import cannot
+
+        if cannot(g, "gain_credits", side):
+            return log(g, "cannot_gain", f"the {side} cannot gain credits", "rule_cannot_precedence", side)
         g = set_player(g, side, credits=p.credits + n)
         return log(
             g,

@@ -137,7 +137,9 @@ class Action(Frame):
         g = costs.pay(g, Cost(clicks=1), Ctx(f"{side}.identity", side), side)
         kind = d.value
         if kind == "gain_credit":
-            return set_player(g, side, credits=g.player(side).credits + 1)
+            from judgebook.game.rules.effects import apply_amount
+
+            return apply_amount(g, Ctx(f"{side}.identity", side), "gain_credits", side, 1)
         if kind == "draw":
             return draw(g, side, 1)
         if kind == "run":
@@ -220,6 +222,8 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             price = Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True)
             extra = costs.additional_cost(g, "play", cid)
             why = costs.refusal(g, price.plus(extra) if extra else price, Ctx(cid, side), side)
+            if costs.cannot(g, "play", side, card=cid):
+                why = ("rule_cannot_precedence", "a card forbids playing it")
             if why:
                 refused.append(Refused(d, f"play {cid}", why[0], why[1]))
             elif _runs_any(card_def):
@@ -234,6 +238,8 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             why = costs.refusal(
                 g, Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True), Ctx(cid, side), side, "install"
             )
+            if costs.cannot(g, "install", side, card=cid):
+                why = ("rule_cannot_precedence", "a card forbids installing it")
             (
                 refused.append(Refused(d, f"install {cid}", why[0], why[1]))
                 if why
@@ -243,13 +249,18 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             for server in list(g.servers) + ["new"]:
                 if card_def.type != "ice" and server in q.CENTRAL and card_def.type != "upgrade":
                     continue
-                opts.append(
-                    Option(
-                        decision("action", "install", card=cid, server=server),
-                        f"install {cid} in {server}",
-                        cite["install"],
-                    )
+                d = decision("action", "install", card=cid, server=server)
+                # Installing ice costs 1[c] for each piece already protecting the server (rule_install_cost_ice).
+                extra_ice = len(g.zone(q.ice_zone(server))) if card_def.type == "ice" and server != "new" else 0
+                why = costs.refusal(
+                    g, Cost(clicks=1, credits=Number(extra_ice), has_credits=True), Ctx(cid, side), side
                 )
+                if costs.cannot(g, "install", side, None if server == "new" else server, cid):
+                    why = ("rule_cannot_precedence", "a card forbids installing it there")
+                if why:
+                    refused.append(Refused(d, f"install {cid} in {server}", why[0], why[1]))
+                else:
+                    opts.append(Option(d, f"install {cid} in {server}", cite["install"]))
     if side == "corp":
         purge = decision("action", "purge")
         if g.corp.clicks >= 3:
@@ -283,9 +294,14 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             if card_def.type == "agenda" or (
                 card_def.type != "ice" and g.cards[cid].count("advancement") >= 0 and "advanceable" in card_def.subtypes
             ):
-                opts.append(
-                    Option(decision("action", "advance", card=cid), f"advance {cid}", "corp_basic_action_advance")
-                )
+                d = decision("action", "advance", card=cid)
+                why = costs.refusal(g, Cost(clicks=1, credits=Number(1), has_credits=True), Ctx(cid, side), side)
+                if costs.cannot(g, "advance", side, q.server_of(g, cid), cid):
+                    why = ("rule_cannot_precedence", "a card forbids advancing it")
+                if why:
+                    refused.append(Refused(d, f"advance {cid}", why[0], why[1]))
+                else:
+                    opts.append(Option(d, f"advance {cid}", "corp_basic_action_advance"))
     for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")):
         for ab in q.definition(g, cid).abilities:
             if ab.is_action and q.is_active(g, cid):

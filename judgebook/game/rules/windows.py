@@ -224,7 +224,27 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
         for cid in q.installed(g, "corp"):
             d = q.definition(g, cid)
             if d.type == "agenda" and g.cards[cid].count("advancement") >= (d.advancement_requirement or 0):
-                opts.append(Option(decision("score", cid), f"score {cid}", "rule_paid_ability_window_corp_score"))
+                if costs.cannot(g, "score", "corp", q.server_of(g, cid), cid):
+                    refused.append(
+                        Refused(
+                            decision("score", cid),
+                            f"score {cid}",
+                            "rule_cannot_precedence",
+                            "a card forbids scoring it",
+                        )
+                    )
+                else:
+                    opts.append(Option(decision("score", cid), f"score {cid}", "rule_paid_ability_window_corp_score"))
+            elif d.type == "agenda":
+                refused.append(
+                    Refused(
+                        decision("score", cid),
+                        f"score {cid}",
+                        "rule_advancement_requirement",
+                        f"{g.cards[cid].count('advancement')} of {d.advancement_requirement} advancement counters",
+                        later=True,
+                    )
+                )
     return opts, refused
 
 
