@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from judgebook.game.driver.choice import ChoicePoint, Decision, decision
+from judgebook.game.driver.choice import ChoicePoint, Decision, Refused, decision
 from judgebook.game.driver.step import advance, start
-from judgebook.game.errors import EngineLimit, IllegalDecision
+from judgebook.game.errors import EngineLimit, IllegalDecision, ScenarioError
 from judgebook.game.scenario.board import Decision as ScriptDecision
 from judgebook.game.scenario.load import Scenario, setup
 from judgebook.game.state import queries as q
@@ -50,10 +50,23 @@ def _fits_here(d: ScriptDecision, point: ChoicePoint) -> bool:
     return any(label == words or label.startswith(words + " ") for label in point.path)
 
 
+CARD_DECISIONS = ("use", "rez", "score", "trigger", "decline")  # decision kinds whose value is a card id
+
+
+def check_names(sc: Scenario, g: Game) -> None:
+    """A decision naming a card that is not in the game can never fit: a malformed scenario, not a rule."""
+    for d in sc.decisions:
+        name = d.value if d.kind in CARD_DECISIONS else d.get("card") if d.kind == "action" else None
+        if name is not None and str(name) not in g.cards:
+            raise ScenarioError(f"no card {name!r} in this scenario", field=d.field, line=d.line, file=sc.file)
+
+
 def replay(sc: Scenario) -> Outcome:
     out = Outcome()
+    first = setup(sc)
+    check_names(sc, first)
     try:
-        g, steps = start(setup(sc))
+        g, steps = start(first)
     except EngineLimit as exc:
         out.limit = exc
         return out
@@ -63,6 +76,7 @@ def replay(sc: Scenario) -> Outcome:
     script = list(sc.decisions)
     i = 0
     unchosen = 0  # advances in a row with no scripted decision
+    waiting: Refused | None = None  # the last refusal of the next scripted decision at a point it fitted
     while g.point is not None:
         if unchosen > sc.max_steps:
             out.limit = EngineLimit(
@@ -74,13 +88,23 @@ def replay(sc: Scenario) -> Outcome:
         point = g.point
         chosen: Decision | None = None
         how = "chosen"
+        if (
+            i < len(script)
+            and point.kind == "action"
+            and script[i].kind == "action"
+            and not _fits_here(script[i], point)
+        ):
+            # an action scripted for the other player: only the active player has an action window
+            waiting = Refused(as_decision(script[i]), "an action", "rule_action_window_priority", "not their turn")
         if i < len(script) and _fits_here(script[i], point):
             wanted = as_decision(script[i])
             if point.find(wanted) is not None:
                 chosen = wanted
                 i += 1
+                waiting = None
             else:
                 refused = point.refusal(wanted)
+                waiting = refused or waiting
                 if refused is not None and not refused.later and script[i].get("if_able"):
                     # "Rez it if able": the decision falls back to the point's default, with the reason.
                     out.steps.append(
@@ -94,6 +118,7 @@ def replay(sc: Scenario) -> Outcome:
                         )
                     )
                     i += 1
+                    waiting = None
                 elif refused is not None and not refused.later:
                     out.error = IllegalDecision(
                         f"{refused.label}: {refused.reason}", refused.rule, field=script[i].field, line=script[i].line
@@ -153,9 +178,16 @@ def replay(sc: Scenario) -> Outcome:
         out.ended = "game over" if g.winner else "no choice left"
     if out.error is None and i < len(script) and out.ended != "loop":
         d = script[i]
+        # Refused for now at a point that may allow it later (ice rezzed outside its approach), and no later
+        # point did: the refusal's rule is why it was never used.
+        why = (
+            (f"refused where it fitted: {waiting.reason}", waiting.rule)
+            if waiting
+            else ("no point fitted it", "rule_action_window")
+        )
         out.error = IllegalDecision(
-            f"decision {d.describe()} was never used: no point fitted it",
-            "rule_action_window",
+            f"decision {d.describe()} was never used: {why[0]}",
+            why[1],
             field=d.field,
             line=d.line,
         )

@@ -643,6 +643,11 @@ class GiveTags(Instruction):
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> GiveTags:
         return cls(parse_quantity(arg, at))
 
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.game.rules.costs import cannot
+
+        return cannot(g, "take_tags", "runner") is None
+
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.game.rules.damage import Part, imminent
 

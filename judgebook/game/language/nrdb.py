@@ -205,11 +205,12 @@ def parse_scenario(text: str, file: str | None, library: str | Path | None,
     corp = board._player(node.get("corp") or LocDict(), "corp", ids)
     runner = board._player(node.get("runner") or LocDict(), "runner", ids)
     try:
-        cards = _cards(node, library, source, board._all_specs(corp) + board._all_specs(runner))
+        cards = _cards(node, library, source, board.all_specs(corp) + board.all_specs(runner))
     except ScenarioError as exc:
         exc.file = exc.file or file
         raise
     return Scenario(str(node["title"]), str(node.get("source", "")), CardLibrary(cards),
+                    notes=str(node.get("notes", "")),
                     active=board.want_str(start, "turn", "start", "runner", board.SIDES) or "runner",
                     start=board.want_str(start, "at", "start", "action_phase", board.STARTS) or "action_phase",
                     corp=corp, runner=runner, decisions=board._decisions(node.get("decisions")),

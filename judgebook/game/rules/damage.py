@@ -97,6 +97,10 @@ def _apply(g: Game, p: Part) -> Game:
     if p.what == "damage":
         return suffer(g, p.kind or "net", p.amount, p.by)
     if p.what == "tags":
+        from judgebook.game.rules.costs import cannot
+
+        if cannot(g, "take_tags", "runner"):  # "cannot" beats the instruction giving them
+            return log(g, "cannot", "the Runner cannot take tags", "rule_cannot_precedence", "runner")
         g = set_player(g, "runner", tags=g.runner.tags + p.amount)
         return emit(
             g, event("tags_taken", amount=p.amount), f"the Runner takes {p.amount} tag(s)", "rule_tag", "runner"

@@ -146,9 +146,17 @@ class Choose(Frame):
         )
 
     def choose(self, g: Game, option: Option) -> Game:
-        return resolve_now(
-            pop(g), self.ctx, self.instr.options[int(option.decision.value) - 1], "rule_mandatory_choice"
+        n = int(option.decision.value)
+        chooser = self.ctx.side(self.instr.by)
+        g = log(
+            pop(g),
+            "choose",
+            f"the {chooser} chooses option {n}: {option.label}",
+            "rule_mandatory_choice",
+            chooser,
+            how="chosen",  # advance marks a default or the only possible option
         )
+        return resolve_now(g, self.ctx, self.instr.options[n - 1], "rule_mandatory_choice")
 
 
 def _render(instrs: tuple[Instruction, ...]) -> str:

@@ -36,6 +36,7 @@ class Run(Frame):
     at: int = 0  # index into the run's steps
     position: int = 0  # index of the approached ice, outermost first; len(ice): the server
     passed_ice: bool = False
+    approached: str | None = None  # the ice whose approach is in progress
     ended: bool = False
     ended_by: str | None = None
     successful: bool = False
@@ -89,6 +90,7 @@ class Run(Frame):
             return me.goto(g, "approach_begins" if me.ice_at(g) else "before_jack_out_paw")
         if key == "approach_begins":
             ice = me.ice_at(g)
+            g = set_top(g, replace(me, approached=ice))
             return emit(
                 g,
                 event("approach_ice", ice=ice, server=self.server),
@@ -98,6 +100,18 @@ class Run(Frame):
             )
         if key == "approach_complete":
             ice = me.ice_at(g)
+            if me.approached is not None and ice != me.approached:
+                # The approached ice was uninstalled: the approach ends, the Runner passes its position (the next
+                # ice inward now has that index) and the run goes on to the movement phase.
+                g = log(
+                    g,
+                    "approach_ends",
+                    f"{me.approached} is no longer installed: the approach ends and the Runner passes its position",
+                    "rule_uninstall_ice_during_run",
+                    "runner",
+                    card=me.approached,
+                )
+                return me.goto(g, "pass_ice", approached=None, passed_ice=False)
             if ice is None:
                 return me.goto(g, "approach_next")
             if g.cards[ice].rezzed:

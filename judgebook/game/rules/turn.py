@@ -9,11 +9,11 @@ from judgebook.game.language.context import Ctx
 from judgebook.game.language.costs import Cost
 from judgebook.game.language.quantities import Number
 from judgebook.game.rules import costs
-from judgebook.game.rules.effects import draw, move, set_player
+from judgebook.game.rules.effects import draw, move, set_player, win
 from judgebook.game.rules.frames import Call, Frame, event, log, path, pop, push, react_first, set_top
 from judgebook.game.rules.resolve import Resolve
 from judgebook.game.rules.triggers import emit
-from judgebook.game.rules.values import hand_size
+from judgebook.game.rules.values import hand_size, max_hand_size
 from judgebook.game.rules.windows import PriorityWindow, use_ability
 from judgebook.game.state import queries as q
 from judgebook.game.state.model import Game, Side, evolve, other
@@ -72,10 +72,18 @@ class Turn(Frame):
         if key == "refill":
             for cid in q.installed(g, side):
                 d = q.definition(g, cid)
-                if d.recurring and q.is_active(g, cid):
+                if d.recurring and q.is_active(g, cid) and g.cards[cid].count("credit") != d.recurring:
                     card = g.cards[cid]
                     refilled = card.with_counter("credit", d.recurring - card.count("credit"))
                     g = evolve(g, cards=g.cards.set(cid, refilled))
+                    g = log(
+                        g,
+                        "recurring",
+                        f"{cid}'s recurring credits refill ({card.count('credit')} → {d.recurring})",
+                        st.anchor,
+                        side,
+                        card=cid,
+                    )
             return g
         if st.event in ("turn_begins", "turn_ends", "action_phase_ends"):
             g = emit(g, event(st.event, player=side), f"{st.label} ({side})", st.anchor, side)
@@ -95,6 +103,8 @@ class Turn(Frame):
                 return set_top(g, replace(self, at=self.at - 2))
             return g
         if key == "discard":
+            if side == "runner" and max_hand_size(g, side) < 0:
+                return win(g, "corp", "flatline", "rule_runner_discard_step")
             excess = len(g.zone(f"{side}.hand")) - hand_size(g, side)
             return push(g, Discard(side)) if excess > 0 else g
         if key == "lose_clicks":
@@ -215,9 +225,17 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                 if why
                 else opts.append(Option(d, "remove 1 tag (2[c])", "runner_basic_action_remove_tag"))
             )
+        else:
+            refused.append(
+                Refused(decision("action", "remove_tag"), "remove 1 tag", "rule_tagged_remove_tag", "no tag to remove")
+            )
     for cid in g.zone(f"{side}.hand"):
         card_def = q.definition(g, cid)
         if card_def.type in ("event", "operation"):
+            installing = decision("action", "install", card=cid)
+            refused.append(
+                Refused(installing, f"install {cid}", cite["install"], f"a card of type {card_def.type} is played")
+            )
             d = decision("action", "play", card=cid)
             price = Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True)
             extra = costs.additional_cost(g, "play", cid)

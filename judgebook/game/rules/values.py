@@ -81,7 +81,12 @@ def strength(g: Game, cid: str) -> int:
 
 
 def hand_size(g: Game, side: Side) -> int:
-    return max(0, g.player(side).base_hand_size + _modifier_sum(g, "hand_size", side=side))
+    return max(0, max_hand_size(g, side))
+
+
+def max_hand_size(g: Game, side: Side) -> int:
+    """The maximum hand size as modified, which may be below 0 (the Runner then flatlines at the discard step)."""
+    return g.player(side).base_hand_size + _modifier_sum(g, "hand_size", side=side)
 
 
 def link(g: Game) -> int:

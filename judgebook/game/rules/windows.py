@@ -50,6 +50,16 @@ class PriorityWindow(Frame):
             stale = tuple(p for p in g.pending if p.event.name.startswith("would_"))
             if stale:
                 g = evolve(g, pending=tuple(p for p in g.pending if p not in stale))
+                for p in stale:
+                    g = log(
+                        g,
+                        "expired",
+                        f"{p.label} is no longer relevant: nothing it interrupts is imminent",
+                        "sec_relevant_interrupts",
+                        p.controller,
+                        card=p.card,
+                        ability=p.ability,
+                    )
             return pop(g)
         interrupting = "interrupt" in self.kinds
         # In an interrupt window, pending interrupts are triggered with priority, like paid interrupts
@@ -482,12 +492,23 @@ class ReactionWindow(Frame):
             for p in mine
             if _ability(g, p).optional
         ]
+        refused = tuple(
+            Refused(
+                decision("decline", p.card, ability=p.ability),
+                f"do not use {p.label}",
+                "rule_cannot_pass_with_mandatory_conditional_abilities_pending",
+                "it is mandatory",
+            )
+            for p in mine
+            if not _ability(g, p).optional
+        )
         return ChoicePoint(
             side,
             "reaction",
             f"reaction window: the {side} resolves a pending ability",
             "rule_reaction_window",
             tuple(opts),
+            refused,
             default=0,
             default_reason="only" if len(opts) == 1 else "default",
             path=path(g),
@@ -530,6 +551,7 @@ def resolve_pending(g: Game, option: Option) -> Game:
         f"{p.label} resolves: {ab.text or ab.id}",
         "step_conditional_ability_resolution",
         p.controller,
+        how="chosen",  # which pending ability resolves next was the player's choice: advance marks a default
         card=p.card,
         ability=p.ability,
     )

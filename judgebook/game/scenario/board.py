@@ -243,7 +243,7 @@ def _servers(node: Any, ids: _Ids) -> tuple[ServerSpec, ...]:
     return tuple(out)
 
 
-def _all_specs(player: PlayerSpec) -> list[CardSpec]:
+def all_specs(player: PlayerSpec) -> list[CardSpec]:
     specs = list(player.hand + player.deck + player.discard + player.score + player.installed + player.current)
     if player.identity:
         specs.append(player.identity)

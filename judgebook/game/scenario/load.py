@@ -89,7 +89,7 @@ def _cards(
     inline = node.get("card_defs") or []
     if not isinstance(wanted, list) or not isinstance(inline, list):
         raise ScenarioError("cards and card_defs are lists", field="cards", line=line_of(node, "cards"))
-    specs = board._all_specs(corp) + board._all_specs(runner)
+    specs = board.all_specs(corp) + board.all_specs(runner)
     inline_names = {str(c.get("name")) for c in inline if isinstance(c, dict)}
     needed = {str(n) for n in wanted} | {s.name for s in specs}
     lib = load_library(library, needed - inline_names) if library else {}
@@ -157,10 +157,17 @@ def setup(sc: Scenario) -> Game:
         put(f"corp.server.{server.name}.ice", server.ice, "corp")
         put(f"corp.server.{server.name}.root", server.root, "corp")
     put("runner.rig", sc.runner.installed, "runner")
+    stated = {
+        spec.id
+        for side in (sc.corp, sc.runner)
+        for spec in board.all_specs(side)
+        if any(kind == "credit" for kind, _ in spec.counters)
+    }
     for cid, card in list(cards.items()):
         d = sc.library.card(card.name)
         active = card.zone == "runner.rig" or (card.zone.startswith("corp.server.") and card.rezzed)
-        if d.recurring and active and not card.count("credit"):
+        # Recurring credits start on an active card, unless the board says how many it holds (0 included).
+        if d.recurring and active and cid not in stated:
             cards[cid] = card.with_counter("credit", d.recurring)
 
     def player(spec: board.PlayerSpec) -> Player:
@@ -174,7 +181,8 @@ def setup(sc: Scenario) -> Game:
             tags=spec.tags,
             bad_publicity=spec.bad_publicity,
             core_damage=spec.core_damage,
-            base_hand_size=spec.hand_size,
+            # Core damage already taken lowers the maximum hand size (rule_core_damage).
+            base_hand_size=spec.hand_size - spec.core_damage,
             base_link=spec.link,
             base_memory=spec.memory,
         )
