@@ -191,16 +191,12 @@ def test_swap_with_changes_which_cards_swap():
 # --- the existing card instructions the verbs build on, checked against the rules -------------------
 
 
-@pytest.mark.xfail(strict=True, reason="engine: `expose` (instructions.py/effects.py) exposes any card it is "
-                   "given; rule_expose: only installed, unrezzed cards can be exposed")
 def test_a_rezzed_card_cannot_be_exposed():
     text = TEMPLATE.format(effect="{expose: W1}").replace("HQ: {ice: [W1]}", "HQ: {ice: [{card: W1, rezzed: true}]}")
     out = replay(parse(text, "verbs.yaml"))
     assert "expose" not in [s.kind for s in out.steps]
 
 
-@pytest.mark.xfail(strict=True, reason="engine: `look_at` and `reveal` cite rule_expose; looking at and revealing "
-                   "are not exposing (rule_look_reveal_expose_access_distinct)")
 def test_look_at_and_reveal_do_not_cite_the_expose_rule():
     for effect, kind in (("{look_at: {top: 2, deck: opponent}}", "look_at"),
                          ("{reveal: {top: 1, deck: you}}", "reveal")):
@@ -209,8 +205,6 @@ def test_look_at_and_reveal_do_not_cite_the_expose_rule():
         assert anchors and "rule_expose" not in anchors
 
 
-@pytest.mark.xfail(strict=True, reason="engine: `lose_credits: all` reads the credits of `you` (the ability's "
-                   "controller), not of the player losing them (Closed Accounts: the Runner loses the Corp's count)")
 def test_lose_all_credits_is_the_losing_players_pool():
     text = TEMPLATE.format(effect="{lose_credits: all, player: runner}").replace(
         "runner:\n  deck: [B, B, B]", "runner:\n  credits: 7\n  deck: [B, B, B]")

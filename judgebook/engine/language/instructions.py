@@ -91,6 +91,8 @@ def instruction(name: str, *extra: str) -> Any:
 
 # --- players' pools -------------------------------------------------------------------------
 
+ALL = parse_quantity({"credits": "you"}, At("lose_credits: all", None))   # rendered "all" below
+
 
 def _amount_instruction(name: str, verb: str, noun: str) -> None:
     @dataclass(frozen=True, eq=False)
@@ -101,24 +103,27 @@ def _amount_instruction(name: str, verb: str, noun: str) -> None:
         @classmethod
         def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Amount:
             if name == "lose_credits" and arg == "all":
-                from judgebook.engine.language.quantities import QUANTITIES
-
-                return cls(QUANTITIES.by_name["credits"]("you"))
+                return cls(ALL)
             return cls(parse_quantity(arg, at))
 
         def possible(self, g: Game, ctx: Ctx) -> bool:
             from judgebook.engine.rules import effects
 
-            return effects.amount_possible(g, name, self.who(ctx), self.amount.value(g, ctx))
+            return effects.amount_possible(g, name, self.who(ctx), self.count(g, ctx))
 
         def run(self, g: Game, ctx: Ctx) -> Game:
             from judgebook.engine.rules import effects
 
-            return effects.apply_amount(g, ctx, name, self.who(ctx), self.amount.value(g, ctx))
+            return effects.apply_amount(g, ctx, name, self.who(ctx), self.count(g, ctx))
+
+        def count(self, g: Game, ctx: Ctx) -> int:
+            # "Lose all credits": the pool of the player losing them, not of the ability's controller.
+            return g.player(self.who(ctx)).credits if self.amount is ALL else self.amount.value(g, ctx)
 
         def render(self) -> str:
             who = f"{player_phrase(self.mods.player)} " if self.mods.player else ""
-            return f"{who}{verb} {self.amount.render()} {noun}".strip()
+            amount = "all" if self.amount is ALL else self.amount.render()
+            return f"{who}{verb} {amount} {noun}".strip()
 
     Amount.__name__ = Amount.__qualname__ = f"Amount_{name}"
     instruction(name)(Amount)
@@ -969,3 +974,8 @@ class ResolveSubroutine(Instruction):
 
     def render(self) -> str:
         return f"resolve subroutine {self.subroutine} of {self.selector.render()}"
+
+
+# The verbs that move and rearrange cards register themselves into INSTRUCTIONS: importing them here, once
+# every construct they build on exists, makes parsing any card see them.
+from judgebook.engine.language import verbs as _verbs  # noqa: E402,F401

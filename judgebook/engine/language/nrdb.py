@@ -52,16 +52,8 @@ class CardStats:
         out: dict[str, Any] = {"side": self.side, "type": self.type, "unique": self.unique}
         if self.subtypes:
             out["subtypes"] = list(self.subtypes)
-        for key in (
-            "cost",
-            "strength",
-            "trash_cost",
-            "agenda_points",
-            "advancement_requirement",
-            "memory",
-            "link",
-            "recurring",
-        ):
+        for key in ("cost", "strength", "trash_cost", "agenda_points", "advancement_requirement", "memory",
+                    "link", "recurring"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -77,9 +69,8 @@ class CardSource:
         self.root = Path(root)
         cards_dir = self.root / "v2" / "cards"
         if not cards_dir.is_dir():
-            raise ScenarioError(
-                f"{cards_dir} is not a folder: the card source is a netrunner-cards-json checkout", file=str(self.root)
-            )
+            raise ScenarioError(f"{cards_dir} is not a folder: the card source is a netrunner-cards-json checkout",
+                                file=str(self.root))
         names = _subtype_names(self.root / "v2" / "card_subtypes.json")
         self.by_title: dict[str, CardStats] = {}
         for file in sorted(cards_dir.glob("*.json")):
@@ -106,23 +97,12 @@ def _stats(raw: dict[str, Any], subtype_names: dict[str, str]) -> CardStats:
     text = str(raw.get("text") or "")
     recurring = RECURRING.search(text)
     return CardStats(
-        id=str(raw["id"]),
-        title=str(raw["title"]),
-        side=str(raw["side_id"]),
-        type=TYPES.get(ctype, ctype),
+        id=str(raw["id"]), title=str(raw["title"]), side=str(raw["side_id"]), type=TYPES.get(ctype, ctype),
         subtypes=tuple(subtype_names.get(s, s.replace("_", " ")) for s in raw.get("subtypes") or ()),
-        cost=raw.get("cost"),
-        strength=raw.get("strength"),
-        trash_cost=raw.get("trash_cost"),
-        agenda_points=raw.get("agenda_points"),
-        advancement_requirement=raw.get("advancement_requirement"),
-        memory=raw.get("memory_cost"),
-        link=raw.get("base_link"),
-        influence=raw.get("influence_cost"),
-        unique=bool(raw.get("is_unique")),
-        recurring=int(recurring.group(1)) if recurring else None,
-        text=text,
-    )
+        cost=raw.get("cost"), strength=raw.get("strength"), trash_cost=raw.get("trash_cost"),
+        agenda_points=raw.get("agenda_points"), advancement_requirement=raw.get("advancement_requirement"),
+        memory=raw.get("memory_cost"), link=raw.get("base_link"), influence=raw.get("influence_cost"),
+        unique=bool(raw.get("is_unique")), recurring=int(recurring.group(1)) if recurring else None, text=text)
 
 
 _SOURCES: dict[str, CardSource] = {}
@@ -136,20 +116,8 @@ def card_source(root: str | Path) -> CardSource:
     return _SOURCES[key]
 
 
-STATISTICS = (
-    "side",
-    "type",
-    "subtypes",
-    "cost",
-    "strength",
-    "trash_cost",
-    "agenda_points",
-    "advancement_requirement",
-    "memory",
-    "link",
-    "unique",
-    "recurring",
-)
+STATISTICS = ("side", "type", "subtypes", "cost", "strength", "trash_cost", "agenda_points",
+              "advancement_requirement", "memory", "link", "unique", "recurring")
 
 
 def join(node: Any, stats: CardStats | None, at: At) -> Any:
@@ -172,10 +140,8 @@ def join(node: Any, stats: CardStats | None, at: At) -> Any:
         else:
             agree = stated == printed
         if not agree:
-            at.key(node, key).fail(
-                f"{key} is {stated!r} here but {printed!r} on the printed card "
-                f"{stats.title!r} (NetrunnerDB {stats.id}): leave statistics to the card source"
-            )
+            at.key(node, key).fail(f"{key} is {stated!r} here but {printed!r} on the printed card "
+                                   f"{stats.title!r} (NetrunnerDB {stats.id}): leave statistics to the card source")
     merged = LocDict(node)
     merged.line = getattr(node, "line", at.line or 0)
     merged.key_lines = dict(getattr(node, "key_lines", {}))
@@ -193,11 +159,11 @@ def parse_with_stats(node: Any, source: CardSource | None, at: At, file: str | N
     return parse_card(node, at, file)
 
 
-def load_with_stats(
-    library_dir: str | Path, cards_source: str | Path | CardSource | None, names: set[str] | None = None
-) -> dict[str, CardDef]:
+def load_with_stats(library_dir: str | Path, cards_source: str | Path | CardSource | None,
+                    names: set[str] | None = None) -> dict[str, CardDef]:
     """Card definitions under a library folder (only `names` when given), statistics from NetrunnerDB."""
-    source = cards_source if isinstance(cards_source, CardSource) or cards_source is None else card_source(cards_source)
+    source = cards_source if isinstance(cards_source, CardSource) or cards_source is None \
+        else card_source(cards_source)
     out: dict[str, CardDef] = {}
     for file in sorted(Path(library_dir).glob("*.yaml")):
         items = library_items(file)
@@ -214,9 +180,8 @@ def load_with_stats(
     return out
 
 
-def parse_scenario(
-    text: str, file: str | None, library: str | Path | None, cards_source: str | Path | CardSource | None
-) -> Any:
+def parse_scenario(text: str, file: str | None, library: str | Path | None,
+                   cards_source: str | Path | CardSource | None) -> Any:
     """A scenario whose card definitions (inline and from the library) take their statistics from
     NetrunnerDB. It mirrors `scenario.load.parse` (the board, decisions and expectations are read by the
     scenario board parser) until that loader takes a card source itself: then this goes."""
@@ -224,7 +189,8 @@ def parse_scenario(
     from judgebook.engine.scenario import board
     from judgebook.engine.scenario.load import Scenario
 
-    source = cards_source if isinstance(cards_source, CardSource) or cards_source is None else card_source(cards_source)
+    source = cards_source if isinstance(cards_source, CardSource) or cards_source is None \
+        else card_source(cards_source)
     node = load_text(text, file)
     if not isinstance(node, dict):
         raise ScenarioError("a scenario is a YAML mapping", file=file, line=1)
@@ -243,24 +209,17 @@ def parse_scenario(
     except ScenarioError as exc:
         exc.file = exc.file or file
         raise
-    return Scenario(
-        str(node["title"]),
-        str(node.get("source", "")),
-        CardLibrary(cards),
-        active=board.want_str(start, "turn", "start", "runner", board.SIDES) or "runner",
-        start=board.want_str(start, "at", "start", "action_phase", board.STARTS) or "action_phase",
-        corp=corp,
-        runner=runner,
-        decisions=board._decisions(node.get("decisions")),
-        expect=board._expect(node.get("expect")),
-        file=file,
-        max_steps=board.want_int(options, "max_steps", "options", 2000) or 2000,
-    )
+    return Scenario(str(node["title"]), str(node.get("source", "")), CardLibrary(cards),
+                    notes=str(node.get("notes", "")),
+                    active=board.want_str(start, "turn", "start", "runner", board.SIDES) or "runner",
+                    start=board.want_str(start, "at", "start", "action_phase", board.STARTS) or "action_phase",
+                    corp=corp, runner=runner, decisions=board._decisions(node.get("decisions")),
+                    expect=board._expect(node.get("expect")), file=file,
+                    max_steps=board.want_int(options, "max_steps", "options", 2000) or 2000)
 
 
-def _cards(
-    node: dict[str, Any], library: str | Path | None, source: CardSource | None, specs: list[Any]
-) -> dict[str, CardDef]:
+def _cards(node: dict[str, Any], library: str | Path | None, source: CardSource | None,
+           specs: list[Any]) -> dict[str, CardDef]:
     wanted = node.get("cards") or []
     inline = node.get("card_defs") or []
     if not isinstance(wanted, list) or not isinstance(inline, list):
@@ -271,9 +230,8 @@ def _cards(
     defs: dict[str, CardDef] = {}
     for i, name in enumerate(wanted):
         if str(name) not in lib:
-            raise ScenarioError(
-                f"card {name!r} is not in the card library", field=f"cards[{i}]", line=line_of(wanted, i)
-            )
+            raise ScenarioError(f"card {name!r} is not in the card library", field=f"cards[{i}]",
+                                line=line_of(wanted, i))
         defs[str(name)] = lib[str(name)]
     for i, item in enumerate(inline):
         card = parse_with_stats(item, source, At(f"card_defs[{i}]", line_of(inline, i)))
@@ -281,16 +239,14 @@ def _cards(
     for spec in specs:
         if spec.name not in defs:
             if spec.name not in lib:
-                raise ScenarioError(
-                    f"card {spec.name!r} is not defined (card_defs or the card library)",
-                    field=spec.field,
-                    line=spec.line,
-                )
+                raise ScenarioError(f"card {spec.name!r} is not defined (card_defs or the card library)",
+                                    field=spec.field, line=spec.line)
             defs[spec.name] = lib[spec.name]
     return defs
 
 
-def load_scenario(path: str | Path, library: str | Path | None, cards_source: str | Path | CardSource | None) -> Any:
+def load_scenario(path: str | Path, library: str | Path | None,
+                  cards_source: str | Path | CardSource | None) -> Any:
     path = Path(path)
     try:
         return parse_scenario(path.read_text(encoding="utf-8"), str(path), library, cards_source)

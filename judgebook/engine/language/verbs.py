@@ -49,10 +49,8 @@ class Arrange(Instruction):
         sel = parse_selector(arg, at)
         if not isinstance(sel, TopOfDeck):
             # Arranging installed ice is a sequence of swaps (rule_arrange_ice): not implemented yet.
-            at.fail(
-                "arrange takes the top cards of a deck ({top: N, deck: ...}); arranging installed "
-                "cards is not implemented"
-            )
+            at.fail("arrange takes the top cards of a deck ({top: N, deck: ...}); arranging installed "
+                    "cards is not implemented")
         if sel.n > 6:
             at.fail("arranging more than 6 cards is not implemented (the orders are listed as options)")
         return cls(sel, want_str(mods, "by", whole, "you", PLAYER_WORDS) or "you")
@@ -130,9 +128,8 @@ class Host(Instruction):
             whole.fail("host needs `onto` (the host card)")
         on = parse_selector(mods["onto"], whole.key(mods, "onto"))
         if on.chooses:
-            whole.key(mods, "onto").fail(
-                "`onto` names one card (self, target, host, ...); choosing the host is not implemented"
-            )
+            whole.key(mods, "onto").fail("`onto` names one card (self, target, host, ...); choosing the host is not "
+                                       "implemented")
         return cls(on, parse_selector(arg, at))
 
     def possible(self, g: Game, ctx: Ctx) -> bool:
@@ -174,13 +171,9 @@ class Move(Instruction):
         return verbs.move_cards(g, ctx, targets, self.to, self.who(ctx))
 
     def render(self) -> str:
-        where = {
-            "hand": "its owner's hand",
-            "deck_top": "the top of its owner's deck",
-            "deck_bottom": "the bottom of its owner's deck",
-            "discard": "its owner's discard pile",
-            "score": "your score area",
-        }[self.to]
+        where = {"hand": "its owner's hand", "deck_top": "the top of its owner's deck",
+                 "deck_bottom": "the bottom of its owner's deck", "discard": "its owner's discard pile",
+                 "score": "your score area"}[self.to]
         return f"move {self.selector.render()} to {where}"
 
 
@@ -202,18 +195,15 @@ class Swap(Instruction):
             if isinstance(s, Matching):
                 zones = [f.zone for f in s.filters if isinstance(f, InZone)]
                 if zones and zones[0] not in SWAPPABLE:
-                    where.fail(
-                        "swapping cards between zones is not implemented: swap installed cards "
-                        f"(zone: {', '.join(SWAPPABLE)})"
-                    )
+                    where.fail("swapping cards between zones is not implemented: swap installed cards "
+                               f"(zone: {', '.join(SWAPPABLE)})")
             if isinstance(s, TopOfDeck):
                 where.fail("swapping cards in a deck is not implemented: swap installed cards")
         if other is None and sel.count != 2:
             at.fail("swap picks two cards (`count: 2`), or one card and `with:` the other")
         if other is not None and (sel.count != 1 or other.chooses):
-            whole.key(mods, "with").fail(
-                "with `with:`, the selector picks one card and `with` names the other (self, target, ...)"
-            )
+            whole.key(mods, "with").fail("with `with:`, the selector picks one card and `with` names the other "
+                                         "(self, target, ...)")
         return cls(sel, other)
 
     def possible(self, g: Game, ctx: Ctx) -> bool:

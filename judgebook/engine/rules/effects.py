@@ -170,15 +170,15 @@ def apply_to_cards(g: Game, ctx: Ctx, name: str, targets: tuple[str, ...]) -> Ga
         elif name == "derez":
             g = evolve(g, cards=g.cards.set(cid, replace(card, rezzed=False)))
             g = log(g, "derez", f"{cid} is derezzed", "rule_rez_procedure", ctx.controller, card=cid)
-        elif name in ("expose", "reveal", "look_at"):
-            g = log(
-                g,
-                name,
-                f"{cid} is {name.replace('_', ' ')}{'d' if name != 'look_at' else ''}",
-                "rule_expose",
-                ctx.controller,
-                card=cid,
-            )
+        elif name == "expose":
+            # Only an installed card that is not rezzed can be exposed (rule_expose).
+            if not q.is_installed(g, cid) or card.rezzed:
+                g = log(g, "not_exposed", f"{cid} cannot be exposed", "rule_expose", ctx.controller, card=cid)
+            else:
+                g = log(g, "expose", f"{cid} is exposed", "rule_expose", ctx.controller, card=cid)
+        elif name in ("reveal", "look_at"):
+            words = {"reveal": ("is revealed", "rule_reveal"), "look_at": ("is looked at", "rule_look")}[name]
+            g = log(g, name, f"{cid} {words[0]}", words[1], ctx.controller, card=cid)
         elif name == "add_to_hand":
             g = move(g, cid, f"{card.owner}.hand")
         elif name == "add_to_top_of_deck":

@@ -330,6 +330,8 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                 use = use_key(g, cid, ab)
                 if use is not None and use in g.uses:
                     why = ("rule_cost_restrictions", f"once per {ab.once_per}: already used")
+                if ab.condition is not None and not ab.condition.holds(g, Ctx(cid, side, ab.id)):
+                    why = ("rule_use_restriction", f"only {ab.condition.render()}")
                 (
                     refused.append(Refused(d, f"{cid}: {ab.text or ab.id}", why[0], why[1]))
                     if why

@@ -313,6 +313,10 @@ def _ability_options(
         refused.append(Refused(base, label, "rule_cost_restrictions", f"once per {ab.once_per}"))
         return
     ctx = Ctx(cid, side, ab.id)
+    if ab.condition is not None and not ab.condition.holds(g, ctx):
+        # "Use this ability only …": a restriction the ability's `if` states (rule_use_restriction).
+        refused.append(Refused(base, label, "rule_use_restriction", f"only {ab.condition.render()}", later=True))
+        return
     if ab.interrupt:
         paid = [f.event for f in g.history if f.event.get("cost") and f.turn == g.turn and _prevents(ab, f.event.name)]
         if "interrupt" not in kinds and paid:
