@@ -24,6 +24,10 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "linking": ("judgebook.store", "judgebook.search", "judgebook.web", "judgebook.commands", "judgebook.cli"),
     "ingestion": ("judgebook.linking", "judgebook.store", "judgebook.search", "judgebook.web",
                   "judgebook.commands", "judgebook.cli"),
+    # the replay engine is a library the web and the CLI call: it imports nothing of the rest of judgebook
+    "engine": ("judgebook.model", "judgebook.numbers", "judgebook.text", "judgebook.config", "judgebook.ingestion",
+               "judgebook.linking", "judgebook.store", "judgebook.search", "judgebook.web", "judgebook.commands",
+               "judgebook.cli"),
     # the model layer: every stage speaks it, so it imports none of them
     "model.py": ("judgebook.",),
     "numbers.py": ("judgebook.",),
