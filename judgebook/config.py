@@ -41,6 +41,15 @@ def config_path() -> Path:
     return Path(env) if env else project_root() / CONFIG_NAME
 
 
+def card_data(cfg: LocalConfig | None = None) -> Path | None:
+    """The NetrunnerDB card data among the remembered sources (a folder with `v2/cards`), if any: the
+    engine takes card statistics from it, so a definition need state only abilities."""
+    for entry in (cfg or load_config()).with_paths:
+        if (Path(entry) / "v2" / "cards").is_dir():
+            return Path(entry)
+    return None
+
+
 def load_config(path: Path | None = None) -> LocalConfig:
     path = path or config_path()
     if not path.exists():

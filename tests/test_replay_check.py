@@ -203,3 +203,24 @@ def test_the_verdict_is_engine_agnostic():
     assert exit_code(Expectation(True, ("x",)), check=True, replay_code=0) == 1
     assert exit_code(Expectation(True, ("x",)), check=False, replay_code=0) == 0
     assert exit_code(Expectation(True), check=False, replay_code=1) == 1
+
+
+def test_card_statistics_come_from_the_remembered_netrunnerdb_data(capsys, tmp_path, cards_root, monkeypatch):
+    """With NetrunnerDB's card data among the sources given to `judgebook build --with`, the real-card
+    scenarios (whose definitions state only abilities) replay, and the worked examples' library still
+    agrees with every printed statistic it states."""
+    config = tmp_path / "with-cards.toml"
+    config.write_text(f'[build]\nwith = ["{cards_root}"]\n', encoding="utf-8")
+    monkeypatch.setenv("JUDGEBOOK_CONFIG", str(config))
+    real = sorted((ROOT / "rules_source" / "scenarios" / "real").glob("*.yaml"))
+    wanted = ("trade-in-half-rounded-down", "valley-grid-hand-size", "precognition-arrange")
+    sample = [p for p in real if p.stem in wanted]
+    assert len(sample) == 3
+    code, out, err = run_cli(capsys, tmp_path, "--check", *map(str, sample))
+    assert code == 0, err
+    code, out, err = run_cli(capsys, tmp_path, "--check", *map(str, sorted(SCENARIOS.glob("*.yaml"))))
+    assert code == 0 and "72 of 72" in err
+    # without the card data, a definition that states only abilities cannot be read
+    monkeypatch.setenv("JUDGEBOOK_CONFIG", str(tmp_path / "none.toml"))
+    code, _, err = run_cli(capsys, tmp_path, "--check", str(sample[0]))
+    assert code == 2 and "needs `side`" in err

@@ -316,8 +316,9 @@ def save(session: Session, target: str, library: Path | None) -> list[str]:
     tmp.write_text(body, encoding="utf-8")
     tmp.replace(path)
     from judgebook.commands.replay import LibraryError, library_for
+    from judgebook.config import card_data
     from judgebook.engine.driver.script import replay
-    from judgebook.engine.scenario.load import load
+    from judgebook.engine.language.nrdb import load_scenario
 
     notes = []
     try:
@@ -328,7 +329,7 @@ def save(session: Session, target: str, library: Path | None) -> list[str]:
         notes.append(f"note: {path} uses the card library {library}: replay it with --library {library}")
     try:
         # over the session's own parsed cards: states hold card definitions, which compare by identity
-        outcome = replay(replace(session.scenario, decisions=load(path, library).decisions))
+        outcome = replay(replace(session.scenario, decisions=load_scenario(path, library, card_data()).decisions))
     except Exception as exc:  # the file is written; say that its replay could not be checked, and why
         return [*notes, f"note: {path} was written, but replaying it failed: {type(exc).__name__}: {exc}"]
     if not outcome.states or outcome.final != session.game:
@@ -341,16 +342,18 @@ def save(session: Session, target: str, library: Path | None) -> list[str]:
 
 def run(args: argparse.Namespace, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
     from judgebook.commands.replay import LibraryError, _corpus, library_for
+    from judgebook.config import card_data
     from judgebook.engine.driver.step import start
     from judgebook.engine.errors import EngineLimit, ScenarioError
-    from judgebook.engine.scenario.load import load, setup
+    from judgebook.engine.language.nrdb import load_scenario
+    from judgebook.engine.scenario.load import setup
 
     stdin = stdin or sys.stdin
     out = stdout or sys.stdout
     try:
         library = library_for(args.file, args.library)
         source = Path(args.file).read_text(encoding="utf-8")
-        scenario = load(args.file, library)
+        scenario = load_scenario(args.file, library, card_data())   # statistics from NetrunnerDB, if given
         game, steps = start(setup(scenario))
     except LibraryError as exc:
         print(f"judgebook play: {exc}", file=sys.stderr)

@@ -49,15 +49,21 @@ class LibraryError(Exception):
 
 
 def library_for(file: str | Path, explicit: str | None) -> Path | None:
-    """The card library for a scenario: `explicit`, else `../cards` beside the scenario's folder, else the
-    remembered one, else None (the scenario must define its cards inline)."""
+    """The card library for a scenario: `explicit`, else `cards/NAME` for a scenario in `scenarios/NAME/`,
+    else `../cards` beside the scenario's folder, else the remembered one, else None (the scenario must
+    define its cards inline)."""
     from judgebook.config import load_config
 
     if explicit is not None:
         if not Path(explicit).is_dir():
             raise LibraryError(f"--library {explicit}: not a folder")
         return Path(explicit)
-    beside = Path(file).resolve().parent.parent / "cards"
+    here = Path(file).resolve().parent
+    # A scenario in a folder of scenarios/ takes the cards folder of the same name: scenarios/real/ → cards/real/.
+    mirrored = here.parent.parent / "cards" / here.name
+    if here.parent.name == "scenarios" and mirrored.is_dir():
+        return mirrored
+    beside = here.parent / "cards"
     if beside.is_dir():
         return beside
     remembered = load_config().library
@@ -192,12 +198,14 @@ Result = tuple[dict[str, Any] | None, dict[str, Any] | None, Expectation, int] |
 
 
 def _replay(args: argparse.Namespace, file: str, library: Path | None, corpus: Any) -> Result:
+    from judgebook.config import card_data
     from judgebook.engine.driver.script import check, replay
     from judgebook.engine.errors import IllegalDecision, ScenarioError
-    from judgebook.engine.scenario.load import load
+    from judgebook.engine.language.nrdb import load_scenario
 
     try:
-        scenario = load(file, library)
+        # Card statistics from the NetrunnerDB data given to `judgebook build --with`, when there is any.
+        scenario = load_scenario(file, library, card_data())
     except OSError as exc:
         print(f"judgebook replay: {file}: cannot read scenario: {exc.strerror}", file=sys.stderr)
         return 2

@@ -133,6 +133,8 @@ def join(node: Any, stats: CardStats | None, at: At) -> Any:
         if key not in node:
             continue
         stated, printed = node[key], given.get(key)
+        if key == "link" and stats.type != "identity":
+            continue    # a card's `link` is what it provides ("+1 link"); NetrunnerDB's link is an identity's base
         if key == "subtypes" and isinstance(stated, list):
             agree = sorted(str(s).lower() for s in stated) == sorted(printed or [])
         elif key in ("agenda_points", "memory", "link", "recurring") and printed is None:
