@@ -341,28 +341,25 @@ def save(session: Session, target: str, library: Path | None) -> list[str]:
 # --- the loop ---------------------------------------------------------------------
 
 def run(args: argparse.Namespace, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
-    from judgebook.commands.replay import LibraryError, _corpus, library_for
-    from judgebook.config import card_data
+    from judgebook.commands.replay import LibraryError, _corpus, library_for, read_scenario
     from judgebook.engine.driver.step import start
     from judgebook.engine.errors import EngineLimit, ScenarioError
-    from judgebook.engine.language.nrdb import load_scenario
     from judgebook.engine.scenario.load import setup
 
     stdin = stdin or sys.stdin
     out = stdout or sys.stdout
     try:
         library = library_for(args.file, args.library)
+        scenario = read_scenario("play", args.file, library)
+        if scenario is None:
+            return 2
         source = Path(args.file).read_text(encoding="utf-8")
-        scenario = load_scenario(args.file, library, card_data())   # statistics from NetrunnerDB, if given
         game, steps = start(setup(scenario))
     except LibraryError as exc:
         print(f"judgebook play: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
         print(f"judgebook play: {args.file}: cannot read scenario: {exc.strerror}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError:
-        print(f"judgebook play: {args.file}: cannot read scenario: not UTF-8 text", file=sys.stderr)
         return 2
     except ScenarioError as exc:
         print(f"judgebook play: {exc}", file=sys.stderr)

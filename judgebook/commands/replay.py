@@ -197,23 +197,30 @@ def _one(args: argparse.Namespace, file: str, corpus: Any) -> tuple[int, dict[st
 Result = tuple[dict[str, Any] | None, dict[str, Any] | None, Expectation, int] | int
 
 
-def _replay(args: argparse.Namespace, file: str, library: Path | None, corpus: Any) -> Result:
+def read_scenario(command: str, file: str, library: Path | None) -> Any:
+    """A scenario for `replay` and `play`, with card statistics from the NetrunnerDB data given to
+    `judgebook build --with` when there is any; None (the reason on stderr) when it cannot be read."""
     from judgebook.config import card_data
-    from judgebook.engine.driver.script import check, replay
-    from judgebook.engine.errors import IllegalDecision, ScenarioError
+    from judgebook.engine.errors import ScenarioError
     from judgebook.engine.language.nrdb import load_scenario
 
     try:
-        # Card statistics from the NetrunnerDB data given to `judgebook build --with`, when there is any.
-        scenario = load_scenario(file, library, card_data())
+        return load_scenario(file, library, card_data())
     except OSError as exc:
-        print(f"judgebook replay: {file}: cannot read scenario: {exc.strerror}", file=sys.stderr)
-        return 2
+        print(f"judgebook {command}: {file}: cannot read scenario: {exc.strerror}", file=sys.stderr)
     except UnicodeDecodeError:
-        print(f"judgebook replay: {file}: cannot read scenario: not UTF-8 text", file=sys.stderr)
-        return 2
+        print(f"judgebook {command}: {file}: cannot read scenario: not UTF-8 text", file=sys.stderr)
     except ScenarioError as exc:
-        print(f"judgebook replay: {exc}", file=sys.stderr)
+        print(f"judgebook {command}: {exc}", file=sys.stderr)
+    return None
+
+
+def _replay(args: argparse.Namespace, file: str, library: Path | None, corpus: Any) -> Result:
+    from judgebook.engine.driver.script import check, replay
+    from judgebook.engine.errors import IllegalDecision, ScenarioError
+
+    scenario = read_scenario("replay", file, library)
+    if scenario is None:
         return 2
     try:
         outcome = replay(scenario)
