@@ -82,6 +82,8 @@ class CardDef(Value):
     subroutines: tuple[Subroutine, ...] = ()
     file: str | None = None
     line: int | None = None
+    id: str | None = None  # the NetrunnerDB id the definition is keyed by (statistics joined by it)
+    partial: str | None = None  # what of the printed card the language cannot say, and why
 
     def ability(self, ability_id: str) -> Ability | None:
         return next((a for a in self.abilities if a.id == ability_id), None)
@@ -220,6 +222,8 @@ CARD_KEYS = (
     "credits_for",
     "install_faceup",
     "code",
+    "id",
+    "partial",
 )
 
 
@@ -263,7 +267,25 @@ def parse_card(node: Any, at: At, file: str | None = None) -> CardDef:
         subroutines=tuple(_subroutine(s, at.key(node, "subroutines").key(subs, i)) for i, s in enumerate(subs)),
         file=file,
         line=node_line(node, at.line),
+        id=want_str(node, "id", at),
+        partial=_partial(node, at),
     )
+
+
+def _partial(node: Any, at: At) -> str | None:
+    if "partial" not in node:
+        return None
+    reason = node["partial"]
+    if not isinstance(reason, str) or not reason.strip():
+        at.key(node, "partial").fail("`partial` says what the definition leaves out and why")
+    return str(reason)
+
+
+def undefined_reason(item: Any) -> str | None:
+    """A stub `{id, name, undefined: WHY}` names a card the language cannot yet define at all."""
+    if isinstance(item, dict) and "undefined" in item:
+        return str(item["undefined"])
+    return None
 
 
 def _subroutine(node: Any, at: At) -> Subroutine:
@@ -294,6 +316,8 @@ def load_library(directory: str | Path, names: set[str] | None = None) -> dict[s
         items = library_items(file)
         for i, item in enumerate(items):
             if names is not None and not (isinstance(item, dict) and str(item.get("name")) in names):
+                continue
+            if undefined_reason(item) is not None:
                 continue
             try:
                 card = parse_card(item, At(f"cards[{i}]" if len(items) > 1 else "card", node_line(item, 1)), str(file))

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from judgebook.engine.errors import ScenarioError
-from judgebook.engine.language.cards import CardDef, library_items, parse_card
+from judgebook.engine.language.cards import CardDef, library_items, parse_card, undefined_reason
 from judgebook.engine.language.nodes import At, node_line
 from judgebook.engine.yamlnodes import LocDict, line_of, load_text
 
@@ -73,10 +73,12 @@ class CardSource:
                                 file=str(self.root))
         names = _subtype_names(self.root / "v2" / "card_subtypes.json")
         self.by_title: dict[str, CardStats] = {}
+        self.by_id: dict[str, CardStats] = {}
         for file in sorted(cards_dir.glob("*.json")):
             raw = json.loads(file.read_text(encoding="utf-8"))
             stats = _stats(raw, names)
             self.by_title[stats.title] = stats
+            self.by_id[stats.id] = stats
             self.by_title.setdefault(str(raw.get("stripped_title", stats.title)), stats)
 
     def get(self, title: str) -> CardStats | None:
@@ -156,7 +158,14 @@ def join(node: Any, stats: CardStats | None, at: At) -> Any:
 
 def parse_with_stats(node: Any, source: CardSource | None, at: At, file: str | None = None) -> CardDef:
     """Parse one definition node, its statistics joined from `source` (when loaded)."""
-    if source is not None and isinstance(node, dict) and "name" in node:
+    if source is not None and isinstance(node, dict) and "id" in node:
+        stats = source.by_id.get(str(node["id"]))
+        if stats is None:
+            at.key(node, "id").fail(f"NetrunnerDB has no card with id {node['id']!r}")
+        elif str(node.get("name")) != stats.title:
+            at.key(node, "name").fail(f"NetrunnerDB {stats.id} is titled {stats.title!r}, not {node.get('name')!r}")
+        node = join(node, stats, at)
+    elif source is not None and isinstance(node, dict) and "name" in node:
         node = join(node, source.get(str(node["name"])), at)
     return parse_card(node, at, file)
 
@@ -171,6 +180,8 @@ def load_with_stats(library_dir: str | Path, cards_source: str | Path | CardSour
         items = library_items(file)
         for i, item in enumerate(items):
             if names is not None and not (isinstance(item, dict) and str(item.get("name")) in names):
+                continue
+            if undefined_reason(item) is not None:
                 continue
             at = At(f"cards[{i}]" if len(items) > 1 else "card", node_line(item, 1))
             try:
