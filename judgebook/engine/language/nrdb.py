@@ -228,7 +228,8 @@ def parse_scenario(text: str, file: str | None, library: str | Path | None,
                     start=board.want_str(start, "at", "start", "action_phase", board.STARTS) or "action_phase",
                     corp=corp, runner=runner, decisions=board._decisions(node.get("decisions")),
                     expect=board._expect(node.get("expect")), file=file,
-                    max_steps=board.want_int(options, "max_steps", "options", 2000) or 2000)
+                    max_steps=board.want_int(options, "max_steps", "options", 2000) or 2000,
+                    mismatch=board._mismatch(node.get("mismatch")))
 
 
 def _cards(node: dict[str, Any], library: str | Path | None, source: CardSource | None,

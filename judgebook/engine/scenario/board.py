@@ -126,7 +126,28 @@ TOP_KEYS = (
     "decisions",
     "expect",
     "options",
+    "mismatch",
 )
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A scenario whose `expect` is a ruling's answer that the engine is known not to reach: `wrong`
+    says which is wrong (the engine, or a ruling that the current rules overturned) and `why`."""
+
+    wrong: str
+    why: str
+
+
+def _mismatch(node: Any) -> Mismatch | None:
+    if node is None:
+        return None
+    check_keys(node, ("wrong", "why"), "mismatch")
+    wrong = want_str(node, "wrong", "mismatch", None, ("engine", "ruling"))
+    why = node.get("why") if isinstance(node, dict) else None
+    if wrong is None or not isinstance(why, str) or not why.strip():
+        raise _fail("mismatch needs `wrong: engine | ruling` and `why: TEXT`", "mismatch", node)
+    return Mismatch(wrong, why)
 
 
 # --- board -------------------------------------------------------------------

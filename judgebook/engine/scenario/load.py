@@ -36,6 +36,7 @@ class Scenario:
     expect: board.Expect | None = None
     file: str | None = None
     max_steps: int = 2000  # decisions a replay may take by default before it is called a loop
+    mismatch: board.Mismatch | None = None  # the engine is known not to reach `expect` (a ruling's answer)
 
 
 def load(path: str | Path, library: str | Path | None = None) -> Scenario:
@@ -79,6 +80,7 @@ def parse(text: str, file: str | None = None, library: str | Path | None = None)
         expect=board._expect(node.get("expect")),
         file=file,
         max_steps=board.want_int(options, "max_steps", "options", 2000),
+        mismatch=board._mismatch(node.get("mismatch")),
     )
 
 
