@@ -56,6 +56,9 @@ INSTRUCTIONS: Registry[Instruction] = Registry("instruction", MODIFIERS)
 EXTRA: dict[str, tuple[str, ...]] = {}
 
 
+_MODIFIERS_FOR = [-1]  # how many instructions INSTRUCTIONS.modifiers was computed for
+
+
 def parse_instructions(node: Any, at: At) -> tuple[Instruction, ...]:
     if node is None:
         return ()
@@ -65,7 +68,9 @@ def parse_instructions(node: Any, at: At) -> tuple[Instruction, ...]:
 
 
 def parse_instruction(node: Any, at: At) -> Instruction:
-    INSTRUCTIONS.modifiers = tuple(sorted(set(MODIFIERS) | {k for keys in EXTRA.values() for k in keys}))
+    if len(EXTRA) != _MODIFIERS_FOR[0]:  # recomputed only when an instruction was registered since
+        _MODIFIERS_FOR[0] = len(EXTRA)
+        INSTRUCTIONS.modifiers = tuple(sorted(set(MODIFIERS) | {k for keys in EXTRA.values() for k in keys}))
     cls, arg = INSTRUCTIONS.head(node, at)
     name = cls.name  # type: ignore[attr-defined]
     mods = node if isinstance(node, dict) else {}
