@@ -67,7 +67,7 @@ def test_a_defined_cards_page_shows_both_texts_and_its_scenarios(client):
     text = text_of(section.encode())
     assert "Defined" in text and "tests/fixtures/pool_cards/funhouse.yaml" in text
     assert "When the Runner encounters this ice, end the run unless the Runner takes 1 tag." in text
-    assert "when the Runner encounters (this card), the Runner may pay take 1 tag; if not: end the run" in text
+    assert "when the Runner encounters this card, the Runner may pay take 1 tag; if not: end the run" in text
     assert "Scenarios that use it (2)" in text
     assert '<a href="/replay/fun-one">Funhouse at the top</a>' in section
     assert "A second Funhouse &lt;b&gt;" in section and "sub/fun-two.yaml" in section

@@ -25,14 +25,14 @@ INSTRUCTIONS: tuple[tuple[str, str], ...] = (
     ("gain_clicks", r"\bgain(?:s)?\b[^.;]*?\[click\]"),
     ("lose_clicks", r"\blose(?:s)?\b[^.;]*?\[click\]"),
     ("draw", r"\bdraws?\b"),
-    ("trash", r"\btrash(?:es)?\b(?! cost)(?!\])"),
+    ("trash", r"\btrash(?:es|ing)?\b(?! cost)(?!\])"),
     ("install", r"\binstall(?:s)?\b(?! cost)"),
     ("rez", r"\brez(?:zes)?\b(?! cost)"),
     ("derez", r"\bderez(?:zes)?\b"),
     ("expose", r"\bexposes?\b"),
     ("end_the_run", r"\bend the run\b"),
     ("damage", r"\b(?:net|meat|core|brain) damage\b"),
-    ("tag", r"\b(?:give|gives|take|takes) (?:the runner )?(?:\d+|x|a) tags?\b"),
+    ("tag", r"\b(?:give|gives|take|takes) (?:the runner |you |them )?(?:\d+|x|a) tags?\b"),
     ("remove_tag", r"\bremove (?:\d+|x|a|all) tags?\b"),
     ("bad_publicity", r"\bbad publicity\b"),
     ("search", r"\bsearch(?:es)?\b"),
@@ -51,6 +51,9 @@ INSTRUCTIONS: tuple[tuple[str, str], ...] = (
     ("trace", r"\btrace\b"),
     ("run", r"\bmake a run\b|\brun (?:any|a|that|hq|r&d|archives)\b"),
 )
+# An instruction that entails another: searching a deck shuffles it (rule_search), so a printed "Shuffle your
+# stack" after a search is the search's own.
+IMPLIED = {"search": frozenset({"shuffle"})}
 DURATIONS = (("turn", r"\b(?:this|the) turn\b|\(turn\)"), ("run", r"\b(?:this|the) run\b|\(run\)"),
              ("encounter", r"\bthis encounter\b|\(encounter\)"), ("until", r"\buntil\b"))
 
@@ -74,7 +77,11 @@ def features(text: str, printed: bool = False) -> dict[str, frozenset[str]]:
     return {"trigger": _triggers(text), "cost": _costs(text), "number": _numbers(text),
             "duration": frozenset(k for k, rx in DURATIONS if re.search(rx, text)),
             "target": frozenset(t for t in TYPES if re.search(rf"\b{t}s?\b", _SELF.sub(" ", text))),
-            "instruction": frozenset(k for k, rx in INSTRUCTIONS if re.search(rx, text))}
+            "instruction": _implied(frozenset(k for k, rx in INSTRUCTIONS if re.search(rx, text)))}
+
+
+def _implied(found: frozenset[str]) -> frozenset[str]:
+    return found.union(*(IMPLIED.get(k, frozenset()) for k in found))
 
 
 def _triggers(text: str) -> frozenset[str]:

@@ -348,8 +348,18 @@ class CreateLasting(Instruction):
         return effects.create_lasting(g, ctx, self.effect, self.duration, self.ability, self.condition)
 
     def render(self) -> str:
-        what = self.effect.render() if self.effect is not None else f"delayed: {self.ability.trigger.render()}"
+        if self.effect is not None:
+            return f"{self.effect.render()} ({self.duration.replace('_', ' ')})"
+        ab = self.ability
+        cond = f", if {ab.condition.render()}" if ab.condition is not None else ""
+        what = f"delayed: {ab.trigger.render()}{cond}, {render_all(ab.effects)}"
+        # "When that run ends, ...": a delayed ability waiting for the end of its own duration says no duration
+        if ab.trigger.event == _ENDS.get(self.duration):
+            return what
         return f"{what} ({self.duration.replace('_', ' ')})"
+
+
+_ENDS = {"turn": "turn_ends", "run": "run_ends", "encounter": "encounter_ends"}
 
 
 @instruction("strength")

@@ -26,6 +26,20 @@ EVENT_WORDS = {
     "subroutine_broken": "a subroutine is broken",
 }
 
+# The same events happening to the card itself ("When you score this agenda"): the printed self-reference.
+SELF_EVENT_WORDS = {
+    "scored": "you score this card",
+    "stolen": "this card is stolen",
+    "rezzed": "you rez this card",
+    "installed": "this card is installed",
+    "trashed": "this card is trashed",
+    "access": "the Runner accesses this card",
+    "encounter_ice": "the Runner encounters this card",
+    "approach_ice": "the Runner approaches this card",
+    "pass_ice": "the Runner passes this card",
+    "advanced": "you advance this card",
+}
+
 
 def render_trigger(ability: Ability) -> str:
     trig = ability.trigger
@@ -35,10 +49,10 @@ def render_trigger(ability: Ability) -> str:
     # "the ice is this card" reads as the printed "this ice": the card itself, not a target
     itself = [f for f in trig.filters if f.name in ("card", "ice") and getattr(f, "ref", None) == "self"]
     rest = [f.render() for f in trig.filters if f not in first and f not in itself]
-    if itself:
-        rest.insert(0, "this card")
     head = "the first time each " + ("turn" if first[0].name == "first_this_turn" else "run") if first else "when"
     what = EVENT_WORDS.get(trig.event, trig.event.replace("_", " "))
+    if itself:
+        what = SELF_EVENT_WORDS.get(trig.event, f"{what} (this card)")
     if trig.event.startswith("would_"):
         what = "you would " + trig.event.removeprefix("would_").replace("_", " ")
     return f"{head} {what}" + (f" ({', '.join(rest)})" if rest else "")
