@@ -230,4 +230,8 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_look": ("1.21.2", "Game Concepts › Card Visibility"),
     "rule_reveal": ("1.21.3", "Game Concepts › Card Visibility"),
     "rule_use_restriction": ("9.3.3c", "Abilities › Interpreting Card Text"),
+    "rule_act_restriction": ("9.3.3b", "Abilities › Interpreting Card Text"),
+    "rule_forced_action_phase_end": ("5.4.3", "Turns › Action Phase"),
+    "rule_end_action_phase_outside_action_phase": ("5.4.4", "Turns › Action Phase"),
+    "rule_play_not_trashed_until": ("8.6.6c", "Card Manipulation › Playing Events and Operations"),
 }

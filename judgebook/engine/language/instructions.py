@@ -478,22 +478,30 @@ class ForEach(Instruction):
         return f"for each of {self.over.render()}: {render_all(self.body)}"
 
 
-@instruction("choose", "by")
+@instruction("choose", "by", "count")
 @dataclass(frozen=True, eq=False)
 class ChooseOne(Instruction):
-    """ "X or Y": the chooser picks an option that can be carried out (rule_mandatory_choice)."""
+    """ "X or Y": the chooser picks an option that can be carried out (rule_mandatory_choice); `count: N`:
+    "resolve N of the following in any order", N different options, each resolved before the next is chosen."""
 
     options: tuple[tuple[Instruction, ...], ...]
     by: str
+    count: int = 1
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ChooseOne:
+        from judgebook.engine.language.nodes import want_int
+
         if not isinstance(arg, list) or len(arg) < 2:
             at.fail("choose is a list of at least two options, each a list of instructions")
+        count = want_int(mods, "count", whole, 1) or 1
+        if not 1 <= count < len(arg):
+            whole.key(mods, "count").fail("count is at least 1 and less than the number of options")
         return cls(
             tuple(parse_instructions(o, at.key(arg, i)) for i, o in enumerate(arg)),
             want_str(mods, "by", whole, "you", PLAYER_WORDS) or "you",
+            count,
         )
 
     def run(self, g: Game, ctx: Ctx) -> Game:
@@ -502,7 +510,8 @@ class ChooseOne(Instruction):
         return push_choose(g, ctx, self)
 
     def render(self) -> str:
-        return " or ".join(f"({render_all(o)})" for o in self.options)
+        text = " or ".join(f"({render_all(o)})" for o in self.options)
+        return f"resolve {self.count} of: {text}, in any order" if self.count > 1 else text
 
 
 @instruction("win")
@@ -524,6 +533,29 @@ class Win(Instruction):
 
     def render(self) -> str:
         return f"{player_phrase(self.side)} win{'s' if self.side != 'you' else ''} the game"
+
+
+@instruction("end_action_phase")
+@dataclass(frozen=True, eq=False)
+class EndActionPhase(Instruction):
+    """A terminal card's "after you resolve this operation, your action phase ends" (rule_forced_action_phase_end),
+    written as the last instruction of its play ability."""
+
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> EndActionPhase:
+        if arg not in (None, True):
+            at.fail("end_action_phase takes no value")
+        return cls()
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.turn import end_action_phase
+
+        return end_action_phase(g, self.who(ctx))
+
+    def render(self) -> str:
+        return "your action phase ends"
 
 
 @instruction("shuffle")

@@ -104,6 +104,27 @@ for _stat, _words in (
     _player_stat(_stat, _words)
 
 
+@QUANTITIES.register("threat_level")
+@dataclass(frozen=True)
+class ThreatLevel(Quantity):
+    """The greatest score of any player (rule_threat_level); "Threat N →" is `if: {at_least: [{threat_level:
+    true}, N]}`."""
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> ThreatLevel:
+        if arg is not True:
+            at.fail("write `threat_level: true`")
+        return cls()
+
+    def value(self, g: Game, ctx: Ctx) -> int:
+        from judgebook.engine.rules import values
+
+        return max(values.player_stat(g, side, "agenda_points") for side in ("corp", "runner"))
+
+    def render(self) -> str:
+        return "the threat level"
+
+
 @QUANTITIES.register("count")
 @dataclass(frozen=True)
 class CountOf(Quantity):
@@ -378,3 +399,32 @@ def _events(scope: str) -> None:
 
 _events("turn")
 _events("run")
+
+
+@QUANTITIES.register("events_last_turn")
+@dataclass(frozen=True)
+class EventsLastTurn(Quantity):
+    """How often an event happened during the turn before this one ("if the Runner made a successful run
+    during their last turn"): `successful_run` or `{event: trashed, player: corp, by: runner}` with event
+    filters."""
+
+    trigger: Any  # events.Trigger: the event and its filters
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> EventsLastTurn:
+        from judgebook.engine.language.events import parse_trigger
+        from judgebook.engine.language.nodes import check_keys
+
+        if isinstance(arg, str):
+            return cls(parse_trigger(arg, None, at, at))
+        body = check_keys(arg, tuple(arg) if isinstance(arg, dict) else (), at)
+        if "event" not in body:
+            at.fail("events_last_turn is an event name or {event: NAME, <event filters>}")
+        filters = {k: v for k, v in body.items() if k != "event"} or None
+        return cls(parse_trigger(body["event"], filters, at.key(body, "event"), at))
+
+    def value(self, g: Game, ctx: Ctx) -> int:
+        return sum(1 for f in g.last_turn if self.trigger.matches(g, ctx, f.event))
+
+    def render(self) -> str:
+        return f"the number of times {self.trigger.render().removeprefix('when ')} happened during the last turn"

@@ -138,6 +138,22 @@ class Prevent(Static):
         return f"prevent {n} {self.damage_type + ' ' if self.damage_type else ''}{self.what.replace('_', ' ')}"
 
 
+@STATICS.register("not_trashed")
+@dataclass(frozen=True, eq=False)
+class NotTrashed(Static):
+    """A played event or operation stays in the play area instead of being trashed, as a lingering effect
+    (`lasting`, its duration the "until ..."): when that expires it is trashed (rule_play_not_trashed_until)."""
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> NotTrashed:
+        if arg != "self":
+            at.fail("write `not_trashed: self` (the played card itself)")
+        return cls()
+
+    def render(self) -> str:
+        return "this card is not trashed"
+
+
 def _modifier(key: str, words: str, targets_cards: bool) -> None:
     @dataclass(frozen=True, eq=False)
     class Modify(Static):

@@ -118,10 +118,15 @@ def resolve_now(g: Game, ctx: Ctx, instrs: tuple[Instruction, ...], anchor: str)
 class Choose(Frame):
     ctx: Ctx
     instr: ChooseOne
+    done: tuple[int, ...] = ()  # options already resolved ("resolve 2 of the following": each once)
 
     def step(self, g: Game) -> Game | ChoicePoint:
         chooser = self.ctx.side(self.instr.by)
-        possible = [i for i, opt in enumerate(self.instr.options) if all(ins.possible(g, self.ctx) for ins in opt)]
+        possible = [
+            i
+            for i, opt in enumerate(self.instr.options)
+            if i not in self.done and all(ins.possible(g, self.ctx) for ins in opt)
+        ]
         if not possible:
             return log(
                 pop(g), "no_option", "no option can be carried out: nothing happens", "rule_mandatory_choice", chooser
@@ -129,7 +134,7 @@ class Choose(Frame):
         refused = tuple(
             Refused(decision("choose", i + 1), _render(opt), "rule_mandatory_choice", "it cannot be carried out")
             for i, opt in enumerate(self.instr.options)
-            if i not in possible
+            if i not in possible and i not in self.done
         )
         return ChoicePoint(
             chooser,
@@ -156,6 +161,8 @@ class Choose(Frame):
             chooser,
             how="chosen",  # advance marks a default or the only possible option
         )
+        if len(self.done) + 1 < self.instr.count:  # the next option is chosen once this one has resolved
+            g = push(g, Choose(self.ctx, self.instr, self.done + (n - 1,)))
         return resolve_now(g, self.ctx, self.instr.options[n - 1], "rule_mandatory_choice")
 
 
