@@ -234,4 +234,13 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_forced_action_phase_end": ("5.4.3", "Turns › Action Phase"),
     "rule_end_action_phase_outside_action_phase": ("5.4.4", "Turns › Action Phase"),
     "rule_play_not_trashed_until": ("8.6.6c", "Card Manipulation › Playing Events and Operations"),
+    "rule_sabotage": ("10.12.1", "Additional Rules › Sabotage"),
+    "rule_sabotage_resolution": ("10.12.2", "Additional Rules › Sabotage"),
+    "rule_sabotage_all_remaining_cards": ("10.12.3b", "Additional Rules › Sabotage"),
+    "rule_sabotage_facedown": ("10.12.2a", "Additional Rules › Sabotage"),
+    "rule_rfg_move": ("4.9.2", "Game Zones › Removed From Game"),
+    "rule_mark_identification": ("10.11.2", "Additional Rules › Mark"),
+    "rule_mark_identification_method": ("10.11.2a", "Additional Rules › Mark"),
+    "rule_mark_already_identified": ("10.11.3", "Additional Rules › Mark"),
+    "rule_mark_designation_lingering_effect": ("10.11.4", "Additional Rules › Mark"),
 }

@@ -236,6 +236,30 @@ class CardInstalled(EventFilter):
         return "the card is installed" if self.want else "the card is not installed"
 
 
+FROM_ZONES = ("hand", "deck", "discard", "play", "installed")
+
+
+@EVENT_FILTERS.register("from_zone")
+@dataclass(frozen=True, eq=False)
+class FromZone(EventFilter):
+    """Where the event's card was before it moved ("when this event is trashed from your grip or stack")."""
+
+    zones: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> FromZone:
+        zones = tuple(arg) if isinstance(arg, list) else (arg,)
+        if not zones or any(z not in FROM_ZONES for z in zones):
+            at.fail(f"from_zone is one or a list of: {', '.join(FROM_ZONES)}")
+        return cls(tuple(str(z) for z in zones))
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        return event.get("from_zone") in self.zones
+
+    def render(self) -> str:
+        return f"from {' or '.join(self.zones)}"
+
+
 @dataclass(frozen=True, eq=False)
 class Trigger(Value):
     event: str

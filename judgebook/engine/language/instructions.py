@@ -242,6 +242,54 @@ for _name, _verb in (
     _card_instruction(_name, _verb)
 
 
+@instruction("sabotage")
+@dataclass(frozen=True, eq=False)
+class Sabotage(Instruction):
+    """ "Sabotage N": the Corp trashes N cards collectively from HQ (its choice) and the top of R&D
+    (rule_sabotage); the decision `{target: [HQ cards]}` is the Corp's, the rest comes from R&D."""
+
+    amount: Quantity
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Sabotage:
+        return cls(parse_quantity(arg, at))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.verbs import sabotage
+
+        return sabotage(g, ctx, self.amount.value(g, ctx))
+
+    def render(self) -> str:
+        return f"sabotage {self.amount.render()}"
+
+
+@instruction("remove_from_game")
+@dataclass(frozen=True, eq=False)
+class RemoveFromGame(Instruction):
+    """Move cards to the removed-from-game zone (rule_rfg_move); a played card removed this way is not
+    trashed when it finishes resolving (rule_play_no_trash_left_play_area)."""
+
+    selector: Selector
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> RemoveFromGame:
+        return cls(parse_selector(arg, at))
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        return bool(self.selector.candidates(g, ctx))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.verbs import remove_from_game
+
+        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        return remove_from_game(g, ctx, targets)
+
+    def render(self) -> str:
+        return f"remove {self.selector.render()} from the game"
+
+
 @instruction("counters")
 @dataclass(frozen=True, eq=False)
 class PlaceCounters(Instruction):
@@ -818,7 +866,32 @@ class MakeRun(Instruction):
         return run_instruction(g, ctx, self.server)
 
     def render(self) -> str:
-        return "run any server" if self.server == "any" else f"run {self.server}"
+        names = {"any": "any server", "mark": "your mark"}
+        return f"run {names.get(self.server, self.server)}"
+
+
+@instruction("identify_mark")
+@dataclass(frozen=True, eq=False)
+class IdentifyMark(Instruction):
+    """ "Identify your mark": if no server is the mark, a random central server becomes it for the turn
+    (rule_mark_identification); otherwise nothing (rule_mark_already_identified). The random result is a
+    decision `{target: SERVER}` a scenario may state."""
+
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> IdentifyMark:
+        if arg not in (None, True):
+            at.fail("identify_mark takes no value")
+        return cls()
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.procedures import identify_mark
+
+        return identify_mark(g, ctx)
+
+    def render(self) -> str:
+        return "identify your mark"
 
 
 @instruction("access")

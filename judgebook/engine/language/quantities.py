@@ -104,27 +104,6 @@ for _stat, _words in (
     _player_stat(_stat, _words)
 
 
-@QUANTITIES.register("threat_level")
-@dataclass(frozen=True)
-class ThreatLevel(Quantity):
-    """The greatest score of any player (rule_threat_level); "Threat N →" is `if: {at_least: [{threat_level:
-    true}, N]}`."""
-
-    @classmethod
-    def parse(cls, arg: Any, at: At) -> ThreatLevel:
-        if arg is not True:
-            at.fail("write `threat_level: true`")
-        return cls()
-
-    def value(self, g: Game, ctx: Ctx) -> int:
-        from judgebook.engine.rules import values
-
-        return max(values.player_stat(g, side, "agenda_points") for side in ("corp", "runner"))
-
-    def render(self) -> str:
-        return "the threat level"
-
-
 @QUANTITIES.register("count")
 @dataclass(frozen=True)
 class CountOf(Quantity):

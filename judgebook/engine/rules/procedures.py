@@ -60,6 +60,13 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
 def run_instruction(g: Game, ctx: Ctx, server: str) -> Game:
     from judgebook.engine.rules.run import start_run
 
+    if server == "mark":
+        from judgebook.engine.rules.values import mark
+
+        found = mark(g)
+        if found is None:
+            return log(g, "no_mark", "the Runner has no mark: no run", "rule_mark_identification", ctx.controller)
+        return start_run(g, found)
     if server == "any":
         if ctx.server is not None:
             return start_run(g, ctx.server)
@@ -201,3 +208,39 @@ def start_trace(g: Game, ctx: Ctx, ins: Trace) -> Game:
         g, event("trace", card=ctx.source), f"trace[{ins.base.render()}] is initiated", "step_trace_initiated", "corp"
     )
     return push(g, TraceFrame(ctx, ins.base.value(g, ctx), ins.success, ins.failure))
+
+
+def identify_mark(g: Game, ctx: Ctx) -> Game:
+    from judgebook.engine.rules.values import mark
+
+    found = mark(g)
+    if found is not None:
+        return log(g, "mark", f"{found} is already the mark: nothing happens", "rule_mark_already_identified", "runner")
+    return push(g, IdentifyMarkFrame(ctx))
+
+
+@dataclass(frozen=True)
+class IdentifyMarkFrame(Frame):
+    """The random central server that becomes the mark: a decision `{target: SERVER}` states the outcome
+    (default HQ, one of the possible outcomes: rule_mark_identification_method)."""
+
+    ctx: Ctx
+
+    def step(self, g: Game) -> ChoicePoint:
+        opts = tuple(
+            Option(decision("target", [s]), f"{s} becomes the mark", "rule_mark_identification_method")
+            for s in ("HQ", "R&D", "Archives")
+        )
+        return ChoicePoint(
+            "runner", "target", "a random central server becomes the mark", "rule_mark_identification", opts,
+            default=0, path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        from judgebook.engine.language.statics import Mark
+        from judgebook.engine.rules.effects import create_lasting
+
+        server = str(option.decision.value[0])
+        g = create_lasting(pop(g), replace(self.ctx, chosen=()), Mark(server), "turn")
+        return log(g, "mark", f"{server} becomes the Runner's mark for this turn",
+                   "rule_mark_designation_lingering_effect", "runner")

@@ -13,7 +13,7 @@ from judgebook.engine.rules.effects import draw, move, set_player, win
 from judgebook.engine.rules.frames import Call, Frame, event, find, log, path, pop, push, react_first, set_top, swap
 from judgebook.engine.rules.resolve import Resolve
 from judgebook.engine.rules.triggers import emit
-from judgebook.engine.rules.values import hand_size, max_hand_size, restricts_self
+from judgebook.engine.rules.values import allotted_clicks, hand_size, max_hand_size, restricts_self
 from judgebook.engine.rules.windows import PriorityWindow, use_ability
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, Side, evolve, other
@@ -68,8 +68,9 @@ class Turn(Frame):
         key = st.key
         side = self.side
         if key == "allotted_clicks":
-            g = set_player(g, side, clicks=ALLOTTED[side])
-            return log(g, "clicks", f"the {side} gains {ALLOTTED[side]}[click]", st.anchor, side)
+            n = allotted_clicks(g, side, ALLOTTED[side])
+            g = set_player(g, side, clicks=n)
+            return log(g, "clicks", f"the {side} gains {n}[click]", st.anchor, side)
         if key == "refill":
             for cid in q.installed(g, side):
                 d = q.definition(g, cid)
@@ -379,11 +380,13 @@ def install(g: Game, side: Side, cid: str, server: object) -> Game:
 def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = None) -> Game:
     d = q.definition(g, cid)
     extra = costs.additional_cost(g, "play", cid)
+    # The card goes to the play area first, then its costs are paid (rule_steps_playing_place,
+    # rule_steps_playing_play_cost): damage paid as a cost cannot trash the card being played.
+    g = move(g, cid, "play")
     if extra is not None:
         g = costs.pay(g, extra, Ctx(cid, side), side)
     if pay:
         g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side)
-    g = move(g, cid, "play")
     g = emit(g, event("played", card=cid, player=side), f"the {side} plays {cid}", "rule_playing", side)
     plays = [ab for ab in d.abilities if ab.kind == "play"]
     effects = tuple(e for ab in plays for e in ab.effects)

@@ -105,6 +105,18 @@ def link(g: Game) -> int:
     return base + _modifier_sum(g, "link", side="runner")
 
 
+def allotted_clicks(g: Game, side: Side, base: int) -> int:
+    """The clicks a player gains at the start of their turn, as lingering effects modify them (never below 0)."""
+    return max(0, base + _modifier_sum(g, "allotted_clicks", side=side))
+
+
+def mark(g: Game) -> str | None:
+    """The server designated as the Runner's mark this turn, if any (rule_only_one_mark)."""
+    from judgebook.engine.language.statics import Mark
+
+    return next((effect.server for effect, _ in statics(g) if isinstance(effect, Mark)), None)
+
+
 def memory_limit(g: Game) -> int:
     return g.runner.base_memory + _modifier_sum(g, "memory", side="runner")
 
