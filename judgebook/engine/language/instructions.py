@@ -15,7 +15,7 @@ from judgebook.engine.language.conditions import Condition, parse_condition
 from judgebook.engine.language.context import PLAYER_WORDS, Ctx, player_phrase
 from judgebook.engine.language.costs import Cost, parse_cost
 from judgebook.engine.language.nodes import At, check_keys, want_bool, want_str
-from judgebook.engine.language.quantities import Quantity, parse_quantity
+from judgebook.engine.language.quantities import Number, Quantity, parse_quantity
 from judgebook.engine.language.registry import Registry
 from judgebook.engine.language.selectors import Selector, parse_selector
 from judgebook.engine.language.statics import Static, parse_static
@@ -534,18 +534,16 @@ class ChooseOne(Instruction):
 
     options: tuple[tuple[Instruction, ...], ...]
     by: str
-    count: int = 1
+    count: Quantity = Number(1)  # how many different options ("for each time you passed ice": a quantity)
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ChooseOne:
-        from judgebook.engine.language.nodes import want_int
-
         if not isinstance(arg, list) or len(arg) < 2:
             at.fail("choose is a list of at least two options, each a list of instructions")
-        count = want_int(mods, "count", whole, 1) or 1
-        if not 1 <= count < len(arg):
-            whole.key(mods, "count").fail("count is at least 1 and less than the number of options")
+        count = parse_quantity(mods.get("count", 1), whole.key(mods, "count"))
+        if isinstance(count, Number) and not 1 <= count.n <= len(arg):
+            whole.key(mods, "count").fail("count is at least 1 and at most the number of options")
         return cls(
             tuple(parse_instructions(o, at.key(arg, i)) for i, o in enumerate(arg)),
             want_str(mods, "by", whole, "you", PLAYER_WORDS) or "you",
@@ -559,7 +557,8 @@ class ChooseOne(Instruction):
 
     def render(self) -> str:
         text = " or ".join(f"({render_all(o)})" for o in self.options)
-        return f"resolve {self.count} of: {text}, in any order" if self.count > 1 else text
+        single = isinstance(self.count, Number) and self.count.n == 1
+        return text if single else f"resolve {self.count.render()} of: {text}, in any order"
 
 
 @instruction("win")
@@ -851,23 +850,26 @@ class Play(Instruction):
 @instruction("run")
 @dataclass(frozen=True, eq=False)
 class MakeRun(Instruction):
-    server: str  # a server name, or `any`
+    server: str  # a server name, `any`, `central`, `remote`, `mark`, or `among` (a list: "run HQ or R&D")
+    among: tuple[str, ...] = ()
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> MakeRun:
+        if isinstance(arg, list) and len(arg) >= 2 and all(isinstance(a, str) for a in arg):
+            return cls("among", tuple(arg))
         if not isinstance(arg, str):
-            at.fail("run names a server or `any`")
+            at.fail("run names a server, `any`, `central`, `remote`, `mark` or a list of servers")
         return cls(arg)
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.engine.rules.procedures import run_instruction
 
-        return run_instruction(g, ctx, self.server)
+        return run_instruction(g, ctx, self.server, self.among)
 
     def render(self) -> str:
-        names = {"any": "any server", "mark": "your mark"}
-        return f"run {names.get(self.server, self.server)}"
+        names = {"any": "any server", "mark": "your mark", "central": "a central server", "remote": "a remote server"}
+        return f"run {' or '.join(self.among) if self.among else names.get(self.server, self.server)}"
 
 
 @instruction("identify_mark")

@@ -26,7 +26,10 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
     d = q.definition(g, cid)
     side = g.cards[cid].owner
     if ins.pay_cost:
-        price = max(0, (d.cost or 0) - (ins.discount.value(g, ctx) if ins.discount else 0))
+        # A Corp card's printed cost is its rez or play cost: its install cost is the ice tax of a server, and
+        # this instruction installs into a new server, so 0 (rule_install_cost_ice).
+        printed = (d.cost or 0) if side == "runner" else 0
+        price = max(0, printed - (ins.discount.value(g, ctx) if ins.discount else 0))
         why = costs.refusal(g, Cost(credits=Number(price), has_credits=True), Ctx(cid, side), side, "install")
         if why:
             return log(g, "cannot_pay", f"{cid} cannot be installed: {why[1]}", why[0], side, card=cid)
@@ -57,7 +60,7 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
     return g
 
 
-def run_instruction(g: Game, ctx: Ctx, server: str) -> Game:
+def run_instruction(g: Game, ctx: Ctx, server: str, among: tuple[str, ...] = ()) -> Game:
     from judgebook.engine.rules.run import start_run
 
     if server == "mark":
@@ -71,17 +74,25 @@ def run_instruction(g: Game, ctx: Ctx, server: str) -> Game:
         if ctx.server is not None:
             return start_run(g, ctx.server)
         return push(g, ChooseServer(ctx))
+    if server in ("central", "remote", "among"):
+        return push(g, ChooseServer(ctx, server, among))
     return start_run(g, server)
 
 
 @dataclass(frozen=True)
 class ChooseServer(Frame):
     ctx: Ctx
+    want: str = "any"  # any | central | remote | among (the servers listed)
+    among: tuple[str, ...] = ()
 
     def step(self, g: Game) -> ChoicePoint:
         opts = []
         refused = []
         for s in g.servers:
+            if (self.want == "central") != (s in q.CENTRAL) and self.want in ("central", "remote"):
+                continue
+            if self.want == "among" and s not in self.among:
+                continue
             d = decision("target", [s])
             if costs.cannot(g, "run", "runner", s):
                 refused.append(Refused(d, f"run on {s}", "rule_cannot_run_abilities", "a card forbids it"))

@@ -119,6 +119,7 @@ class Choose(Frame):
     ctx: Ctx
     instr: ChooseOne
     done: tuple[int, ...] = ()  # options already resolved ("resolve 2 of the following": each once)
+    total: int = 1  # how many options are resolved, the instruction's count as it began
 
     def step(self, g: Game) -> Game | ChoicePoint:
         chooser = self.ctx.side(self.instr.by)
@@ -161,8 +162,8 @@ class Choose(Frame):
             chooser,
             how="chosen",  # advance marks a default or the only possible option
         )
-        if len(self.done) + 1 < self.instr.count:  # the next option is chosen once this one has resolved
-            g = push(g, Choose(self.ctx, self.instr, self.done + (n - 1,)))
+        if len(self.done) + 1 < self.total:  # the next option is chosen once this one has resolved
+            g = push(g, Choose(self.ctx, self.instr, self.done + (n - 1,), self.total))
         return resolve_now(g, self.ctx, self.instr.options[n - 1], "rule_mandatory_choice")
 
 
@@ -171,4 +172,7 @@ def _render(instrs: tuple[Instruction, ...]) -> str:
 
 
 def push_choose(g: Game, ctx: Ctx, instr: ChooseOne) -> Game:
-    return push(g, Choose(ctx, instr))
+    total = min(instr.count.value(g, ctx), len(instr.options))
+    if total < 1:
+        return log(g, "no_option", "no option is to be resolved", "rule_mandatory_choice", ctx.side(instr.by))
+    return push(g, Choose(ctx, instr, (), total))
