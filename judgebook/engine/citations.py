@@ -109,6 +109,7 @@ CITED: frozenset[str] = frozenset(
         "rule_sabotage",
         "rule_sabotage_all_remaining_cards",
         "rule_sabotage_facedown",
+        "rule_sabotage_hq_first",
         "rule_sabotage_resolution",
         "rule_search",
         "rule_sec_run_approach_ice_phase",

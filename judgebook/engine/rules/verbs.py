@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations, permutations
 from typing import TYPE_CHECKING
 
-from judgebook.engine.driver.choice import ChoicePoint, Option, decision
+from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.rules.effects import move
 from judgebook.engine.rules.frames import Frame, event, log, path, pop, push
@@ -220,7 +220,12 @@ class SabotageFrame(Frame):
                    f"{min(self.n - len(p), len(rnd))} from the top of R&D", why)
             for p in picks
         )
-        return ChoicePoint("corp", "target", f"sabotage {self.n}", "rule_sabotage", opts, default=0, path=path(g))
+        # Too few from HQ would leave more to trash from R&D than it holds (rule_sabotage_hq_first).
+        short = [p for k in range(0, min(low, len(hq) + 1)) for p in combinations(hq, k)][:MAX_OPTIONS]
+        refused = tuple(Refused(decision("target", list(p)), f"trash {', '.join(p) or 'nothing'} from HQ",
+                                "rule_sabotage_hq_first", f"R&D holds only {len(rnd)} card(s)") for p in short)
+        return ChoicePoint("corp", "target", f"sabotage {self.n}", "rule_sabotage", opts, refused, default=0,
+                           path=path(g))
 
     def choose(self, g: Game, option: Option) -> Game:
         from judgebook.engine.rules.effects import trash
