@@ -20,10 +20,13 @@ class Resolve(Frame):
     anchor: str
     index: int = 0
     announce: str = ""  # a paid ability's text: its resolution begins with this step
+    seq0: int = -1  # the game's sequence number as the resolution began: later pending abilities chain
 
     def step(self, g: Game) -> Game | ChoicePoint:
         if g.over or self.index >= len(self.instrs):
             return pop(g)
+        if self.seq0 < 0:
+            return set_top(g, replace(self, seq0=g.seq))
         if self.announce:
             g = set_top(g, replace(self, announce=""))
             return log(
@@ -35,6 +38,12 @@ class Resolve(Frame):
                 card=self.ctx.source,
                 ability=self.ctx.ability,
             )
+        if self.index > 0 and any(p.serial > self.seq0 for p in g.pending):
+            # Between two instructions, abilities that became pending while this one resolved resolve first
+            # (a "chain reaction": rule_checkpoint_after_instruction_resolution, rule_chain_reaction).
+            from judgebook.engine.rules.windows import ReactionWindow
+
+            return push(g, ReactionWindow(after=self.seq0))
         ins = self.instrs[self.index]
         sel = ins.selector
         if sel is not None and sel.chooses and not self.ctx.targets:
