@@ -95,6 +95,13 @@ class Resolve(Frame):
 
     def choose(self, g: Game, option: Option) -> Game:
         targets = tuple(option.decision.value or ())
+        if not targets:
+            # "Up to N" and none chosen: the instruction acts on no card (and is not asked again).
+            g = set_top(g, replace(self, index=self.index + 1, ctx=replace(self.ctx, targets=())))
+            ins = self.instrs[self.index]
+            text = f"{ins.render()}: no card chosen"
+            return log(g, "no_target", text, "rule_instruction_target", self.ctx.controller, how="chosen",
+                       card=self.ctx.source)
         return set_top(g, replace(self, ctx=self.ctx.with_targets(targets)))
 
 
