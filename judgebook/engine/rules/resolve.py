@@ -149,9 +149,14 @@ class Choose(Frame):
                 pop(g), "no_option", "no option can be carried out: nothing happens", "rule_mandatory_choice", chooser
             )
         refused = tuple(
-            Refused(decision("choose", i + 1), _render(opt), "rule_mandatory_choice", "it cannot be carried out")
+            Refused(
+                decision("choose", i + 1),
+                _render(opt),
+                "rule_mandatory_choice",
+                "already resolved" if i in self.done else "it cannot be carried out",
+            )
             for i, opt in enumerate(self.instr.options)
-            if i not in possible and i not in self.done
+            if i not in possible
         )
         return ChoicePoint(
             chooser,
