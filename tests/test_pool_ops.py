@@ -95,7 +95,7 @@ def test_coverage_of_the_slice(cards_root: Path):
     partial = [i for i, c in defs.items() if c is not None and c.partial]  # type: ignore[attr-defined]
     undefined = [i for i, c in defs.items() if c is None]
     # Counted with `grep -L "partial:\|undefined:"` and `grep -l ...` over the slice's files.
-    assert (len(defined), len(partial), len(undefined)) == (60, 32, 39)
+    assert (len(defined), len(partial), len(undefined)) == (69, 28, 34)
 
 
 # --- ruling scenarios ---------------------------------------------------------------------------
@@ -105,12 +105,13 @@ MINE = [p for p in RULINGS if p.stem.removeprefix("ruling-").rsplit("-", 1)[0] i
     "running_hot", "creative_commission", "vrcation", "wildcat_strike", "hansei_review", "steelskin_scarring",
     "predictive_planogram", "esa_afontov_eco_insurrectionist", "captain_padma_isbister_intrepid_explorer",
     "into_the_depths", "rigging_up", "bravado", "jailbreak", "carpe_diem", "nyusha_sable_sintashta_symphonic_prodigy",
-    "mitosis", "sync_rerouting", "digital_rights_management", "moshing", "harmony_ar_therapy", "overclock"}]
+    "mitosis", "sync_rerouting", "digital_rights_management", "moshing", "harmony_ar_therapy", "overclock",
+    "chastushka"}]
 
 
 def test_ruling_scenario_count():
-    # `ls rules_source/scenarios/standard/ruling-*` for this slice's cards: 31.
-    assert len(MINE) == 31
+    # `ls rules_source/scenarios/standard/ruling-*` for this slice's cards: 35.
+    assert len(MINE) == 35
 
 
 @pytest.mark.parametrize("path", MINE, ids=[p.stem for p in MINE])
@@ -433,3 +434,53 @@ decisions: [{action: play, card: Finality}]
     placed = out.steps.index(next(s for s in out.steps if s.kind == "damage"))
     played = out.steps.index(next(s for s in out.steps if s.kind == "played"))
     assert placed < played and out.final.cards["Sure Gamble"].zone == "runner.discard"
+
+
+def test_instead_of_breaching_replaces_the_breach(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: runner, at: action_phase}
+corp: {hand: [Hedge Fund, Hedge Fund], deck: [Sprint, Sprint]}
+runner: {credits: 5, hand: [Chastushka]}
+decisions:
+  - {action: play, card: Chastushka}
+  - {target: [Hedge Fund, Hedge Fund#2], player: corp}
+""", cards_root)
+    kinds = _kinds(out)
+    assert "rule_if_successful_lingering_effect" in _anchors(out)
+    assert "successful_run" in kinds and "breach" not in kinds and "access" not in kinds
+    assert len(out.final.zone("corp.discard")) == 4
+
+
+def test_install_then_acts_on_each_installed_card(cards_root: Path):
+    out = _play("""
+title: t
+card_defs:
+  - {name: PAD Campaign, abilities: []}
+  - {name: Hostile Takeover, abilities: []}
+start: {turn: corp, at: action_phase}
+corp: {credits: 5, hand: [Mitosis, PAD Campaign, Hostile Takeover]}
+decisions:
+  - {action: play, card: Mitosis}
+  - {target: [PAD Campaign, Hostile Takeover]}
+  - {score: Hostile Takeover}
+""", cards_root)
+    g = out.final
+    assert g.cards["PAD Campaign"].count("advancement") == 2 and g.cards["Hostile Takeover"].count("advancement") == 2
+    assert g.cards["PAD Campaign"].zone != g.cards["Hostile Takeover"].zone  # a new remote server each
+    assert out.error is not None  # scoring "that card" is forbidden this turn
+
+
+def test_is_filter_tests_the_chosen_card(cards_root: Path):
+    # Rigging Up installs a card with no power counter: there is nothing to charge, so no choice is offered.
+    out = _play("""
+title: t
+card_defs:
+  - {name: Docklands Pass, abilities: []}
+start: {turn: runner, at: action_phase}
+runner: {credits: 5, hand: [Rigging Up, Docklands Pass]}
+decisions:
+  - {action: play, card: Rigging Up}
+""", cards_root)
+    assert out.final.cards["Docklands Pass"].zone == "runner.rig"
+    assert "choose" not in _kinds(out) and out.error is None

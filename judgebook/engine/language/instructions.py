@@ -777,11 +777,12 @@ class AllAtOnce(Instruction):
 # --- installing, playing, running ------------------------------------------------------------
 
 
-@instruction("install", "pay_cost", "server", "position", "rezzed", "discount")
+@instruction("install", "pay_cost", "server", "position", "rezzed", "discount", "then")
 @dataclass(frozen=True, eq=False)
 class Install(Instruction):
     """Install cards (ignoring the install cost unless `pay_cost`, lowered by `discount`); Corp cards in
-    `server` (new | this | a name), ice `position: inward_of_self`; `rezzed: true` installs and rezzes it."""
+    `server` (new | this | a name), ice `position: inward_of_self`; `rezzed: true` installs and rezzes it;
+    `then` acts on each installed card as `chosen` ("place 2 advancement counters on that card")."""
 
     selector: Selector
     pay_cost: bool = False
@@ -789,6 +790,7 @@ class Install(Instruction):
     position: str | None = None
     rez: bool = False
     discount: Quantity | None = None
+    then: tuple[Instruction, ...] = ()
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
@@ -803,6 +805,7 @@ class Install(Instruction):
             want_str(mods, "position", whole, None, ("inward_of_self", "outermost")),
             want_bool(mods, "rezzed", whole),
             discount,
+            parse_instructions(mods.get("then"), whole.key(mods, "then")),
         )
 
     def possible(self, g: Game, ctx: Ctx) -> bool:
@@ -810,15 +813,34 @@ class Install(Instruction):
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.engine.rules.procedures import install_by_instruction
+        from judgebook.engine.rules.resolve import resolve_now
 
         targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        from judgebook.engine.state.queries import is_installed
+
+        seq0 = g.seq
+        installed = []
         for cid in targets:
             g = install_by_instruction(g, ctx, cid, self)
+            if is_installed(g, cid):
+                installed.append(cid)
+        if not self.then or not installed:
+            return g
+        anchor = "rule_checkpoint_after_instruction_resolution"
+        for cid in reversed(installed):  # the first installed card's `then` first
+            g = resolve_now(g, replace(ctx, targets=(), chosen=(cid,)), self.then, anchor)
+        if any(p.serial > seq0 for p in g.pending):
+            # `then` is the next instruction: what the install made pending resolves first (rule_chain_reaction).
+            from judgebook.engine.rules.frames import push
+            from judgebook.engine.rules.windows import ReactionWindow
+
+            g = push(g, ReactionWindow(after=seq0))
         return g
 
     def render(self) -> str:
         how = "" if self.pay_cost else ", ignoring all costs"
-        return f"install {self.selector.render()}{how}"
+        then = f"; then, on that card: {render_all(self.then)}" if self.then else ""
+        return f"install {self.selector.render()}{how}{then}"
 
 
 @instruction("play", "pay_cost")
@@ -870,6 +892,31 @@ class MakeRun(Instruction):
     def render(self) -> str:
         names = {"any": "any server", "mark": "your mark", "central": "a central server", "remote": "a remote server"}
         return f"run {' or '.join(self.among) if self.among else names.get(self.server, self.server)}"
+
+
+@instruction("instead_of_breaching")
+@dataclass(frozen=True, eq=False)
+class InsteadOfBreaching(Instruction):
+    """ "If successful, instead of breaching the server, ...": at this run's breach step the instructions
+    resolve and there is no breach (a replacement, rule_if_successful_lingering_effect)."""
+
+    instrs: tuple[Instruction, ...]
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> InsteadOfBreaching:
+        instrs = parse_instructions(arg, at)
+        if not instrs:
+            at.fail("instead_of_breaching lists the instructions that replace the breach")
+        return cls(instrs)
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.run import replace_breach
+
+        return replace_breach(g, ctx, self.instrs)
+
+    def render(self) -> str:
+        return f"instead of breaching the server, {render_all(self.instrs)}"
 
 
 @instruction("identify_mark")

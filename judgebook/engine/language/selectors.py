@@ -426,6 +426,26 @@ def _count(value: Any, at: At) -> tuple[int | None, bool]:
     at.fail("count is a number, `all` or {up_to: N}")
 
 
+@FILTERS.register("is")
+@dataclass(frozen=True, eq=False)
+class IsRef(Filter):
+    """The card a reference names, with further filters ("if that card is not a trojan")."""
+
+    ref: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> IsRef:
+        if not isinstance(arg, str):
+            at.fail("is is a card reference")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        return cid in resolve_ref(g, ctx, self.ref)
+
+    def render(self) -> str:
+        return f"that is {Ref(self.ref).render()}"
+
+
 @FILTERS.register("same_name_as")
 @dataclass(frozen=True, eq=False)
 class SameName(Filter):
