@@ -224,6 +224,28 @@ class Tagged(Condition):
         return "the Runner is tagged" if self.want else "the Runner is not tagged"
 
 
+@CONDITIONS.register("threat")
+@dataclass(frozen=True, eq=False)
+class Threat(Condition):
+    """The "Threat N" flag: the threat level (the greatest score of any player) is N or more."""
+
+    level: int
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> Threat:
+        if isinstance(arg, bool) or not isinstance(arg, int) or arg < 1:
+            at.fail("threat is a number (the threat level the ability needs)")
+        return cls(arg)
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.state import queries as q
+
+        return max(q.agenda_points(g, "corp"), q.agenda_points(g, "runner")) >= self.level
+
+    def render(self) -> str:
+        return f"the threat level is {self.level} or more"
+
+
 @CONDITIONS.register("exists")
 @dataclass(frozen=True, eq=False)
 class Exists(Condition):

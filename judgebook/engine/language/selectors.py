@@ -251,7 +251,7 @@ class HasCounter(Filter):
         return f"with a {self.kind} counter"
 
 
-SERVER_WORDS = ("this", "attacked", "central", "remote")
+SERVER_WORDS = ("this", "attacked", "central", "remote", "mark")
 
 
 def server_matches(g: Game, ctx: Ctx, want: str, server: str | None) -> bool:
@@ -268,6 +268,10 @@ def server_matches(g: Game, ctx: Ctx, want: str, server: str | None) -> bool:
         return server in q.CENTRAL
     if want == "remote":
         return server not in q.CENTRAL
+    if want == "mark":
+        from judgebook.engine.rules.values import mark
+
+        return server == mark(g)
     return server == want
 
 
@@ -420,6 +424,26 @@ def _count(value: Any, at: At) -> tuple[int | None, bool]:
     if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
         return value, False
     at.fail("count is a number, `all` or {up_to: N}")
+
+
+@FILTERS.register("is")
+@dataclass(frozen=True, eq=False)
+class IsRef(Filter):
+    """The card a reference names, with further filters ("if that card is not a trojan")."""
+
+    ref: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> IsRef:
+        if not isinstance(arg, str):
+            at.fail("is is a card reference")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        return cid in resolve_ref(g, ctx, self.ref)
+
+    def render(self) -> str:
+        return f"that is {Ref(self.ref).render()}"
 
 
 @FILTERS.register("same_name_as")

@@ -138,6 +138,40 @@ class Prevent(Static):
         return f"prevent {n} {self.damage_type + ' ' if self.damage_type else ''}{self.what.replace('_', ' ')}"
 
 
+@STATICS.register("not_trashed")
+@dataclass(frozen=True, eq=False)
+class NotTrashed(Static):
+    """A played event or operation stays in the play area instead of being trashed, as a lingering effect
+    (`lasting`, its duration the "until ..."): when that expires it is trashed (rule_play_not_trashed_until)."""
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> NotTrashed:
+        if arg != "self":
+            at.fail("write `not_trashed: self` (the played card itself)")
+        return cls()
+
+    def render(self) -> str:
+        return "this card is not trashed"
+
+
+@STATICS.register("mark")
+@dataclass(frozen=True, eq=False)
+class Mark(Static):
+    """The Runner's mark: a central server designated for the turn, as a lingering effect
+    (rule_mark_designation_lingering_effect). Created by `identify_mark`; written here only to be read."""
+
+    server: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> Mark:
+        if arg not in ("HQ", "R&D", "Archives"):
+            at.fail("the mark is a central server: HQ, R&D or Archives")
+        return cls(str(arg))
+
+    def render(self) -> str:
+        return f"{self.server} is the Runner's mark"
+
+
 def _modifier(key: str, words: str, targets_cards: bool) -> None:
     @dataclass(frozen=True, eq=False)
     class Modify(Static):
@@ -179,6 +213,7 @@ _modifier("strength", "strength", True)
 _modifier("hand_size", "maximum hand size", False)
 _modifier("link", "link", False)
 _modifier("memory", "memory units", False)
+_modifier("allotted_clicks", "allotted [click]", False)  # "the Runner gets -1 allotted [click] for their next turn"
 
 
 def parse_static(node: Any, at: At) -> Static:

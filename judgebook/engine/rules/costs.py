@@ -115,6 +115,8 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
     for kind, n in cost.counters:
         if g.cards[ctx.source].count(kind) < n:
             return "rule_cost", f"needs {n} {kind} counter(s) on {ctx.source}"
+    if cost.remove_tags > g.runner.tags:
+        return "rule_cost", f"needs {cost.remove_tags} tag(s) to remove, the Runner has {g.runner.tags}"
     return None
 
 
@@ -191,6 +193,9 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
             "rule_cost",
             "runner",
         )
+    if cost.remove_tags:
+        g = set_player(g, "runner", tags=g.runner.tags - cost.remove_tags)
+        g = log(g, "remove_tags", f"{cost.remove_tags} tag(s) removed as a cost", "rule_cost", payer)
     if cost.trash_self:
         g = trash(g, ctx.source, payer, cause="cost")
     for kind, n in cost.damage:

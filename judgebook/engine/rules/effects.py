@@ -146,6 +146,7 @@ def trash(g: Game, cid: str, by: Side | None, cause: str = "") -> Game:
             player=card.owner,
             by=by,
             installed=was_installed,
+            from_zone="installed" if was_installed else card.zone.split(".")[-1],
             cost=cause == "cost" or None,
         ),
         f"{cid} is trashed",

@@ -479,12 +479,15 @@ def use_ability(
 
 @dataclass(frozen=True)
 class ReactionWindow(Frame):
+    after: int = -1  # only abilities that became pending after this sequence number (a chain reaction's)
+
     def step(self, g: Game) -> Game | ChoicePoint:
         g = _drop_stale(g)
-        if g.over or not g.pending:
+        pending = [p for p in g.pending if p.serial > self.after]
+        if g.over or not pending:
             return pop(g)
-        side = g.active if any(p.controller == g.active for p in g.pending) else other(g.active)
-        mine = [p for p in g.pending if p.controller == side]
+        side = g.active if any(p.controller == g.active for p in pending) else other(g.active)
+        mine = [p for p in pending if p.controller == side]
         opts = [
             Option(
                 decision("trigger", p.card, ability=p.ability), f"resolve {p.label}", "rule_reaction_window_priority"
