@@ -98,6 +98,7 @@ def schema() -> fields.Schema:
         family=fields.STORED(),
         superseded=fields.STORED(),
         stems=fields.STORED(),
+        heads=fields.STORED(),
     )
 
 
@@ -137,9 +138,16 @@ def _document(rec: IndexRecord) -> dict:
         defs=list(rec.defines), completions=list(rec.keys), family=rec.family,
         superseded=rec.superseded_by,
         # Each distinct indexed word once (titles and enclosing titles included):
-        # the re-ranker asks which of a question's words a text has.
+        # the re-ranker asks which of a question's words a text has, and which
+        # its headings have (what the text is about).
         stems=" ".join(sorted(set(terms))),
+        heads=" ".join(heading_stems(rec)),
     )
+
+
+def heading_stems(rec: IndexRecord) -> list[str]:
+    """The indexed words of a record's title and enclosing headings, each once: what it is about."""
+    return sorted({t.text for t in ANALYZER(index_text(f"{rec.title}\n{rec.context}"))})
 
 
 _LETTERS = re.compile(r"[^\W\d_]+")
@@ -568,7 +576,8 @@ def _stored(f: dict, score: float) -> StoredHit:
                      score=float(score), completions=tuple(f.get("completions") or ()),
                      family=f.get("family") or (members[0].id if members else ""),
                      superseded_by=f.get("superseded") or "",
-                     stems=frozenset((f.get("stems") or "").split()))
+                     stems=frozenset((f.get("stems") or "").split()),
+                     heads=frozenset((f.get("heads") or "").split()))
 
 
 @lru_cache(maxsize=20_000)
