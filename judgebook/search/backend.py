@@ -374,8 +374,11 @@ class Reader:
             if len(hits) >= needed:
                 break
             scores = scores_of()
-            items = [(v, -d) for d, v in scores.items()
-                     if (allowed is None or d in allowed) and not any(d in x for x in excluded)]
+            if allowed is None and not excluded:   # the usual case, without a test per text
+                items = [(v, -d) for d, v in scores.items()]
+            else:
+                items = [(v, -d) for d, v in scores.items()
+                         if (allowed is None or d in allowed) and not any(d in x for x in excluded)]
             total = max(total, len(items))
             for v, neg in heapq.nlargest(limit, items):
                 if -neg not in seen:
@@ -551,7 +554,18 @@ def _any_word(units: list[dict[int, float]], weights: list[float]) -> dict[int, 
     common = [m for m, w in zip(units, weights, strict=True) if w < COMMON_IDF]
     if not rare or not common:
         return _union(units)
-    return _and_maybe(_union(rare), _union(common))
+    # As _and_maybe(_union(rare), _union(common)), to the same sums, without
+    # walking the common words' long maps: only the rare words' texts are looked up.
+    out = _union(rare)
+    for d, v in out.items():
+        extra = None
+        for m in common:
+            o = m.get(d)
+            if o is not None:
+                extra = o if extra is None else extra + o
+        if extra is not None:
+            out[d] = v + extra
+    return out
 
 
 def _text(term) -> str:
