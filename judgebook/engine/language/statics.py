@@ -80,6 +80,28 @@ class Cannot(Static):
         return f"{who}cannot {self.what.replace('_', ' ')}{card}{where}"
 
 
+@STATICS.register("can_be_advanced")
+@dataclass(frozen=True, eq=False)
+class CanBeAdvanced(Static):
+    """"You can advance this card": the Corp may advance it, even while it is unrezzed (rule_you_can_advance),
+    so the advance action reads it from the card's definition, not from the active statics."""
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> CanBeAdvanced:
+        if arg not in (None, True):
+            at.fail("write `can_be_advanced` (no value)")
+        return cls()
+
+    def render(self) -> str:
+        return "you can advance this card"
+
+
+def can_be_advanced(card_def: Any) -> bool:
+    """Whether the Corp can advance a card of this definition: an agenda, or a card saying it can be advanced."""
+    return card_def.type == "agenda" or "advanceable" in card_def.subtypes or any(
+        isinstance(a.static, CanBeAdvanced) for a in card_def.abilities)
+
+
 ADDITIONAL_TO = ("steal", "access", "run", "rez", "trash", "install", "play", "break")
 
 

@@ -8,6 +8,7 @@ from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decisio
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import Cost
 from judgebook.engine.language.quantities import Number
+from judgebook.engine.language.statics import can_be_advanced
 from judgebook.engine.rules import costs
 from judgebook.engine.rules.effects import draw, move, set_player, win
 from judgebook.engine.rules.frames import Call, Frame, event, log, path, pop, push, react_first, set_top
@@ -168,10 +169,9 @@ class Action(Frame):
             return play(g, side, str(d.get("card")), server=d.get("server"))
         if kind == "purge":
             g = costs.pay(g, Cost(clicks=2), Ctx("corp", side), side)  # with the action's own click: 3
-            for cid, card in g.cards.items():
-                if card.count("virus"):
-                    g = evolve(g, cards=g.cards.set(cid, card.with_counter("virus", -card.count("virus"))))
-            return log(g, "purge", "the Corp purges virus counters", "rule_purge", side)
+            from judgebook.engine.rules.effects import purge_virus
+
+            return purge_virus(g, side)
         if kind == "trash_resource":
             cid = str(d.get("card"))
             g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx(cid, side), side)
@@ -309,9 +309,8 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             )
         for cid in q.installed(g, "corp"):
             card_def = q.definition(g, cid)
-            if card_def.type == "agenda" or (
-                card_def.type != "ice" and g.cards[cid].count("advancement") >= 0 and "advanceable" in card_def.subtypes
-            ):
+            # An agenda, or a card that says it can be advanced, rezzed or not (rule_you_can_advance).
+            if can_be_advanced(card_def):
                 d = decision("action", "advance", card=cid)
                 why = costs.refusal(g, Cost(clicks=1, credits=Number(1), has_credits=True), Ctx(cid, side), side)
                 if costs.cannot(g, "advance", side, q.server_of(g, cid), cid):
@@ -365,7 +364,8 @@ def install(g: Game, side: Side, cid: str, server: object) -> Game:
             g = move(g, cid, q.root_zone(name))
         g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
     return emit(
-        g, event("installed", card=cid, type=d.type, player=side), f"the {side} installs {cid}", "rule_installing", side
+        g, event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid)),
+        f"the {side} installs {cid}", "rule_installing", side
     )
 
 

@@ -421,10 +421,12 @@ def act(g: Game, side: Side, option: Option) -> Game:
         from judgebook.engine.rules.effects import move
 
         cid = str(d.value)
+        # The server it was scored from, for "whenever you score an agenda from this server".
+        server = q.server_of(g, cid)
         g = move(g, cid, "corp.score")
         return emit(
             g,
-            event("scored", card=cid, player="corp"),
+            event("scored", card=cid, player="corp", server=server),
             f"the Corp scores {cid}",
             "rule_paid_ability_window_corp_score",
             "corp",
