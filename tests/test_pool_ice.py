@@ -19,7 +19,7 @@ from test_game_verbs import verbs_registered  # noqa: F401  (a fixture: the verb
 from judgebook.engine.driver.script import check, replay
 from judgebook.engine.language.cards import library_items, undefined_reason
 from judgebook.engine.language.nodes import At, node_line
-from judgebook.engine.language.nrdb import card_source, load_scenario, load_with_stats, parse_with_stats
+from judgebook.engine.language.nrdb import card_source, load_scenario, load_with_stats, parse_scenario, parse_with_stats
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
@@ -125,3 +125,265 @@ def test_ruling_scenario_names_its_ruling(path: Path, cards_root: Path):
     found = [r for r in rulings if r["date_update"].startswith(date)]
     assert found, f"no ruling of {date} on {card_id}"
     assert any(r["nsg_rules_team_verified"] is (unverified is None) for r in found)
+
+
+# --- the constructs added for this slice, each on a scenario: events, cited rules, state -----------
+
+
+def _replay(text: str, cards_root: Path):  # type: ignore[no-untyped-def]
+    sc = parse_scenario(text, None, LIBRARY, cards_root)
+    out = replay(sc)
+    assert check(sc, out) == []
+    return out
+
+
+def _kinds(out) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    return [(s.kind, s.anchor) for s in out.steps]
+
+
+def _pending(out) -> list[str]:  # type: ignore[no-untyped-def]
+    return [f"{s.card}:{s.ability}" for s in out.steps if s.kind == "pending"]
+
+
+JAGUARUNDI = """
+title: Jaguarundi's Threat 4 ability
+start: {turn: runner, at: action_phase}
+corp:
+  servers:
+    HQ: {ice: [{card: Jaguarundi, rezzed: true}]}
+runner:
+  score: [%s]
+card_defs: [{name: Hostile Takeover}, {name: Project Vitruvius}, {name: Vanity Project}]
+decisions:
+  - {action: run, server: HQ}
+"""
+
+
+def test_threat_turns_an_ability_on_at_the_threat_level(cards_root: Path):
+    # NetrunnerDB: Vanity Project is worth 4 points; Hostile Takeover 1 + Project Vitruvius 2 = 3.
+    on = _replay(JAGUARUNDI % "Vanity Project", cards_root)
+    assert "Jaguarundi:encounter" in _pending(on)
+    off = _replay(JAGUARUNDI % "Hostile Takeover, Project Vitruvius", cards_root)
+    assert "Jaguarundi:encounter" not in _pending(off)
+    # Unpaid, the encounter ability's tag comes before the subroutines' (2 tags in all, against 1).
+    assert [k for k in _kinds(on) if k[0] == "tags_taken"] == [("tags_taken", "rule_tag")] * 2
+    assert [k for k in _kinds(off) if k[0] == "tags_taken"] == [("tags_taken", "rule_tag")]
+
+
+BATHYNOMUS = """
+title: Bathynomus protecting %s
+start: {turn: corp, at: action_phase}
+corp:
+  servers:
+    %s: {ice: [{card: Bathynomus, rezzed: true}]}
+expect:
+  state:
+    cards:
+      Bathynomus: {strength: %d}
+"""
+
+
+def test_protecting_holds_for_the_server_the_ice_protects(cards_root: Path):
+    printed = card_source(cards_root).by_id["bathynomus"].strength
+    assert printed is not None
+    _replay(BATHYNOMUS % ("Archives", "Archives", printed + 3), cards_root)
+    _replay(BATHYNOMUS % ("HQ", "HQ", printed), cards_root)
+
+
+ADVANCE = """
+title: advancing ice that says it can be advanced
+start: {turn: corp, at: action_phase}
+corp:
+  credits: 5
+  servers:
+    HQ: {ice: [Pharos]}
+    R&D: {ice: [Maskirovka]}
+decisions:
+  - {action: advance, card: %s}
+"""
+
+
+def test_can_be_advanced_makes_the_advance_action_legal_on_unrezzed_ice(cards_root: Path):
+    out = _replay(ADVANCE % "Pharos", cards_root)
+    assert ("action", "corp_basic_action_advance") in _kinds(out)
+    assert out.states[-1].cards["Pharos"].count("advancement") == 1
+    refused = replay(parse_scenario(ADVANCE % "Maskirovka", None, LIBRARY, cards_root))
+    assert refused.error is not None and "rule_action_window" in str(refused.error)
+    first = next(g.point for g in refused.states if g.point is not None and g.point.kind == "action")
+    advanced = {str(o.decision.get("card")) for o in first.options if o.rule == "corp_basic_action_advance"}
+    assert advanced == {"Pharos"}
+
+
+VASILISA = """
+title: Vasilisa places a counter on a card the Corp can advance
+start: {turn: runner, at: action_phase}
+corp:
+  credits: 5
+  servers:
+    HQ: {ice: [{card: Vasilisa, rezzed: true}]}
+    R&D: {ice: [{card: Maskirovka, rezzed: true}, Pharos]}
+decisions:
+  - {action: run, server: HQ}
+  - {pay: true, player: corp}
+expect:
+  state:
+    corp: {credits: 4}
+    cards:
+      Pharos: {counters: {advancement: 1}}
+      Maskirovka: {counters: {advancement: 0}}
+"""
+
+
+def test_can_be_advanced_filter_offers_only_advanceable_cards(cards_root: Path):
+    sc = parse_scenario(VASILISA, None, LIBRARY, cards_root)
+    out = replay(sc)
+    assert check(sc, out) == []
+    targets = [g.point for g in out.states if g.point is not None and g.point.kind == "target"]
+    assert targets and [o.decision.value for o in targets[0].options] == [["Pharos"]]
+
+
+HAGEN = """
+title: Hagen trashes a program that is not a decoder, fracter or killer
+start: {turn: runner, at: action_phase}
+corp:
+  servers:
+    HQ: {ice: [{card: Hagen, rezzed: true}]}
+runner:
+  installed: [Corroder, Datasucker]
+card_defs: [{name: Corroder}, {name: Datasucker}]
+decisions:
+  - {action: run, server: HQ}
+expect:
+  state:
+    runner: {installed: [Corroder], trashed: [Datasucker]}
+"""
+
+
+def test_not_subtype_leaves_out_the_named_subtypes(cards_root: Path):
+    out = _replay(HAGEN, cards_root)
+    assert ("trashed", "rule_trashing") in _kinds(out)
+
+
+FLYSWATTER = """
+title: Flyswatter purges virus counters when rezzed during a run on its server
+start: {turn: runner, at: action_phase}
+corp:
+  servers:
+    HQ: {ice: [Flyswatter]}
+runner:
+  installed: [{card: Datasucker, counters: {virus: 2}}]
+card_defs: [{name: Datasucker}]
+decisions:
+  - {action: run, server: HQ}
+  - {rez: Flyswatter, player: corp}
+expect:
+  run: {successful: false, ended_by: end_the_run}
+  resolved: ["Flyswatter:rez"]
+  state:
+    cards:
+      Datasucker: {counters: {virus: 0}}
+"""
+
+
+def test_purge_instruction_removes_every_virus_counter(cards_root: Path):
+    out = _replay(FLYSWATTER, cards_root)
+    assert ("purge", "rule_purge") in _kinds(out)
+
+
+DROP_RATES = """
+title: Increased Drop Rates removes 1 bad publicity unless the Runner takes 1 tag
+start: {turn: runner, at: action_phase}
+corp:
+  bad_publicity: 1
+  servers:
+    Server 1: {root: [Increased Drop Rates]}
+runner:
+  credits: 0
+decisions:
+  - {action: run, server: Server 1}
+  - {pay: %s, player: runner}
+expect:
+  state:
+    corp: {bad_publicity: %d}
+    runner: {tags: %d}
+"""
+
+
+def test_remove_bad_publicity_unless_the_runner_takes_a_tag(cards_root: Path):
+    declined = _replay(DROP_RATES % ("false", 0, 0), cards_root)
+    assert "Increased Drop Rates:access" in _pending(declined)
+    taken = _replay(DROP_RATES % ("true", 1, 1), cards_root)
+    assert ("tags_taken", "rule_cost") in _kinds(taken)  # the tag is a nested cost, paid
+
+
+LAMPLIGHTER = """
+title: Lamplighter is trashed when an agenda is scored from its server
+start: {turn: corp, at: action_phase}
+corp:
+  servers:
+    Server 1: {ice: [{card: Lamplighter, rezzed: true}], root: [{card: Hostile Takeover, counters: {advancement: 2}}]}
+    Server 2: {ice: [{card: Lamplighter, id: Other, rezzed: true}]}
+card_defs: [{name: Hostile Takeover}]
+decisions:
+  - {score: Hostile Takeover, player: corp}
+expect:
+  resolved: ["Lamplighter:scored"]
+  not_resolved: ["Other:scored"]
+  state:
+    corp: {trashed: [Lamplighter], installed: [Other]}
+"""
+
+
+def test_scored_event_carries_the_server_it_was_scored_from(cards_root: Path):
+    out = _replay(LAMPLIGHTER, cards_root)
+    scored = [f.event for g in out.states[-1:] for f in g.history if f.event.name == "scored"]
+    assert [e.get("server") for e in scored] == ["Server 1"]
+
+
+TRANQUILITY = """
+title: Tranquility Home Grid, the first install in its root this turn
+start: {turn: corp, at: action_phase}
+corp:
+  credits: 5
+  hand: [PAD Campaign, Hedge Fund]
+  servers:
+    Server 1: {root: [{card: Tranquility Home Grid, rezzed: true}]}
+card_defs: [{name: PAD Campaign}, {name: Hedge Fund}]
+decisions:
+  - {action: install, card: PAD Campaign, server: Server 1}
+expect:
+  resolved: ["Tranquility Home Grid:install"]
+  state:
+    corp: {credits: 7}
+"""
+
+
+def test_installed_event_carries_the_server_installed_in(cards_root: Path):
+    out = _replay(TRANQUILITY, cards_root)
+    assert ("installed", "rule_installing") in _kinds(out)
+
+
+YAKOV = """
+title: Yakov Erikovich Avdakov, a card trashed from the root of its server
+start: {turn: runner, at: action_phase}
+corp:
+  credits: 0
+  servers:
+    Server 1: {root: [{card: Yakov Erikovich Avdakov, rezzed: true}, PAD Campaign]}
+runner:
+  credits: 10
+card_defs: [{name: PAD Campaign}]
+decisions:
+  - {action: run, server: Server 1}
+  - {access: PAD Campaign}
+  - {trash: PAD Campaign}
+expect:
+  resolved: ["Yakov Erikovich Avdakov:trashed"]
+  state:
+    corp: {credits: 2}
+"""
+
+
+def test_trashed_event_carries_the_server_it_was_trashed_from(cards_root: Path):
+    out = _replay(YAKOV, cards_root)
+    assert ("trashed", "rule_trashing") in _kinds(out)
