@@ -75,7 +75,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (defined, partial, undefined) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 46, 51, 12
+DEFINED, PARTIAL, UNDEFINED = 47, 50, 12
 
 
 def test_the_library_loader_takes_every_defined_card(cards_root: Path):
@@ -386,4 +386,29 @@ expect:
 
 def test_trashed_event_carries_the_server_it_was_trashed_from(cards_root: Path):
     out = _replay(YAKOV, cards_root)
+    assert ("trashed", "rule_trashing") in _kinds(out)
+
+
+TREE_LINE = """
+title: Tree Line's action used from HQ
+start: {turn: corp, at: action_phase}
+corp:
+  credits: 5
+  hand: [Tree Line]
+  servers:
+    HQ: {ice: [Maskirovka]}
+decisions:
+  - {action: use, card: Tree Line, ability: from-hq}
+expect:
+  state:
+    corp: {credits: 4, clicks: 2, hand: 0}
+    cards:
+      Maskirovka: {counters: {advancement: 3}}
+      Tree Line: {zone: discard}
+"""
+
+
+def test_an_action_of_a_card_in_hand_is_offered_and_trashes_it_as_its_cost(cards_root: Path):
+    out = _replay(TREE_LINE, cards_root)
+    assert ("action", "rule_action") in _kinds(out)
     assert ("trashed", "rule_trashing") in _kinds(out)

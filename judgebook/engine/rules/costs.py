@@ -103,7 +103,10 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
         return "rule_cannot_precedence", "cannot spend credits"
     if credits > available_credits(g, payer, purpose, ctx.source):
         return "rule_cost", f"needs {credits}[c], can spend {available_credits(g, payer, purpose, ctx.source)}"
-    if cost.trash_self and not q.is_installed(g, ctx.source) and g.cards[ctx.source].zone != "play":
+    # A [trash] cost trashes the card from where it is: installed, in the play area, or in hand for an
+    # ability used from HQ ("reveal and trash this ice from HQ").
+    zone = g.cards[ctx.source].zone if cost.trash_self else ""
+    if cost.trash_self and not q.is_installed(g, ctx.source) and zone != "play" and not zone.endswith(".hand"):
         return "rule_cost", "the card is not installed"
     if cost.tags and cannot(g, "take_tags", payer):
         return "rule_cannot_precedence", "cannot take tags"

@@ -14,7 +14,7 @@ from judgebook.engine.rules.effects import draw, move, set_player, win
 from judgebook.engine.rules.frames import Call, Frame, event, log, path, pop, push, react_first, set_top
 from judgebook.engine.rules.resolve import Resolve
 from judgebook.engine.rules.triggers import emit
-from judgebook.engine.rules.values import hand_size, max_hand_size
+from judgebook.engine.rules.values import ability_active, hand_size, max_hand_size
 from judgebook.engine.rules.windows import PriorityWindow, use_ability
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, Side, evolve, other
@@ -319,9 +319,10 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                     refused.append(Refused(d, f"advance {cid}", why[0], why[1]))
                 else:
                     opts.append(Option(d, f"advance {cid}", "corp_basic_action_advance"))
-    for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")):
+    # Cards in hand too: an action such as "[click], reveal and trash this ice from HQ" is `active_in: hand`.
+    for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")) + list(g.zone(f"{side}.hand")):
         for ab in q.definition(g, cid).abilities:
-            if ab.is_action and q.is_active(g, cid):
+            if ab.is_action and (q.is_active(g, cid) if ab.active_in is None else ability_active(g, cid, ab.active_in)):
                 d = decision("action", "use", card=cid, ability=ab.id)
                 why = costs.refusal(g, ab.cost, Ctx(cid, side, ab.id), side) if ab.cost else None
                 from judgebook.engine.rules.windows import use_key
