@@ -75,7 +75,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (defined, partial, undefined) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 47, 50, 12
+DEFINED, PARTIAL, UNDEFINED = 52, 45, 12
 
 
 def test_the_library_loader_takes_every_defined_card(cards_root: Path):
@@ -412,3 +412,61 @@ def test_an_action_of_a_card_in_hand_is_offered_and_trashes_it_as_its_cost(cards
     out = _replay(TREE_LINE, cards_root)
     assert ("action", "rule_action") in _kinds(out)
     assert ("trashed", "rule_trashing") in _kinds(out)
+
+
+TYR = """
+title: The Runner breaks Tyr's subroutines with the ice's own "Lose [click]" ability
+start: {turn: runner, at: action_phase}
+corp:
+  servers:
+    HQ: {ice: [{card: Týr, rezzed: true}]}
+decisions:
+  - {action: run, server: HQ}
+  - {use: Týr, ability: break, subroutines: [1], player: runner}
+  - {use: Týr, ability: break, subroutines: [2], player: runner}
+  - {use: Týr, ability: break, subroutines: [3], player: runner}
+expect:
+  run: {successful: true}
+  state:
+    runner: {clicks: 0, core_damage: 0}
+"""
+
+
+def test_used_by_runner_lets_the_runner_break_the_encountered_ice_losing_clicks(cards_root: Path):
+    out = _replay(TYR, cards_root)
+    broken = [k for k in _kinds(out) if k[0] == "subroutine_broken"]
+    assert broken == [("subroutine_broken", "rule_break_subroutine")] * 3
+    assert [k for k in _kinds(out) if k[0] == "clicks_lost"] == [("clicks_lost", "rule_cost")] * 3
+    # Lost, not spent: the only click spent is the run action's.
+    assert [k for k in _kinds(out) if k[0] == "clicks_spent"] == [("clicks_spent", "rule_cost")]
+
+
+def test_the_corp_cannot_use_an_ability_only_the_runner_can_use(cards_root: Path):
+    out = replay(parse_scenario(TYR, None, LIBRARY, cards_root))
+    corp_points = [g.point for g in out.states if g.point is not None and g.point.player == "corp"]
+    assert corp_points and not any(o.decision.kind == "use" for p in corp_points for o in p.options)
+
+
+F2P = """
+title: F2P's break ability only for an untagged Runner
+start: {turn: runner, at: action_phase}
+corp:
+  servers:
+    HQ: {ice: [{card: F2P, rezzed: true}]}
+runner:
+  credits: 4
+  tags: %d
+decisions:
+  - {action: run, server: HQ}
+  - {use: F2P, ability: break, subroutines: [1], player: runner}
+"""
+
+
+def test_a_runner_only_ability_keeps_its_use_restriction(cards_root: Path):
+    untagged = replay(parse_scenario(F2P % 0, None, LIBRARY, cards_root))
+    assert untagged.error is None
+    assert ("subroutine_broken", "rule_break_subroutine") in _kinds(untagged)
+    tagged = replay(parse_scenario(F2P % 1, None, LIBRARY, cards_root))
+    refusals = {r.rule for g in tagged.states if g.point is not None for r in g.point.refused
+                if r.decision.kind == "use" and r.decision.value == "F2P"}
+    assert refusals == {"rule_use_restriction"}

@@ -195,10 +195,14 @@ def _relevant(g: Game, ab: Ability) -> bool:
 def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], list[Refused]]:
     opts: list[Option] = []
     refused: list[Refused] = []
-    for cid in _controlled(g, side):
+    offered = _offered_by_the_ice(g, side)
+    for cid in _controlled(g, side) + offered:
         d = q.definition(g, cid)
         for ab in d.abilities:
             if ab.kind != "paid" or ab.is_action:
+                continue
+            # "Only the Runner can use this ability": the encountered ice's, never its controller's.
+            if ab.used_by is not None and ab.used_by != side or cid in offered and ab.used_by != side:
                 continue
             if not ability_active(g, cid, ab.active_in) and not (ab.access and _accessing(g) == cid):
                 continue
@@ -264,6 +268,15 @@ def _controlled(g: Game, side: Side) -> list[str]:
     if acc and side == "runner":
         out.append(acc)
     return out
+
+
+def _offered_by_the_ice(g: Game, side: Side) -> list[str]:
+    """The encountered ice, whose abilities marked `used_by: runner` the Runner may use (Ansel 1.0's
+    "Lose [click]: Break 1 subroutine on this ice. Only the Runner can use this ability.")."""
+    enc = current_encounter(g)
+    if side != "runner" or enc is None or enc.ice not in g.cards:
+        return []
+    return [enc.ice] if any(a.used_by == side for a in q.definition(g, enc.ice).abilities) else []
 
 
 def _accessing(g: Game) -> str | None:
@@ -359,6 +372,10 @@ def _ability_options(
             )
             return
         ice_def = q.definition(g, enc.ice)
+        if q.is_ice(g, cid) and cid != enc.ice:
+            refused.append(Refused(base, label, "rule_paid_ability_breaks_subroutines",
+                                   f"breaks subroutines on {cid} only", later=True))
+            return
         if ab.brk.subtype and ab.brk.subtype not in ice_def.subtypes:
             refused.append(
                 Refused(
