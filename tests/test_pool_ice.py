@@ -75,7 +75,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (defined, partial, undefined) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 52, 45, 12
+DEFINED, PARTIAL, UNDEFINED = 58, 39, 12
 
 
 def test_the_library_loader_takes_every_defined_card(cards_root: Path):
@@ -470,3 +470,49 @@ def test_a_runner_only_ability_keeps_its_use_restriction(cards_root: Path):
     refusals = {r.rule for g in tagged.states if g.point is not None for r in g.point.refused
                 if r.decision.kind == "use" and r.decision.value == "F2P"}
     assert refusals == {"rule_use_restriction"}
+
+
+AFSHAR = """
+title: Afshar protecting %s, both subroutines broken one at a time
+start: {turn: runner, at: action_phase}
+corp:
+  servers:
+    %s: {ice: [{card: Afshar, rezzed: true}]}
+runner:
+  credits: 10
+  installed: [Breaker]
+card_defs:
+  - {name: Breaker, side: runner, type: program, subtypes: [icebreaker, %s], cost: 0, strength: 9,
+     abilities: [{id: break, cost: {credits: 1}, break: {count: 1}}]}
+decisions:
+  - {action: run, server: %s}
+  - {use: Breaker, ability: break, subroutines: [1], at: encounter_ice}
+  - {use: Breaker, ability: break, subroutines: [2], at: encounter_ice}
+"""
+
+
+def test_cannot_break_more_than_one_subroutine_each_encounter(cards_root: Path):
+    free = replay(parse_scenario(AFSHAR % ("R&D", "R&D", "decoder", "R&D"), None, LIBRARY, cards_root))
+    assert free.error is None
+    assert ("fully_broken", "rule_fully_break") in _kinds(free)
+    limited = replay(parse_scenario(AFSHAR % ("HQ", "HQ", "decoder", "HQ"), None, LIBRARY, cards_root))
+    assert limited.error is not None
+    broken = [k for k in _kinds(limited) if k[0] == "subroutine_broken"]
+    assert broken == [("subroutine_broken", "rule_break_subroutine")]
+    refused = {r.rule for g in limited.states if g.point is not None for r in g.point.refused
+               if r.decision.kind == "use" and r.decision.value == "Breaker"}
+    assert "rule_cannot_precedence" in refused
+
+
+HAMMER = AFSHAR.replace("Afshar", "Hammer").replace(
+    "  - {use: Breaker, ability: break, subroutines: [2], at: encounter_ice}\n",
+    "  - {use: Breaker, ability: break, subroutines: [2], at: encounter_ice}\n"
+    "  - {use: Breaker, ability: break, subroutines: [3], at: encounter_ice}\n")
+
+
+def test_cannot_break_except_using_a_subtype(cards_root: Path):
+    killer = replay(parse_scenario(HAMMER % ("HQ", "HQ", "killer", "HQ"), None, LIBRARY, cards_root))
+    assert killer.error is None and ("fully_broken", "rule_fully_break") in _kinds(killer)
+    other = replay(parse_scenario(HAMMER % ("HQ", "HQ", "decoder", "HQ"), None, LIBRARY, cards_root))
+    assert other.error is not None
+    assert len([k for k in _kinds(other) if k[0] == "subroutine_broken"]) == 1

@@ -401,6 +401,13 @@ def _ability_options(
         if not unbroken:
             refused.append(Refused(base, label, "rule_break_subroutine", "no unbroken subroutine", later=True))
             return
+        from judgebook.engine.rules.encounter import break_allowance
+
+        allowance = break_allowance(g, cid, enc)  # a card's "cannot break more than N subroutines"
+        if allowance == 0:
+            refused.append(Refused(base, label, "rule_cannot_precedence", f"{cid} cannot break more of "
+                                   f"{enc.ice}'s subroutines this encounter"))
+            return
     if ab.cost is not None:
         purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "any"
         why = costs.refusal(g, ab.cost, ctx, side, purpose)
@@ -409,6 +416,7 @@ def _ability_options(
             return
     if ab.brk is not None:
         n = len(unbroken) if ab.brk.count is None else min(ab.brk.count, len(unbroken))
+        n = n if allowance is None else min(n, allowance)
         for subs in combinations(unbroken, n):
             chosen = [i + 1 for i in subs]
             opts.append(
