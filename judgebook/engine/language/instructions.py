@@ -142,6 +142,7 @@ for _name, _verb, _noun in (
     ("draw", "draw", "cards"),
     ("remove_tags", "remove", "tags"),
     ("bad_publicity", "take", "bad publicity"),
+    ("remove_bad_publicity", "remove", "bad publicity"),
 ):
     _amount_instruction(_name, _verb, _noun)
 
@@ -180,6 +181,28 @@ def _run_instruction(name: str, words: str) -> None:
 
     RunInstr.__name__ = RunInstr.__qualname__ = f"Run_{name}"
     instruction(name)(RunInstr)
+
+
+@instruction("purge")
+@dataclass(frozen=True, eq=False)
+class Purge(Instruction):
+    """Purge virus counters, as an ability's instruction rather than the Corp's basic action."""
+
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Purge:
+        if arg not in (None, True):
+            at.fail("purge takes no value")
+        return cls()
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.effects import purge_virus
+
+        return purge_virus(g, ctx.controller)
+
+    def render(self) -> str:
+        return "purge virus counters"
 
 
 for _name, _words in (

@@ -193,6 +193,8 @@ def _field_filter(key: str, words: str) -> None:
                 return d.type in self.values
             if key == "subtype":
                 return any(s in d.subtypes for s in self.values)
+            if key == "not_subtype":
+                return not any(s in d.subtypes for s in self.values)
             return d.name in self.values
 
         def render(self) -> str:
@@ -202,7 +204,8 @@ def _field_filter(key: str, words: str) -> None:
     FILTERS.register(key)(FieldFilter)
 
 
-for _key, _words in (("type", "of type"), ("subtype", "with subtype"), ("name", "named")):
+for _key, _words in (("type", "of type"), ("subtype", "with subtype"), ("not_subtype", "with no subtype"),
+                     ("name", "named")):
     _field_filter(_key, _words)
 
 
@@ -231,6 +234,15 @@ _flag_filter("rezzed", lambda g, ctx, cid: g.cards[cid].rezzed, "rezzed")
 _flag_filter("faceup", lambda g, ctx, cid: g.cards[cid].faceup, "faceup")
 _flag_filter("other", lambda g, ctx, cid: cid != ctx.source, "other than this card")
 _flag_filter("active", lambda g, ctx, cid: q.is_active(g, cid), "active")
+
+
+def _can_be_advanced(g: Game, ctx: Ctx, cid: str) -> bool:
+    from judgebook.engine.language.statics import can_be_advanced  # statics parse selectors: import late
+
+    return q.is_installed(g, cid) and can_be_advanced(q.definition(g, cid))
+
+
+_flag_filter("can_be_advanced", _can_be_advanced, "that the Corp can advance")
 
 
 @FILTERS.register("counter")
