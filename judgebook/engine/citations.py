@@ -78,6 +78,7 @@ CITED: frozenset[str] = frozenset(
         "rule_mandatory_choice",
         "rule_mandatory_infinite_loop",
         "rule_meat_net_damage",
+        "rule_moved_while_accessing",
         "rule_modify_value_relevant",
         "rule_nested_cost",
         "rule_object",

@@ -87,6 +87,7 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_mandatory_choice": ("9.12.3c", "Other Rules and Terminology › Must"),
     "rule_mandatory_infinite_loop": ("10.1.6a", "General › Infinite Loops"),
     "rule_meat_net_damage": ("10.4.2a", "Additional Rules › Damage"),
+    "rule_moved_while_accessing": ("7.1.7", "Accessing Cards and Breaching Servers › Accessing Cards"),
     "rule_modify_value_relevant": ("9.9.3b", "Abilities › Interrupts and Replacement Effects"),
     "rule_nested_cost": ("1.16.11", "Game Concepts › Costs"),
     "rule_optional_conditional_ability": ("9.6.9", "Abilities › Conditional Abilities"),

@@ -229,6 +229,10 @@ class CardInstalled(EventFilter):
         return cls(arg)
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        # A trashed card is no longer installed: its event says whether it was (the Runner trashes an installed card).
+        was = event.get("installed")
+        if was is not None:
+            return bool(was) == self.want
         card = event.get("card")
         return card in g.cards and q.is_installed(g, card) == self.want
 

@@ -157,6 +157,27 @@ class InZone(Filter):
         }[self.zone]
 
 
+@FILTERS.register("among_top")
+@dataclass(frozen=True, eq=False)
+class AmongTop(Filter):
+    """Among the top N cards of its deck ("look at the top 5 cards of R&D. You may install 1 of those")."""
+
+    n: int
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> AmongTop:
+        if isinstance(arg, bool) or not isinstance(arg, int) or arg < 1:
+            at.fail("among_top is a number of cards (1 or more)")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        zone = g.cards[cid].zone
+        return zone.endswith(".deck") and g.zone(zone).index(cid) < self.n
+
+    def render(self) -> str:
+        return f"among the top {self.n} cards of its deck"
+
+
 @FILTERS.register("side")
 @dataclass(frozen=True, eq=False)
 class OfSide(Filter):
@@ -206,6 +227,12 @@ for _key, _words in (("type", "of type"), ("subtype", "with subtype"), ("name", 
     _field_filter(_key, _words)
 
 
+def _advanceable(g: Game, cid: str) -> bool:
+    from judgebook.engine.rules.values import can_be_advanced
+
+    return q.is_installed(g, cid) and can_be_advanced(g, cid)
+
+
 def _flag_filter(key: str, test: Any, words: str) -> None:
     @dataclass(frozen=True, eq=False)
     class FlagFilter(Filter):
@@ -231,6 +258,7 @@ _flag_filter("rezzed", lambda g, ctx, cid: g.cards[cid].rezzed, "rezzed")
 _flag_filter("faceup", lambda g, ctx, cid: g.cards[cid].faceup, "faceup")
 _flag_filter("other", lambda g, ctx, cid: cid != ctx.source, "other than this card")
 _flag_filter("active", lambda g, ctx, cid: q.is_active(g, cid), "active")
+_flag_filter("can_be_advanced", lambda g, ctx, cid: _advanceable(g, cid), "that can be advanced")
 
 
 @FILTERS.register("counter")

@@ -80,6 +80,22 @@ class Cannot(Static):
         return f"{who}cannot {self.what.replace('_', ' ')}{card}{where}"
 
 
+@STATICS.register("can_advance")
+@dataclass(frozen=True, eq=False)
+class CanAdvance(Static):
+    """"You can advance this card": the Corp may advance it (corp_basic_action_advance). Abilities allowing a
+    card to be advanced are active even while it is unrezzed (rule_active_exception_can_be_advanced)."""
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> CanAdvance:
+        if arg not in (None, True):
+            at.fail("write `can_advance` (no value)")
+        return cls()
+
+    def render(self) -> str:
+        return "you can advance this card"
+
+
 ADDITIONAL_TO = ("steal", "access", "run", "rez", "trash", "install", "play", "break")
 
 
@@ -179,6 +195,7 @@ _modifier("strength", "strength", True)
 _modifier("hand_size", "maximum hand size", False)
 _modifier("link", "link", False)
 _modifier("memory", "memory units", False)
+_modifier("advancement_requirement", "advancement requirement", True)
 
 
 def parse_static(node: Any, at: At) -> Static:

@@ -132,6 +132,7 @@ def trash(g: Game, cid: str, by: Side | None, cause: str = "") -> Game:
     card = g.cards[cid]
     d = q.definition(g, cid)
     was_installed = q.is_installed(g, cid)
+    was_active = q.is_active(g, cid)  # its "when trashed" abilities see the move only if it was active
     g = move(g, cid, f"{card.owner}.discard")
     if card.owner == "corp":
         g = replace(
@@ -146,6 +147,7 @@ def trash(g: Game, cid: str, by: Side | None, cause: str = "") -> Game:
             player=card.owner,
             by=by,
             installed=was_installed,
+            active=was_active,
             cost=cause == "cost" or None,
         ),
         f"{cid} is trashed",

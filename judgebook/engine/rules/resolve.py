@@ -20,6 +20,7 @@ class Resolve(Frame):
     anchor: str
     index: int = 0
     announce: str = ""  # a paid ability's text: its resolution begins with this step
+    picked: bool = False  # the current instruction's cards are chosen (an "up to" choice may be none)
 
     def step(self, g: Game) -> Game | ChoicePoint:
         if g.over or self.index >= len(self.instrs):
@@ -37,7 +38,7 @@ class Resolve(Frame):
             )
         ins = self.instrs[self.index]
         sel = ins.selector
-        if sel is not None and sel.chooses and not self.ctx.targets:
+        if sel is not None and sel.chooses and not self.ctx.targets and not self.picked:
             picks = sel.picks(g, self.ctx)
             chooser = ins.chooser(self.ctx) if hasattr(ins, "chooser") else self.ctx.controller
             if picks and picks != [()]:
@@ -70,7 +71,7 @@ class Resolve(Frame):
             # chain of abilities resolving each other does not pile frames up (the loop rule compares states).
             g = pop(g)
         else:
-            g = set_top(g, replace(self, index=self.index + 1, ctx=replace(ctx, targets=())))
+            g = set_top(g, replace(self, index=self.index + 1, ctx=replace(ctx, targets=()), picked=False))
         if ins.mods.if_able and not ins.possible(g, ctx):
             return log(
                 g,
@@ -86,7 +87,7 @@ class Resolve(Frame):
 
     def choose(self, g: Game, option: Option) -> Game:
         targets = tuple(option.decision.value or ())
-        return set_top(g, replace(self, ctx=self.ctx.with_targets(targets)))
+        return set_top(g, replace(self, ctx=self.ctx.with_targets(targets), picked=True))
 
 
 @dataclass(frozen=True)

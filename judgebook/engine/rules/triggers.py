@@ -75,4 +75,8 @@ def _sees_own_move(g: Game, cid: str, ev: GameEvent) -> bool:
     """A card sees events about itself where the rules say so though it is inactive: leaving play
     (rule_active_exception_conditional_move_to_inactive_zone) and being accessed
     (rule_accessing_trigger_condition)."""
-    return ev.name in ("trashed", "access") and ev.get("card") == cid
+    if ev.get("card") != cid:
+        return False
+    # Only an active card's ability stays active as the card moves to an inactive zone: an unrezzed asset
+    # trashed by the Runner does not trigger its "when trashed" ability.
+    return ev.name == "access" or (ev.name == "trashed" and bool(ev.get("active")))

@@ -309,9 +309,9 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             )
         for cid in q.installed(g, "corp"):
             card_def = q.definition(g, cid)
-            if card_def.type == "agenda" or (
-                card_def.type != "ice" and g.cards[cid].count("advancement") >= 0 and "advanceable" in card_def.subtypes
-            ):
+            from judgebook.engine.rules.values import can_be_advanced
+
+            if can_be_advanced(g, cid):
                 d = decision("action", "advance", card=cid)
                 why = costs.refusal(g, Cost(clicks=1, credits=Number(1), has_credits=True), Ctx(cid, side), side)
                 if costs.cannot(g, "advance", side, q.server_of(g, cid), cid):
@@ -423,6 +423,8 @@ class Discard(Frame):
     def choose(self, g: Game, option: Option) -> Game:
         for cid in option.decision.value:
             g = move(g, str(cid), f"{self.side}.discard")
+            if self.side == "corp":  # discarded from HQ: always facedown in Archives (rule_discarding_facedown_status)
+                g = evolve(g, cards=g.cards.set(str(cid), replace(g.cards[str(cid)], faceup=False)))
         return log(
             pop(g),
             "discard",

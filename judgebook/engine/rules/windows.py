@@ -233,7 +233,10 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
     if "score" in kinds and side == "corp":
         for cid in q.installed(g, "corp"):
             d = q.definition(g, cid)
-            if d.type == "agenda" and g.cards[cid].count("advancement") >= (d.advancement_requirement or 0):
+            from judgebook.engine.rules.values import advancement_requirement
+
+            requirement = advancement_requirement(g, cid)  # as changed by static effects
+            if d.type == "agenda" and g.cards[cid].count("advancement") >= requirement:
                 if costs.cannot(g, "score", "corp", q.server_of(g, cid), cid):
                     refused.append(
                         Refused(
@@ -251,7 +254,7 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
                         decision("score", cid),
                         f"score {cid}",
                         "rule_advancement_requirement",
-                        f"{g.cards[cid].count('advancement')} of {d.advancement_requirement} advancement counters",
+                        f"{g.cards[cid].count('advancement')} of {requirement} advancement counters",
                         later=True,
                     )
                 )
@@ -421,10 +424,13 @@ def act(g: Game, side: Side, option: Option) -> Game:
         from judgebook.engine.rules.effects import move
 
         cid = str(d.value)
+        # Dividends read the advancement counters the agenda had as it began to be scored (rule_dividends_timing):
+        # the move to the score area makes a new object without them, so the event carries the count.
+        advancements = g.cards[cid].count("advancement")
         g = move(g, cid, "corp.score")
         return emit(
             g,
-            event("scored", card=cid, player="corp"),
+            event("scored", card=cid, player="corp", advancements=advancements),
             f"the Corp scores {cid}",
             "rule_paid_ability_window_corp_score",
             "corp",
