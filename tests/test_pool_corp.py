@@ -71,7 +71,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     for i in sorted(_slice(cards_root)):
         counts[_status(LIBRARY / f"{i}.yaml", source)] += 1
     # Counted independently: `grep -l '^undefined:' | wc -l` and `grep -l '^partial:' | wc -l` over the slice.
-    assert counts == {"defined": 71, "partial": 15, "undefined": 49}
+    assert counts == {"defined": 80, "partial": 13, "undefined": 42}
 
 
 def test_undefined_stubs_say_what_the_language_lacks(cards_root: Path):
@@ -84,7 +84,7 @@ def test_undefined_stubs_say_what_the_language_lacks(cards_root: Path):
 
 def test_ruling_scenario_count():
     # `ls rules_source/scenarios/standard/ruling-*.yaml`, this slice's cards only.
-    assert len(MY_RULINGS) == 26
+    assert len(MY_RULINGS) == 36
 
 
 @pytest.mark.parametrize("path", MY_RULINGS, ids=[p.stem for p in MY_RULINGS])
@@ -229,3 +229,93 @@ def test_bladderwort_copies_resolve_one_at_a_time(cards_root: Path):
     kinds = [(s.kind, s.card) for s in out.steps if s.kind in ("resolve", "damage", "credits")]
     assert kinds == [("resolve", "Bladderwort"), ("credits", None), ("damage", None),
                      ("resolve", "Bladderwort#2"), ("credits", None)]
+
+
+def test_once_per_turn_conditional_ability_triggers_once(cards_root: Path):
+    out = _run("ruling-ob_superheavy_logistics_extract_export_excel-1", cards_root)
+    ob = "Ob Superheavy Logistics: Extract. Export. Excel."
+    assert [s.card for s in out.steps if s.kind == "resolve"].count(ob) == 1
+    assert [s.card for s in out.steps if s.kind == "pending"].count(ob) == 1     # not again after Bass's trash
+    assert [s.anchor for s in out.steps if s.kind == "shuffle"] == ["rule_draw_procedure"]   # the failed search
+    assert [s.card for s in out.steps if s.kind == "trashed"] == ["Calvin B4L3Y", "Bass CH1R180G4"]
+
+
+def test_rez_cost_filter_finds_one_less(cards_root: Path):
+    out = _run("ruling-ob_superheavy_logistics_extract_export_excel-3", cards_root)
+    kinds = [s.kind for s in out.steps]
+    assert kinds.index("search") < kinds.index("shuffle") < kinds.index("installed") < kinds.index("rezzed")
+    assert kinds.index("rezzed") < kinds.index("drawn")
+    assert ("shuffle", "rule_shuffle_deck_after_search") in _kinds(out)
+
+
+def test_rez_cost_filter_never_finds_an_agenda(cards_root: Path):
+    out = _run("ruling-ob_superheavy_logistics_extract_export_excel-4", cards_root)
+    search = _points(out, "search")[0]
+    assert [list(o.decision.value) for o in search.options] == [[]]
+    assert ("found_nothing", "rule_continue_after_search") in _kinds(out)
+
+
+def test_a_card_installed_in_a_reaction_window_does_not_join_it(cards_root: Path):
+    out = _run("ruling-ob_superheavy_logistics_extract_export_excel-2", cards_root)
+    assert "Rashida Jaheem" not in [s.card for s in out.steps if s.kind == "pending"]
+    assert ("rezzed", "rule_rez_procedure") in _kinds(out)
+
+
+def test_forfeit_cost(cards_root: Path):
+    out = _run("card-false_lead-1", cards_root)
+    assert ("forfeited", "rule_forfeit_rfg") in _kinds(out)
+    assert out.final.cards["False Lead"].zone == "removed" and out.final.runner.clicks == 1
+
+
+def test_forfeit_in_a_nested_cost(cards_root: Path):
+    out = _run("ruling-divested_trust-2", cards_root)
+    kinds = [s.kind for s in out.steps]
+    assert kinds.index("stolen") < kinds.index("forfeited") < kinds.index("moved")
+    assert out.final.cards["Offworld Office"].zone == "corp.hand"
+
+
+def test_the_seventh_point_wins_before_a_pending_ability(cards_root: Path):
+    out = _run("ruling-divested_trust-1", cards_root)
+    assert out.final.winner == "runner"
+    assert "forfeited" not in [s.kind for s in out.steps]
+
+
+def test_remove_from_game_cost(cards_root: Path):
+    out = _run("ruling-spin_doctor-1", cards_root)
+    kinds = _kinds(out)
+    assert ("removed", "rule_rfg_move") in kinds and ("shuffle", "rule_draw_procedure") in kinds
+    assert out.final.cards["Spin Doctor"].zone == "removed"
+
+
+def test_remove_tags_cost(cards_root: Path):
+    out = _run("card-b_1001-1", cards_root)
+    assert ("tags", "rule_remove_tags_or_bad_publicity_as_cost") in _kinds(out)
+    assert out.final.runner.tags == 0
+
+
+def test_a_use_restriction_on_the_attacked_server(cards_root: Path):
+    out = _run("card-b_1001-2", cards_root)
+    refused = [r for g in out.states if g.point is not None for r in g.point.refused
+               if r.decision.value == "B-1001"]
+    assert refused and {r.rule for r in refused} == {"rule_use_restriction"}
+
+
+def test_turn_of_condition(cards_root: Path):
+    corp = _run("card-drago_ivanov-1", cards_root)
+    runner = _run("card-drago_ivanov-2", cards_root)
+    assert ("tags_taken", "rule_tag") in _kinds(corp)
+    assert runner.error is not None and runner.error.rule == "rule_use_restriction"
+
+
+def test_remove_bad_publicity(cards_root: Path):
+    out = _run("card-roughneck_repair_squad-1", cards_root)
+    assert ("bad_publicity", "rule_do_as_much_as_you_can") in _kinds(out)
+    assert out.final.corp.bad_publicity == 1
+
+
+def test_score_area_filter(cards_root: Path):
+    other = _run("ruling-sting-1", cards_root)
+    same = _run("ruling-sting-2", cards_root)
+    amounts = [[s.text for s in out.steps if s.kind == "would_damage"] for out in (other, same)]
+    assert [len(a) for a in amounts] == [1, 1]
+    assert len(other.final.zone("runner.hand")) == 1 and len(same.final.zone("runner.hand")) == 2

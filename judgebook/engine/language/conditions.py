@@ -141,6 +141,28 @@ class DuringRun(Condition):
         return "during a run"
 
 
+@CONDITIONS.register("turn_of")
+@dataclass(frozen=True, eq=False)
+class TurnOf(Condition):
+    """Whose turn it is ("use this ability only during your turn")."""
+
+    who: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> TurnOf:
+        from judgebook.engine.language.context import PLAYER_WORDS
+
+        if arg not in PLAYER_WORDS:
+            at.fail(f"turn_of is one of: {', '.join(PLAYER_WORDS)}")
+        return cls(str(arg))
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        return bool(g.active == ctx.side(self.who))
+
+    def render(self) -> str:
+        return "during your turn" if self.who == "you" else f"during the {self.who}'s turn"
+
+
 @CONDITIONS.register("run_on")
 @dataclass(frozen=True, eq=False)
 class RunOn(Condition):

@@ -33,6 +33,7 @@ EVENTS = (
     "trashed",
     "scored",
     "stolen",
+    "forfeited",
     "damage",
     "tags_taken",
     "drawn",
@@ -168,6 +169,7 @@ _value_field("damage_type", ("net", "meat", "core"))
 _value_field("ability", None)
 _value_field("trash_cost", (True, False))  # type: ignore[arg-type]
 _value_field("fully_broken", (True, False))  # type: ignore[arg-type]
+_value_field("rezzed", (True, False))  # type: ignore[arg-type]  # the trashed card was rezzed
 
 
 @EVENT_FILTERS.register("ice_subtype")

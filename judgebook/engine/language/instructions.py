@@ -137,6 +137,7 @@ for _name, _verb, _noun in (
     ("draw", "draw", "cards"),
     ("remove_tags", "remove", "tags"),
     ("bad_publicity", "take", "bad publicity"),
+    ("remove_bad_publicity", "remove", "bad publicity"),
 ):
     _amount_instruction(_name, _verb, _noun)
 

@@ -178,6 +178,47 @@ class AmongTop(Filter):
         return f"among the top {self.n} cards of its deck"
 
 
+@FILTERS.register("score_area")
+@dataclass(frozen=True, eq=False)
+class InScoreArea(Filter):
+    """In a given player's score area (an agenda the Runner stole is the Corp's card in the Runner's area)."""
+
+    who: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> InScoreArea:
+        if arg not in PLAYER_WORDS:
+            at.fail(f"score_area is one of: {', '.join(PLAYER_WORDS)}")
+        return cls(str(arg))
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        return g.cards[cid].zone == f"{ctx.side(self.who)}.score"
+
+    def render(self) -> str:
+        return f"in {player_phrase(self.who)}'s score area"
+
+
+@FILTERS.register("rez_cost")
+@dataclass(frozen=True, eq=False)
+class PrintedRezCost(Filter):
+    """A card with a printed rez cost (ice, asset, upgrade) equal to a quantity; agendas have none."""
+
+    amount: Any  # a Quantity (quantities import selectors, so the type is not named here)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> PrintedRezCost:
+        from judgebook.engine.language.quantities import parse_quantity
+
+        return cls(parse_quantity(arg, at))
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        d = q.definition(g, cid)
+        return d.type in ("ice", "asset", "upgrade") and (d.cost or 0) == self.amount.value(g, ctx)
+
+    def render(self) -> str:
+        return f"with a printed rez cost of {self.amount.render()}"
+
+
 @FILTERS.register("side")
 @dataclass(frozen=True, eq=False)
 class OfSide(Filter):

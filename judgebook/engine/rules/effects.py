@@ -24,6 +24,7 @@ def amount_possible(g: Game, name: str, side: Side, n: int) -> bool:
         "lose_credits": p.credits,
         "lose_clicks": p.clicks,
         "remove_tags": p.tags,
+        "remove_bad_publicity": p.bad_publicity,
         "draw": len(g.zone(f"{side}.deck")),
     }
     return name not in limits or limits[name] >= n
@@ -77,6 +78,9 @@ def apply_amount(g: Game, ctx: Ctx, name: str, side: Side, n: int) -> Game:
         return log(g, "tags", f"{n} tag(s) removed", "rule_tag", "runner")
     if name == "bad_publicity":
         return set_player(g, "corp", bad_publicity=g.corp.bad_publicity + n)
+    if name == "remove_bad_publicity":
+        g = set_player(g, "corp", bad_publicity=max(0, g.corp.bad_publicity - n))
+        return log(g, "bad_publicity", f"{n} bad publicity removed", "rule_do_as_much_as_you_can", "corp")
     raise ValueError(name)
 
 
@@ -148,12 +152,25 @@ def trash(g: Game, cid: str, by: Side | None, cause: str = "") -> Game:
             by=by,
             installed=was_installed,
             active=was_active,
+            rezzed=card.rezzed,
             cost=cause == "cost" or None,
         ),
         f"{cid} is trashed",
         "rule_trashing",
         by,
     )
+
+
+def forfeit(g: Game, cid: str, side: Side) -> Game:
+    """Forfeiting an agenda moves it from a score area to the removed-from-game zone (movement_forfeit,
+    rule_forfeit_rfg); "when you forfeit" abilities see the move."""
+    g = move(g, cid, "removed")
+    return emit(g, event("forfeited", card=cid, player=side), f"the {side} forfeits {cid}", "rule_forfeit_rfg", side)
+
+
+def remove_from_game(g: Game, cid: str, side: Side) -> Game:
+    g = move(g, cid, "removed")
+    return log(g, "removed", f"{cid} is removed from the game", "rule_rfg_move", side, card=cid)
 
 
 def apply_to_cards(g: Game, ctx: Ctx, name: str, targets: tuple[str, ...]) -> Game:

@@ -559,6 +559,11 @@ def resolve_pending(g: Game, option: Option) -> Game:
             card=p.card,
             ability=p.ability,
         )
+    use = use_key(g, p.card, ab)
+    if use is not None and use in g.uses:
+        # Two instances pending at once: the first used the ability, this one cannot resolve.
+        return log(g, "fizzle", f"{p.label}: once per {ab.once_per}, already used", "rule_cost_restrictions",
+                   p.controller, card=p.card, ability=p.ability)
     g = log(
         g,
         "resolve",
@@ -569,7 +574,6 @@ def resolve_pending(g: Game, option: Option) -> Game:
         card=p.card,
         ability=p.ability,
     )
-    use = use_key(g, p.card, ab)
     if use is not None:
         g = evolve(g, uses=g.uses | {use})
     return push(g, Resolve(ab.effects, ctx, "step_conditional_ability_resolution"))
@@ -590,7 +594,7 @@ def _drop_stale(g: Game) -> Game:
     keep = []
     for p in g.pending:
         ab = p.delayed or q.definition(g, p.card).ability(p.ability)
-        own_move = p.event.get("card") == p.card and p.event.name in ("trashed", "access")
+        own_move = p.event.get("card") == p.card and p.event.name in ("trashed", "access", "forfeited")
         if (
             p.delayed is None
             and ab is not None
