@@ -71,7 +71,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     for i in sorted(_slice(cards_root)):
         counts[_status(LIBRARY / f"{i}.yaml", source)] += 1
     # Counted independently: `grep -l '^undefined:' | wc -l` and `grep -l '^partial:' | wc -l` over the slice.
-    assert counts == {"defined": 80, "partial": 13, "undefined": 42}
+    assert counts == {"defined": 84, "partial": 15, "undefined": 36}
 
 
 def test_undefined_stubs_say_what_the_language_lacks(cards_root: Path):
@@ -84,7 +84,7 @@ def test_undefined_stubs_say_what_the_language_lacks(cards_root: Path):
 
 def test_ruling_scenario_count():
     # `ls rules_source/scenarios/standard/ruling-*.yaml`, this slice's cards only.
-    assert len(MY_RULINGS) == 36
+    assert len(MY_RULINGS) == 38
 
 
 @pytest.mark.parametrize("path", MY_RULINGS, ids=[p.stem for p in MY_RULINGS])
@@ -289,7 +289,7 @@ def test_remove_from_game_cost(cards_root: Path):
 
 def test_remove_tags_cost(cards_root: Path):
     out = _run("card-b_1001-1", cards_root)
-    assert ("tags", "rule_remove_tags_or_bad_publicity_as_cost") in _kinds(out)
+    assert ("tags_removed", "rule_remove_tags_or_bad_publicity_as_cost") in _kinds(out)
     assert out.final.runner.tags == 0
 
 
@@ -319,3 +319,24 @@ def test_score_area_filter(cards_root: Path):
     amounts = [[s.text for s in out.steps if s.kind == "would_damage"] for out in (other, same)]
     assert [len(a) for a in amounts] == [1, 1]
     assert len(other.final.zone("runner.hand")) == 1 and len(same.final.zone("runner.hand")) == 2
+
+
+def test_purge_event(cards_root: Path):
+    out = _run("ruling-cyberdex_sandbox-1", cards_root)
+    kinds = _kinds(out)
+    assert ("purge", "rule_purge") in kinds
+    assert [s.card for s in out.steps if s.kind == "resolve"] == ["Cyberdex Sandbox"]
+
+
+def test_allotted_clicks_static(cards_root: Path):
+    out = _run("card-aggressive_trendsetting-1", cards_root)
+    assert len([s for s in out.steps if s.anchor == "step_corp_turn_allotted_clicks"]) == 1
+    assert max(g.corp.clicks for g in out.states if g.active == "corp") == 4
+    assert ("lasting", "rule_lingering_effect") in _kinds(out)
+
+
+def test_tags_removed_event(cards_root: Path):
+    out = _run("card-synapse_global_faster_than_thought-1", cards_root)
+    kinds = [s.kind for s in out.steps]
+    assert ("tags_removed", "rule_remove_tags_or_bad_publicity_as_cost") in _kinds(out)
+    assert kinds.index("tags_removed") < kinds.index("reveal") < kinds.index("installed")

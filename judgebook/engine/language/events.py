@@ -36,6 +36,8 @@ EVENTS = (
     "forfeited",
     "damage",
     "tags_taken",
+    "tags_removed",
+    "purge",
     "drawn",
     "subroutine_broken",
     "fully_broken",

@@ -548,6 +548,28 @@ class Shuffle(Instruction):
         return f"shuffle {player_phrase(self.deck)}'s deck"
 
 
+@instruction("purge")
+@dataclass(frozen=True, eq=False)
+class Purge(Instruction):
+    """Purge virus counters (rule_purge): always possible, even with none in play."""
+
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Purge:
+        if arg not in (None, True):
+            at.fail("purge takes no value")
+        return cls()
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules import effects
+
+        return effects.purge(g, ctx.controller)
+
+    def render(self) -> str:
+        return "purge virus counters"
+
+
 @instruction("damage", "by")
 @dataclass(frozen=True, eq=False)
 class Damage(Instruction):

@@ -196,6 +196,7 @@ _modifier("hand_size", "maximum hand size", False)
 _modifier("link", "link", False)
 _modifier("memory", "memory units", False)
 _modifier("advancement_requirement", "advancement requirement", True)
+_modifier("allotted_clicks", "allotted clicks", False)
 
 
 def parse_static(node: Any, at: At) -> Static:

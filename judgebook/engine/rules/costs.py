@@ -11,7 +11,7 @@ from judgebook.engine.errors import IllegalDecision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import Cost
 from judgebook.engine.language.statics import Cannot
-from judgebook.engine.rules.effects import forfeit, move, remove_from_game, set_player, trash
+from judgebook.engine.rules.effects import forfeit, move, remove_from_game, set_player, tags_removed, trash
 from judgebook.engine.rules.frames import Frame, current_run, event, log, path, pop
 from judgebook.engine.rules.resolve import resolve_now
 from judgebook.engine.rules.triggers import emit
@@ -199,8 +199,7 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
         )
     if cost.remove_tags:
         g = set_player(g, "runner", tags=g.runner.tags - cost.remove_tags)
-        g = log(g, "tags", f"{cost.remove_tags} tag(s) removed as a cost", "rule_remove_tags_or_bad_publicity_as_cost",
-                payer)
+        g = tags_removed(g, cost.remove_tags, "rule_remove_tags_or_bad_publicity_as_cost")
     if cost.forfeit_self:
         g = forfeit(g, ctx.source, payer)
     if cost.remove_self:

@@ -74,14 +74,28 @@ def apply_amount(g: Game, ctx: Ctx, name: str, side: Side, n: int) -> Game:
         g = set_player(g, "runner", tags=g.runner.tags + n)
         return emit(g, event("tags_taken", amount=n), f"the Runner takes {n} tag(s)", "rule_tag", "runner")
     if name == "remove_tags":
-        g = set_player(g, "runner", tags=max(0, g.runner.tags - n))
-        return log(g, "tags", f"{n} tag(s) removed", "rule_tag", "runner")
+        removed = min(n, g.runner.tags)
+        g = set_player(g, "runner", tags=g.runner.tags - removed)
+        return tags_removed(g, removed, "rule_tag") if removed else g
     if name == "bad_publicity":
         return set_player(g, "corp", bad_publicity=g.corp.bad_publicity + n)
     if name == "remove_bad_publicity":
         g = set_player(g, "corp", bad_publicity=max(0, g.corp.bad_publicity - n))
         return log(g, "bad_publicity", f"{n} bad publicity removed", "rule_do_as_much_as_you_can", "corp")
     raise ValueError(name)
+
+
+def tags_removed(g: Game, n: int, anchor: str) -> Game:
+    """Tags leave the Runner (an instruction, a cost, the basic action): abilities may trigger on it."""
+    return emit(g, event("tags_removed", amount=n), f"{n} tag(s) removed", anchor, "runner")
+
+
+def purge(g: Game, side: Side) -> Game:
+    """Purging removes every virus counter (rule_purge), by the basic action or an instruction."""
+    for cid, card in g.cards.items():
+        if card.count("virus"):
+            g = evolve(g, cards=g.cards.set(cid, card.with_counter("virus", -card.count("virus"))))
+    return emit(g, event("purge", player=side), "the Corp purges virus counters", "rule_purge", side)
 
 
 def draw(g: Game, side: Side, n: int) -> Game:

@@ -87,7 +87,8 @@ class Resolve(Frame):
 
     def choose(self, g: Game, option: Option) -> Game:
         targets = tuple(option.decision.value or ())
-        return set_top(g, replace(self, ctx=self.ctx.with_targets(targets), picked=True))
+        # An explicit choice, even of no card, is what "those cards" refer to next: not an earlier choice.
+        return set_top(g, replace(self, ctx=replace(self.ctx, targets=targets, chosen=targets), picked=True))
 
 
 @dataclass(frozen=True)

@@ -67,8 +67,11 @@ class Turn(Frame):
         key = st.key
         side = self.side
         if key == "allotted_clicks":
-            g = set_player(g, side, clicks=ALLOTTED[side])
-            return log(g, "clicks", f"the {side} gains {ALLOTTED[side]}[click]", st.anchor, side)
+            from judgebook.engine.rules.values import allotted_clicks
+
+            n = allotted_clicks(g, side, ALLOTTED[side])
+            g = set_player(g, side, clicks=n)
+            return log(g, "clicks", f"the {side} gains {n}[click]", st.anchor, side)
         if key == "refill":
             for cid in q.installed(g, side):
                 d = q.definition(g, cid)
@@ -160,18 +163,19 @@ class Action(Frame):
                 g = costs.pay(g, extra, Ctx("runner", "runner"), "runner")
             return start_run(g, str(d.get("server")))
         if kind == "remove_tag":
+            from judgebook.engine.rules.effects import tags_removed
+
             g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx("runner", side), side)
-            return set_player(g, "runner", tags=g.runner.tags - 1)
+            return tags_removed(set_player(g, "runner", tags=g.runner.tags - 1), 1, "runner_basic_action_remove_tag")
         if kind == "install":
             return install(g, side, str(d.get("card")), d.get("server"))
         if kind == "play":
             return play(g, side, str(d.get("card")), server=d.get("server"))
         if kind == "purge":
+            from judgebook.engine.rules.effects import purge
+
             g = costs.pay(g, Cost(clicks=2), Ctx("corp", side), side)  # with the action's own click: 3
-            for cid, card in g.cards.items():
-                if card.count("virus"):
-                    g = evolve(g, cards=g.cards.set(cid, card.with_counter("virus", -card.count("virus"))))
-            return log(g, "purge", "the Corp purges virus counters", "rule_purge", side)
+            return purge(g, side)
         if kind == "trash_resource":
             cid = str(d.get("card"))
             g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx(cid, side), side)
