@@ -71,7 +71,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     for i in sorted(_slice(cards_root)):
         counts[_status(LIBRARY / f"{i}.yaml", source)] += 1
     # Counted independently: `grep -l '^undefined:' | wc -l` and `grep -l '^partial:' | wc -l` over the slice.
-    assert counts == {"defined": 84, "partial": 15, "undefined": 36}
+    assert counts == {"defined": 90, "partial": 14, "undefined": 31}
 
 
 def test_undefined_stubs_say_what_the_language_lacks(cards_root: Path):
@@ -340,3 +340,37 @@ def test_tags_removed_event(cards_root: Path):
     kinds = [s.kind for s in out.steps]
     assert ("tags_removed", "rule_remove_tags_or_bad_publicity_as_cost") in _kinds(out)
     assert kinds.index("tags_removed") < kinds.index("reveal") < kinds.index("installed")
+
+
+def test_cost_at_most_filter(cards_root: Path):
+    out = _run("card-kimberlite_field-1", cards_root)
+    offered = [[list(o.decision.value) for o in p.options] for p in _points(out, "target")]
+    assert offered[-1] == [["Cheap Tool"]]       # Dear Tool costs 4, more than Public Health Portal's 3
+    assert [s.card for s in out.steps if s.kind == "trashed"] == ["Public Health Portal", "Cheap Tool"]
+
+
+def test_this_turn_condition(cards_root: Path):
+    now = _run("card-vulnerability_audit-1", cards_root)
+    before = _run("card-vulnerability_audit-2", cards_root)
+    assert now.error is not None and now.error.rule == "rule_cannot_precedence"
+    assert ("scored", "rule_paid_ability_window_corp_score") in _kinds(before)
+
+
+def test_an_action_usable_in_the_runners_score_area(cards_root: Path):
+    out = _run("card-oracle_thinktank-1", cards_root)
+    assert ("tags_removed", "rule_remove_tags_or_bad_publicity_as_cost") in _kinds(out)
+    assert ("action", "rule_action") in _kinds(out)
+    assert out.final.cards["Oracle Thinktank"].zone == "corp.deck"
+    nbt = _run("card-next_big_thing-1", cards_root)
+    assert ("drawn", "rule_draw_procedure") in _kinds(nbt)
+
+
+def test_the_runner_cannot_use_a_corp_agenda_they_stole(cards_root: Path):
+    out = _run("ruling-sting-1", cards_root)    # the Runner's stolen Sting! is the Corp's card
+    assert out.states[0].cards["Sting!"].owner == "corp"
+
+
+def test_the_chosen_card_of_a_lasting_effect(cards_root: Path):
+    out = _run("card-warm_reception-1", cards_root)
+    assert ("lasting", "rule_lingering_effect") in _kinds(out)
+    assert out.error is not None and out.error.rule == "rule_cannot_precedence"

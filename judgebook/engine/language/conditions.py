@@ -307,3 +307,27 @@ def _first(scope: str) -> None:
 
 _first("turn")
 _first("run")
+
+
+@CONDITIONS.register("this_turn")
+@dataclass(frozen=True, eq=False)
+class ThisCardThisTurn(Condition):
+    """This card was the card of such an event this turn ("if it was installed this turn")."""
+
+    event: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> ThisCardThisTurn:
+        from judgebook.engine.language.events import EVENTS
+
+        if arg not in EVENTS:
+            at.fail(f"expected an event name ({', '.join(EVENTS)})")
+        return cls(str(arg))
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        return any(
+            f.turn == g.turn and f.event.name == self.event and f.event.get("card") == ctx.source for f in g.history
+        )
+
+    def render(self) -> str:
+        return f"this card was {self.event.replace('_', ' ')} this turn"

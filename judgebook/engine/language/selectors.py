@@ -219,6 +219,26 @@ class PrintedRezCost(Filter):
         return f"with a printed rez cost of {self.amount.render()}"
 
 
+@FILTERS.register("cost_at_most")
+@dataclass(frozen=True, eq=False)
+class PrintedCostAtMost(Filter):
+    """A printed play, install or rez cost at most a quantity (a card without one counts 0)."""
+
+    amount: Any  # a Quantity (quantities import selectors, so the type is not named here)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> PrintedCostAtMost:
+        from judgebook.engine.language.quantities import parse_quantity
+
+        return cls(parse_quantity(arg, at))
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        return bool((q.definition(g, cid).cost or 0) <= self.amount.value(g, ctx))
+
+    def render(self) -> str:
+        return f"with a printed cost of {self.amount.render()} or less"
+
+
 @FILTERS.register("side")
 @dataclass(frozen=True, eq=False)
 class OfSide(Filter):

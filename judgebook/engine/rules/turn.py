@@ -196,6 +196,18 @@ class Action(Frame):
         raise ValueError(kind)
 
 
+def _scored(g: Game, side: Side) -> list[str]:
+    """The player's own cards in either score area: their agendas' [click] abilities are actions too."""
+    return [c for z in ("corp.score", "runner.score") for c in g.zone(z) if g.cards[c].owner == side]
+
+
+def _usable_where_scored(g: Game, cid: str, side: Side, active_in: str | None) -> bool:
+    """An agenda in the opponent's score area is the opponent's to use, unless its ability says the owner
+    can use it there ("even if this agenda is in the Runner's score area": `active_in: score`)."""
+    zone = g.cards[cid].zone
+    return not zone.endswith(".score") or zone == f"{side}.score" or active_in == "score"
+
+
 def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
     opts: list[Option] = []
     refused: list[Refused] = []
@@ -324,9 +336,9 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                     refused.append(Refused(d, f"advance {cid}", why[0], why[1]))
                 else:
                     opts.append(Option(d, f"advance {cid}", "corp_basic_action_advance"))
-    for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")):
+    for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")) + _scored(g, side):
         for ab in q.definition(g, cid).abilities:
-            if ab.is_action and q.is_active(g, cid):
+            if ab.is_action and q.is_active(g, cid) and _usable_where_scored(g, cid, side, ab.active_in):
                 d = decision("action", "use", card=cid, ability=ab.id)
                 why = costs.refusal(g, ab.cost, Ctx(cid, side, ab.id), side) if ab.cost else None
                 from judgebook.engine.rules.windows import use_key
