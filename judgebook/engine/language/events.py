@@ -203,12 +203,15 @@ def _first(scope: str) -> None:
             return cls()
 
         def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+            return self.first_among(g, ctx, event, ())
+
+        def first_among(self, g: Game, ctx: Ctx, event: GameEvent, others: tuple[EventFilter, ...]) -> bool:
             from judgebook.engine.rules.frames import current_run
             from judgebook.engine.rules.history import count_matching
 
             if scope == "run" and current_run(g) is None:
                 return False
-            return count_matching(g, ctx, event, scope) <= 1
+            return count_matching(g, ctx, event, scope, others) <= 1
 
         def render(self) -> str:
             return f"the first time this {scope}"
@@ -250,7 +253,14 @@ class Trigger(Value):
     filters: tuple[EventFilter, ...]
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
-        return event.name == self.event and all(f.matches(g, ctx, event) for f in self.filters)
+        if event.name != self.event:
+            return False
+        # "The first time" counts only the earlier events that pass this trigger's other filters too.
+        others = tuple(f for f in self.filters if not hasattr(f, "first_among"))
+        return all(
+            f.first_among(g, ctx, event, others) if hasattr(f, "first_among") else f.matches(g, ctx, event)
+            for f in self.filters
+        )
 
     def render(self) -> str:
         words = ", ".join(f.render() for f in self.filters)

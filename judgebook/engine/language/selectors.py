@@ -239,6 +239,27 @@ class PrintedCostAtMost(Filter):
         return f"with a printed cost of {self.amount.render()} or less"
 
 
+@FILTERS.register("agenda_points_at_most")
+@dataclass(frozen=True, eq=False)
+class AgendaPointsAtMost(Filter):
+    """An agenda worth at most a number of agenda points ("1 agenda worth 1 or less agenda points")."""
+
+    n: int
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> AgendaPointsAtMost:
+        if isinstance(arg, bool) or not isinstance(arg, int):
+            at.fail("agenda_points_at_most is a number")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        d = q.definition(g, cid)
+        return d.type == "agenda" and d.agenda_points <= self.n
+
+    def render(self) -> str:
+        return f"worth {self.n} or fewer agenda points"
+
+
 @FILTERS.register("side")
 @dataclass(frozen=True, eq=False)
 class OfSide(Filter):

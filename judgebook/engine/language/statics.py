@@ -47,6 +47,7 @@ CANNOT_WHAT = (
     "spend_pool_credits",
     "advance",
     "gain_credits",
+    "discard",  # to maximum hand size ("skip your discard step")
 )
 
 

@@ -209,6 +209,10 @@ def apply_to_cards(g: Game, ctx: Ctx, name: str, targets: tuple[str, ...]) -> Ga
                 g = log(g, "not_exposed", f"{cid} cannot be exposed", "rule_expose", ctx.controller, card=cid)
             else:
                 g = log(g, "expose", f"{cid} is exposed", "rule_expose", ctx.controller, card=cid)
+        elif name == "turn_faceup":
+            g = evolve(g, cards=g.cards.set(cid, replace(card, faceup=True)))
+            g = log(g, "turn_faceup", f"{cid} is turned faceup", "rule_archives_faceup_facedown", ctx.controller,
+                    card=cid)
         elif name in ("reveal", "look_at"):
             words = {"reveal": ("is revealed", "rule_reveal"), "look_at": ("is looked at", "rule_look")}[name]
             g = log(g, name, f"{cid} {words[0]}", words[1], ctx.controller, card=cid)

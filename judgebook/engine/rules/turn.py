@@ -423,6 +423,9 @@ class Discard(Frame):
         excess = len(hand) - hand_size(g, self.side)
         if excess <= 0:
             return pop(g)
+        if costs.cannot(g, "discard", self.side):  # "skip your discard step this turn"
+            return log(pop(g), "cannot_discard", f"the {self.side} does not discard", "rule_cannot_precedence",
+                       self.side)
         from itertools import combinations
 
         picks = list(combinations(hand, excess))[:200]
