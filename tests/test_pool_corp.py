@@ -71,7 +71,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     for i in sorted(_slice(cards_root)):
         counts[_status(LIBRARY / f"{i}.yaml", source)] += 1
     # Counted independently: `grep -l '^undefined:' | wc -l` and `grep -l '^partial:' | wc -l` over the slice.
-    assert counts == {"defined": 94, "partial": 10, "undefined": 31}
+    assert counts == {"defined": 95, "partial": 10, "undefined": 30}
 
 
 def test_undefined_stubs_say_what_the_language_lacks(cards_root: Path):
@@ -84,7 +84,7 @@ def test_undefined_stubs_say_what_the_language_lacks(cards_root: Path):
 
 def test_ruling_scenario_count():
     # `ls rules_source/scenarios/standard/ruling-*.yaml`, this slice's cards only.
-    assert len(MY_RULINGS) == 38
+    assert len(MY_RULINGS) == 40
 
 
 @pytest.mark.parametrize("path", MY_RULINGS, ids=[p.stem for p in MY_RULINGS])
@@ -407,3 +407,25 @@ def test_first_score_or_steal_of_the_turn(cards_root: Path):
     out = _run("card-phat_gioan_baotixita-1", cards_root)
     assert [s.card for s in out.steps if s.kind == "resolve"].count("Phật Gioan Baotixita") == 1
     assert [s.kind for s in out.steps].count("damage") == 1
+
+
+def test_choose_card_remembers_a_rezzed_bioroid(cards_root: Path):
+    out = _run("card-trieste_model_bioroids-1", cards_root)
+    offered = [list(o.decision.value) for o in _points(out, "target")[0].options]
+    assert offered == [["Bio Wall"]]             # Plain Wall is no bioroid
+    assert out.final.cards["Trieste Model Bioroids"].chosen == "Bio Wall"
+    assert ("chosen", "rule_lingering_effect_maintaining_choice_duration_other_cases") in _kinds(out)
+
+
+def test_cannot_break_the_chosen_ice_after_a_derez_and_rez(cards_root: Path):
+    out = _run("ruling-trieste_model_bioroids-1", cards_root)
+    refused = [r for g in out.states if g.point is not None for r in g.point.refused
+               if r.decision.value == "Test Breaker"]
+    assert "rule_cannot_precedence" in {r.rule for r in refused}
+    assert ("end_the_run", "rule_end_the_run") in _kinds(out)
+
+
+def test_a_derezzed_card_keeps_no_choice(cards_root: Path):
+    out = _run("ruling-trieste_model_bioroids-2", cards_root)
+    assert out.final.cards["Trieste Model Bioroids"].chosen is None
+    assert [s.kind for s in out.steps].count("subroutine_broken") == 1

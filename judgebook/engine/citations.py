@@ -80,6 +80,7 @@ CITED: frozenset[str] = frozenset(
         "rule_mandatory_infinite_loop",
         "rule_meat_net_damage",
         "rule_forfeit_rfg",
+        "rule_lingering_effect_maintaining_choice_duration_other_cases",
         "rule_moved_while_accessing",
         "rule_remove_tags_or_bad_publicity_as_cost",
         "rule_rfg_move",

@@ -90,6 +90,7 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_moved_while_accessing": ("7.1.7", "Accessing Cards and Breaching Servers › Accessing Cards"),
     "rule_forfeit_rfg": ("4.9.3", "Game Zones › Remove from the Game"),
     "rule_archives_faceup_facedown": ("4.4.6b", "Game Zones › Discard Pile"),
+    "rule_lingering_effect_maintaining_choice_duration_other_cases": ("9.10.3c", "Abilities › Lingering Effects"),
     "rule_remove_tags_or_bad_publicity_as_cost": ("1.14.3a", "Game Concepts › Ownership and Control"),
     "rule_rfg_move": ("4.9.2", "Game Zones › Remove from the Game"),
     "rule_modify_value_relevant": ("9.9.3b", "Abilities › Interrupts and Replacement Effects"),

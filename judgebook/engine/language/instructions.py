@@ -236,6 +236,7 @@ for _name, _verb in (
     ("reveal", "reveal"),
     ("look_at", "look at"),
     ("turn_faceup", "turn faceup"),
+    ("choose_card", "choose"),
     ("add_to_hand", "add to its owner's hand"),
     ("shuffle_into_deck", "shuffle into its owner's deck"),
     ("add_to_top_of_deck", "add to the top of its owner's deck"),

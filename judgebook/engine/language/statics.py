@@ -48,6 +48,7 @@ CANNOT_WHAT = (
     "advance",
     "gain_credits",
     "discard",  # to maximum hand size ("skip your discard step")
+    "break",  # subroutines on the cards named
 )
 
 

@@ -201,7 +201,8 @@ def apply_to_cards(g: Game, ctx: Ctx, name: str, targets: tuple[str, ...]) -> Ga
         if name == "rez":
             g = rez(g, cid, paid=False)
         elif name == "derez":
-            g = evolve(g, cards=g.cards.set(cid, replace(card, rezzed=False)))
+            # An inactive card maintains no choice: a new one is made when it is rezzed again.
+            g = evolve(g, cards=g.cards.set(cid, replace(card, rezzed=False, chosen=None)))
             g = log(g, "derez", f"{cid} is derezzed", "rule_rez_procedure", ctx.controller, card=cid)
         elif name == "expose":
             # Only an installed card that is not rezzed can be exposed (rule_expose).
@@ -209,6 +210,12 @@ def apply_to_cards(g: Game, ctx: Ctx, name: str, targets: tuple[str, ...]) -> Ga
                 g = log(g, "not_exposed", f"{cid} cannot be exposed", "rule_expose", ctx.controller, card=cid)
             else:
                 g = log(g, "expose", f"{cid} is exposed", "rule_expose", ctx.controller, card=cid)
+        elif name == "choose_card":
+            source = g.cards[ctx.source]
+            g = evolve(g, cards=g.cards.set(ctx.source, replace(source, chosen=cid)))
+            # The choice lasts while the source stays active (derezzing it clears it, below).
+            g = log(g, "chosen", f"{ctx.source} chooses {cid}",
+                    "rule_lingering_effect_maintaining_choice_duration_other_cases", ctx.controller, card=cid)
         elif name == "turn_faceup":
             g = evolve(g, cards=g.cards.set(cid, replace(card, faceup=True)))
             g = log(g, "turn_faceup", f"{cid} is turned faceup", "rule_archives_faceup_facedown", ctx.controller,

@@ -373,6 +373,11 @@ def _ability_options(
                 )
             )
             return
+        if costs.cannot(g, "break", side, card=enc.ice):
+            refused.append(
+                Refused(base, label, "rule_cannot_precedence", f"{enc.ice}'s subroutines cannot be broken", later=True)
+            )
+            return
         if strength(g, cid) < strength(g, enc.ice):
             refused.append(
                 Refused(
