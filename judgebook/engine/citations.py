@@ -97,6 +97,7 @@ CITED: frozenset[str] = frozenset(
         "rule_rez_procedure",
         "rule_run_ends_close_paws",
         "rule_runner_discard_step",
+        "rule_sabotage_resolution",
         "rule_search",
         "rule_sec_run_approach_ice_phase",
         "rule_sec_run_encounter_ice_phase",

@@ -218,6 +218,7 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_host_without_install": ("1.13.2a", "Game Concepts › Host, Hosted, and Hosting"),
     "rule_object": ("1.12.1", "Game Concepts › Objects"),
     "rule_runner_discard_step": ("5.5.4a", "Turns › Discard Phase"),
+    "rule_sabotage_resolution": ("10.12.2", "Additional Rules › Sabotage"),
     "rule_search": ("8.7.1", "Card Manipulation › Searching for Cards"),
     "rule_shuffle_deck_after_search": ("8.7.3", "Card Manipulation › Searching for Cards"),
     "rule_swap_installed_cards": ("8.8.3", "Card Manipulation › Swapping Cards"),

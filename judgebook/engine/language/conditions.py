@@ -3,7 +3,8 @@
 {at_least: [q, q]} | {at_most: [q, q]} | {equals: [q, q]} | {more_than: [q, q]} | {less_than: [q, q]} |
 {all: [c, ...]} | {any: [c, ...]} | {not: c} | during_run | {run_on: this|central|remote|HQ|...} |
 {encountering: self|any} | during_trace | {tagged: true} | {exists: <selector>} | {rezzed: true} |
-{first_this_turn: <event name>} | {first_this_run: <event name>}
+{first_this_turn: <event name>} | {first_this_run: <event name>} | {during_turn: you} | {threat: N} |
+{installed_this_turn: true}
 """
 
 from __future__ import annotations
@@ -141,6 +142,51 @@ class DuringRun(Condition):
         return "during a run"
 
 
+@CONDITIONS.register("during_turn")
+@dataclass(frozen=True, eq=False)
+class DuringTurn(Condition):
+    """"Use this ability only during your turn": whose turn it is."""
+
+    who: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> DuringTurn:
+        from judgebook.engine.language.context import PLAYER_WORDS
+
+        if arg not in PLAYER_WORDS:
+            at.fail(f"during_turn is one of: {', '.join(PLAYER_WORDS)}")
+        return cls(str(arg))
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        return bool(g.active == ctx.side(self.who))
+
+    def render(self) -> str:
+        return "during your turn" if self.who == "you" else f"during the {self.who}'s turn"
+
+
+@CONDITIONS.register("threat")
+@dataclass(frozen=True, eq=False)
+class Threat(Condition):
+    """The "threat N" flag: the threat level (the most agenda points any player has) is N or more
+    (rule_threat_flag, rule_threat_level)."""
+
+    level: int
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> Threat:
+        if isinstance(arg, bool) or not isinstance(arg, int) or arg < 1:
+            at.fail("threat is a number: the threat level the ability needs")
+        return cls(arg)
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.state.queries import agenda_points
+
+        return max(agenda_points(g, "corp"), agenda_points(g, "runner")) >= self.level
+
+    def render(self) -> str:
+        return f"threat {self.level}"
+
+
 @CONDITIONS.register("run_on")
 @dataclass(frozen=True, eq=False)
 class RunOn(Condition):
@@ -256,6 +302,29 @@ class SelfRezzed(Condition):
 
     def render(self) -> str:
         return "this card is rezzed" if self.want else "this card is not rezzed"
+
+
+@CONDITIONS.register("installed_this_turn")
+@dataclass(frozen=True, eq=False)
+class InstalledThisTurn(Condition):
+    """"Only if this program was installed this turn": this card's install is in this turn's history."""
+
+    want: bool
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> InstalledThisTurn:
+        if not isinstance(arg, bool):
+            at.fail("installed_this_turn is true or false")
+        return cls(arg)
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        done = any(
+            f.event.name == "installed" and f.event.get("card") == ctx.source and f.turn == g.turn for f in g.history
+        )
+        return done == self.want
+
+    def render(self) -> str:
+        return "this card was installed this turn" if self.want else "this card was not installed this turn"
 
 
 def _first(scope: str) -> None:

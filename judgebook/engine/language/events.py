@@ -86,6 +86,7 @@ def _card_field(key: str, words: str) -> None:
 
 _card_field("card", "the card")
 _card_field("ice", "the ice")
+_card_field("breaker", "the breaking card")  # "whenever this program fully breaks a piece of ice"
 
 
 @EVENT_FILTERS.register("player")
@@ -131,12 +132,14 @@ class OnServer(EventFilter):
 
     @classmethod
     def parse(cls, arg: Any, at: At) -> OnServer:
-        if not isinstance(arg, str):
-            at.fail("server is a server name, this, central or remote")
-        return cls(arg)
+        # A list names several servers ("a run on HQ or R&D"); one name is the common case.
+        names = arg if isinstance(arg, list) else [arg]
+        if not names or not all(isinstance(n, str) for n in names):
+            at.fail("server is a server name, this, central or remote, or a list of them")
+        return cls(" or ".join(names))
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
-        return server_matches(g, ctx, self.server, event.get("server"))
+        return any(server_matches(g, ctx, s, event.get("server")) for s in self.server.split(" or "))
 
     def render(self) -> str:
         return f"on {'this server' if self.server == 'this' else self.server}"
@@ -149,11 +152,16 @@ def _value_field(key: str, choices: tuple[str, ...] | None) -> None:
 
         @classmethod
         def parse(cls, arg: Any, at: At) -> ValueField:
+            # A list is "any of these" ("whenever you install a program or piece of hardware").
+            if isinstance(arg, list) and choices is not None and arg and all(a in choices for a in arg):
+                return cls(tuple(arg))
             if choices is not None and arg not in choices:
-                at.fail(f"{key} is one of: {', '.join(choices)}")
+                at.fail(f"{key} is one of: {', '.join(choices)} (or a list of them)")
             return cls(arg)
 
         def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+            if isinstance(self.value, tuple):
+                return event.get(key) in self.value
             return bool(event.get(key) == self.value)
 
         def render(self) -> str:
@@ -168,30 +176,76 @@ _value_field("damage_type", ("net", "meat", "core"))
 _value_field("ability", None)
 _value_field("trash_cost", (True, False))  # type: ignore[arg-type]
 _value_field("fully_broken", (True, False))  # type: ignore[arg-type]
+_value_field("successful", (True, False))  # type: ignore[arg-type]  # a run that ends: was it successful
 
 
 @EVENT_FILTERS.register("ice_subtype")
 @dataclass(frozen=True, eq=False)
 class IceSubtype(EventFilter):
-    subtype: str
+    subtype: str  # one subtype, or several joined by " or " ("AP, destroyer, or observer ice")
 
     @classmethod
     def parse(cls, arg: Any, at: At) -> IceSubtype:
-        if not isinstance(arg, str):
-            at.fail("ice_subtype is a subtype")
-        return cls(arg)
+        names = arg if isinstance(arg, list) else [arg]
+        if not names or not all(isinstance(n, str) for n in names):
+            at.fail("ice_subtype is a subtype or a list of subtypes")
+        return cls(" or ".join(names))
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
         ice = event.get("ice")
-        return ice in g.cards and self.subtype in q.definition(g, ice).subtypes
+        return ice in g.cards and any(s in q.definition(g, ice).subtypes for s in self.subtype.split(" or "))
 
     def render(self) -> str:
         return f"the ice is a {self.subtype}"
 
 
+@EVENT_FILTERS.register("subtype")
+@dataclass(frozen=True, eq=False)
+class CardSubtype(EventFilter):
+    """The event's card has a subtype ("whenever you install a virus program", "play a run event")."""
+
+    subtype: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> CardSubtype:
+        if not isinstance(arg, str):
+            at.fail("subtype is a subtype")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        card = event.get("card")
+        return card in g.cards and self.subtype in q.definition(g, card).subtypes
+
+    def render(self) -> str:
+        return f"the card is a {self.subtype}"
+
+
+@EVENT_FILTERS.register("not_subtype")
+@dataclass(frozen=True, eq=False)
+class CardNotSubtype(EventFilter):
+    """The event's card lacks a subtype ("a non-AI icebreaker")."""
+
+    subtype: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> CardNotSubtype:
+        if not isinstance(arg, str):
+            at.fail("not_subtype is a subtype")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        card = event.get("card")
+        return card in g.cards and self.subtype not in q.definition(g, card).subtypes
+
+    def render(self) -> str:
+        return f"the card is not a {self.subtype}"
+
+
 def _first(scope: str) -> None:
     @dataclass(frozen=True, eq=False)
     class First(EventFilter):
+        counts_earlier = True  # Trigger.matches counts earlier events that pass the other filters too
+
         @classmethod
         def parse(cls, arg: Any, at: At) -> First:
             if arg is not True:
@@ -205,6 +259,15 @@ def _first(scope: str) -> None:
             if scope == "run" and current_run(g) is None:
                 return False
             return count_matching(g, ctx, event, scope) <= 1
+
+        def first(self, g: Game, ctx: Ctx, event: GameEvent, others: tuple[EventFilter, ...]) -> bool:
+            from judgebook.engine.rules.frames import current_run
+            from judgebook.engine.rules.history import count_matching
+
+            if scope == "run" and current_run(g) is None:
+                return False
+            same = (lambda e: all(o.matches(g, ctx, e) for o in others)) if others else None
+            return count_matching(g, ctx, event, scope, same) <= 1
 
         def render(self) -> str:
             return f"the first time this {scope}"
@@ -242,7 +305,14 @@ class Trigger(Value):
     filters: tuple[EventFilter, ...]
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
-        return event.name == self.event and all(f.matches(g, ctx, event) for f in self.filters)
+        if event.name != self.event:
+            return False
+        # "The first time each turn X" is the first X matching all the other filters too.
+        others = tuple(f for f in self.filters if not getattr(f, "counts_earlier", False))
+        firsts = [f for f in self.filters if getattr(f, "counts_earlier", False)]
+        return all(f.matches(g, ctx, event) for f in others) and all(
+            f.first(g, ctx, event, others) for f in firsts  # type: ignore[attr-defined]
+        )
 
     def render(self) -> str:
         words = ", ".join(f.render() for f in self.filters)

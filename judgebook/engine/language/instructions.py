@@ -242,6 +242,73 @@ for _name, _verb in (
     _card_instruction(_name, _verb)
 
 
+@dataclass(frozen=True, eq=False)
+class SabotageChoice(Selector):
+    """The cards of HQ the Corp trashes for "sabotage N": as many as it likes up to N, but at least as many as
+    R&D cannot supply (rule_sabotage_with_not_enough_cards)."""
+
+    count: int | None = 1
+
+    def candidates(self, g: Game, ctx: Ctx) -> list[str]:
+        return list(g.zone("corp.hand"))
+
+    @property
+    def chooses(self) -> bool:
+        return True
+
+    def picks(self, g: Game, ctx: Ctx) -> list[tuple[str, ...]]:
+        from itertools import combinations
+
+        hand, n = self.candidates(g, ctx), self.count or 0
+        low = max(0, n - len(g.zone("corp.deck")))
+        return [p for size in range(min(low, len(hand)), min(n, len(hand)) + 1) for p in combinations(hand, size)]
+
+    def render(self) -> str:
+        return f"up to {self.count} cards in HQ"
+
+
+@instruction("sabotage")
+@dataclass(frozen=True, eq=False)
+class Sabotage(Instruction):
+    """Sabotage N (rule_sabotage): the Corp chooses the cards it trashes from HQ, the rest of the N come from
+    the top of R&D, and all are trashed at once (rule_sabotage_resolution)."""
+
+    amount: int
+    mods: Mods = field(default_factory=Mods)
+    acts_without_targets = True  # an empty HQ (or a choice of none) still trashes from R&D
+
+    @property
+    def selector(self) -> Selector:  # type: ignore[override]
+        return SabotageChoice(self.amount)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Sabotage:
+        if isinstance(arg, bool) or not isinstance(arg, int) or arg < 1:
+            at.fail("sabotage is a number of cards")
+        return cls(arg)
+
+    def chooser(self, ctx: Ctx) -> Any:
+        return "corp"
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules import effects
+        from judgebook.engine.rules.frames import log
+
+        hq = tuple(ctx.targets)
+        rd = tuple(g.zone("corp.deck")[: max(0, self.amount - len(hq))])
+        g = log(
+            g,
+            "sabotage",
+            f"sabotage {self.amount}: the Corp trashes {len(hq)} from HQ and {len(rd)} from the top of R&D",
+            "rule_sabotage_resolution",
+            "corp",
+        )
+        return effects.apply_to_cards(g, replace(ctx, controller="corp"), "trash", hq + rd)
+
+    def render(self) -> str:
+        return f"sabotage {self.amount}"
+
+
 @instruction("counters")
 @dataclass(frozen=True, eq=False)
 class PlaceCounters(Instruction):
@@ -786,7 +853,8 @@ class MakeRun(Instruction):
         return run_instruction(g, ctx, self.server)
 
     def render(self) -> str:
-        return "run any server" if self.server == "any" else f"run {self.server}"
+        words = {"any": "any server", "central": "a central server", "remote": "a remote server"}
+        return f"run {words.get(self.server, self.server)}"
 
 
 @instruction("access")

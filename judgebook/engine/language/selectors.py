@@ -206,6 +206,36 @@ for _key, _words in (("type", "of type"), ("subtype", "with subtype"), ("name", 
     _field_filter(_key, _words)
 
 
+def _excluding_filter(key: str, field_name: str, words: str) -> None:
+    """"A non-agenda card", "a non-AI icebreaker": the card's type or subtypes exclude these."""
+
+    @dataclass(frozen=True, eq=False)
+    class Excluding(Filter):
+        values: tuple[str, ...]
+
+        @classmethod
+        def parse(cls, arg: Any, at: At) -> Excluding:
+            vals = arg if isinstance(arg, list) else [arg]
+            if not vals or not all(isinstance(v, str) for v in vals):
+                at.fail(f"{key} is a word or a list of words")
+            return cls(tuple(vals))
+
+        def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+            d = q.definition(g, cid)
+            have = (d.type,) if field_name == "type" else d.subtypes
+            return not any(v in have for v in self.values)
+
+        def render(self) -> str:
+            return f"{words} " + " or ".join(self.values)
+
+    Excluding.__name__ = Excluding.__qualname__ = f"Filter_{key}"
+    FILTERS.register(key)(Excluding)
+
+
+_excluding_filter("not_type", "type", "not of type")
+_excluding_filter("not_subtype", "subtypes", "without subtype")
+
+
 def _flag_filter(key: str, test: Any, words: str) -> None:
     @dataclass(frozen=True, eq=False)
     class FlagFilter(Filter):
@@ -231,6 +261,17 @@ _flag_filter("rezzed", lambda g, ctx, cid: g.cards[cid].rezzed, "rezzed")
 _flag_filter("faceup", lambda g, ctx, cid: g.cards[cid].faceup, "faceup")
 _flag_filter("other", lambda g, ctx, cid: cid != ctx.source, "other than this card")
 _flag_filter("active", lambda g, ctx, cid: q.is_active(g, cid), "active")
+
+
+def _being_accessed(g: Game, ctx: Ctx, cid: str) -> bool:
+    from judgebook.engine.rules.access import Access
+    from judgebook.engine.rules.frames import find
+
+    frame = find(g, Access)
+    return frame is not None and frame.card == cid
+
+
+_flag_filter("accessed", _being_accessed, "being accessed")  # "the card you are accessing"
 
 
 @FILTERS.register("counter")

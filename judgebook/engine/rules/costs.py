@@ -78,6 +78,7 @@ def credit_sources(g: Game, side: Side, purpose: str, source: str | None) -> lis
             "traces": purpose == "trace",
             "install": purpose == "install",
             "run": current_run(g) is not None,
+            "central_run": (run := current_run(g)) is not None and run.server in q.CENTRAL,
         }[d.credits_for]
         if allowed:
             out.append((cid, n))

@@ -125,7 +125,7 @@ def break_subroutines(g: Game, breaker: str, subs: list[int]) -> Game:
     for s in subs:
         g = emit(
             g,
-            event("subroutine_broken", ice=enc.ice, by=breaker, subroutine=s + 1),
+            event("subroutine_broken", ice=enc.ice, by=breaker, breaker=breaker, subroutine=s + 1),
             f"{breaker} breaks {enc.ice} subroutine {s + 1}",
             "rule_break_subroutine",
             "runner",
@@ -135,7 +135,14 @@ def break_subroutines(g: Game, breaker: str, subs: list[int]) -> Game:
         run = current_run(g)
         g = emit(
             g,
-            event("fully_broken", ice=enc.ice, server=run.server if run else None, by=breaker, encounter_seq=enc.seq),
+            event(
+                "fully_broken",
+                ice=enc.ice,
+                server=run.server if run else None,
+                by=breaker,
+                breaker=breaker,  # the card filter `breaker: self` reads it ("this program fully breaks")
+                encounter_seq=enc.seq,
+            ),
             f"{enc.ice} is fully broken",
             "rule_fully_break",
         )

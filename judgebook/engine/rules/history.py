@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.state.model import Game, GameEvent
 
@@ -19,8 +21,10 @@ def count_this(g: Game, name: str, scope: str) -> int:
     return sum(1 for f in g.history if f.event.name == name and f.turn == g.turn and (scope == "turn" or f.run == run))
 
 
-def count_matching(g: Game, ctx: Ctx, event: GameEvent, scope: str) -> int:
-    """Events of this kind by the same player (and of the same damage type) in the scope, this one included."""
+def count_matching(g: Game, ctx: Ctx, event: GameEvent, scope: str, same: Any = None) -> int:
+    """Events of this kind by the same player (and of the same damage type) in the scope, this one included;
+    with `same`, only those it accepts ("the first time each turn you make a successful run on HQ" counts
+    the runs on HQ, not every successful run)."""
     run = _run_key(g)
     keys = ("player", "damage_type")
     return sum(
@@ -30,4 +34,5 @@ def count_matching(g: Game, ctx: Ctx, event: GameEvent, scope: str) -> int:
         and f.turn == g.turn
         and (scope == "turn" or f.run == run)
         and all(f.event.get(k) == event.get(k) for k in keys)
+        and (same is None or same(f.event))
     )

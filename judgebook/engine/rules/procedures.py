@@ -60,21 +60,23 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
 def run_instruction(g: Game, ctx: Ctx, server: str) -> Game:
     from judgebook.engine.rules.run import start_run
 
-    if server == "any":
+    if server in ("any", "central", "remote"):
         if ctx.server is not None:
             return start_run(g, ctx.server)
-        return push(g, ChooseServer(ctx))
+        return push(g, ChooseServer(ctx, server))
     return start_run(g, server)
 
 
 @dataclass(frozen=True)
 class ChooseServer(Frame):
     ctx: Ctx
+    among: str = "any"  # "run a central server", "run a remote server": the choice is among those only
 
     def step(self, g: Game) -> ChoicePoint:
         opts = []
         refused = []
-        for s in g.servers:
+        servers = [s for s in g.servers if self.among == "any" or (s in q.CENTRAL) == (self.among == "central")]
+        for s in servers:
             d = decision("target", [s])
             if costs.cannot(g, "run", "runner", s):
                 refused.append(Refused(d, f"run on {s}", "rule_cannot_run_abilities", "a card forbids it"))

@@ -37,7 +37,10 @@ class Resolve(Frame):
             )
         ins = self.instrs[self.index]
         sel = ins.selector
-        if sel is not None and sel.chooses and not self.ctx.targets:
+        # An instruction that still acts when the only pick is "no card" (sabotage with an empty HQ trashes
+        # from R&D) runs with no targets instead of being skipped.
+        empty_ok = getattr(ins, "acts_without_targets", False) and sel is not None and sel.picks(g, self.ctx) == [()]
+        if sel is not None and sel.chooses and not self.ctx.targets and not empty_ok:
             picks = sel.picks(g, self.ctx)
             chooser = ins.chooser(self.ctx) if hasattr(ins, "chooser") else self.ctx.controller
             if picks and picks != [()]:

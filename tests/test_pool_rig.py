@@ -1,0 +1,116 @@
+"""The Standard pool's programs, hardware and resources (rules_source/cards/standard/, slice "rig").
+
+Every definition of the slice loads with its statistics from NetrunnerDB; the ruling scenarios of the
+slice (rules_source/scenarios/standard/ruling-<card>-<n>.yaml, cards of this slice) replay to their
+`expect`, or miss it where they carry `mismatch`; the constructs this slice added to the card language
+are asserted on events and cited rules.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from judgebook.engine.driver.script import check, replay
+from judgebook.engine.language.cards import library_items, undefined_reason
+from judgebook.engine.language.nodes import At, node_line
+from judgebook.engine.language.nrdb import card_source, load_scenario, parse_with_stats
+
+ROOT = Path(__file__).resolve().parents[1]
+LIBRARY = ROOT / "rules_source" / "cards" / "standard"
+SCENARIOS_DIR = ROOT / "rules_source" / "scenarios" / "standard"
+TYPES = {"program", "hardware", "resource"}
+
+
+def _slice_ids(cards_root: Path) -> set[str]:
+    """The slice read from NetrunnerDB itself: the rotation_2025 pool's programs, hardware and resources."""
+    v2 = cards_root / "v2"
+    pool = json.loads((v2 / "card_pools" / "standard.json").read_text(encoding="utf-8"))[-1]
+    assert pool["id"] == "rotation_2025"
+    sets = {s["id"] for s in json.loads((v2 / "card_sets.json").read_text(encoding="utf-8"))
+            if s["card_cycle_id"] in pool["card_cycle_ids"]}
+    ids = {p["card_id"] for f in (v2 / "printings").glob("*.json")
+           for p in json.loads(f.read_text(encoding="utf-8")) if p["card_set_id"] in sets}
+    return {i for i in ids
+            if json.loads((v2 / "cards" / f"{i}.json").read_text(encoding="utf-8"))["card_type_id"] in TYPES}
+
+
+def _items() -> dict[str, object]:
+    out: dict[str, object] = {}
+    for f in sorted(LIBRARY.glob("*.yaml")):
+        (item,) = library_items(f)
+        out[f.stem] = item
+    return out
+
+
+def test_every_card_of_the_slice_has_a_file(cards_root: Path):
+    ids = _slice_ids(cards_root)
+    assert len(ids) == 172  # 73 programs + 47 hardware + 52 resources, counted by the brief's listing
+    assert ids <= set(_items())
+
+
+def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
+    source = card_source(cards_root)
+    ids = _slice_ids(cards_root)
+    defined, partial, undefined = [], [], []
+    for stem, item in _items().items():
+        if stem not in ids:
+            continue
+        assert isinstance(item, dict) and item["id"] == stem, stem
+        if undefined_reason(item) is not None:
+            assert set(item) == {"id", "name", "undefined"}, stem
+            assert source.by_id[stem].title == item["name"], stem
+            undefined.append(stem)
+            continue
+        card = parse_with_stats(item, source, At("card", node_line(item, 1)), str(LIBRARY / f"{stem}.yaml"))
+        assert card.type in TYPES and card.side == "runner", stem
+        (partial if card.partial else defined).append(stem)
+    # Counted by `grep -L "^partial:\|^undefined:"` and `grep -l "^partial:"` / `grep -l "^undefined:"` over
+    # the slice's files.
+    assert (len(defined), len(partial), len(undefined)) == (DEFINED, PARTIAL, UNDEFINED)
+
+
+DEFINED, PARTIAL, UNDEFINED = 73, 44, 55
+
+
+# The slice's ids, read from the corpus at collection (tests read it at ../shared/corpora, as conftest does):
+# the other slices write their ruling scenarios into the same folder.
+RIG_IDS = _slice_ids(ROOT.parent / "shared" / "corpora" / "netrunner-cards-json")
+
+
+def _slice_scenarios() -> list[Path]:
+    """Ruling scenarios of this slice: ruling-<card id>-<n>.yaml for a card of the slice."""
+    out = []
+    for path in sorted(SCENARIOS_DIR.glob("ruling-*.yaml")):
+        m = re.match(r"ruling-(.+)-\d+$", path.stem)
+        if m and m.group(1) in RIG_IDS:
+            out.append(path)
+    return out
+
+
+SCENARIOS = _slice_scenarios()
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_ruling_scenario_replays_to_the_ruling_or_carries_its_mismatch(path: Path, cards_root: Path):
+    sc = load_scenario(path, LIBRARY, cards_root)
+    missed = check(sc, replay(sc))
+    if sc.mismatch is None:
+        assert missed == []
+    else:
+        assert missed != [], "a stale mismatch: the engine now reaches the ruling"
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_ruling_scenario_source_names_a_real_ruling(path: Path, cards_root: Path):
+    text = path.read_text(encoding="utf-8")
+    m = re.search(r'^source: "NetrunnerDB ruling: ([a-z0-9_]+), (\d{4}-\d\d-\d\d), (not )?NSG-verified"$', text, re.M)
+    assert m, "source: \"NetrunnerDB ruling: <card_id>, <date_update>, NSG-verified\""
+    card_id, date, unverified = m.groups()
+    assert path.stem.startswith(f"ruling-{card_id}-")
+    rulings = json.loads((cards_root / "v2" / "rulings" / f"{card_id}.json").read_text(encoding="utf-8"))
+    found = [r for r in rulings if r["date_update"] == date]
+    assert found and found[0]["nsg_rules_team_verified"] is (unverified is None)
