@@ -76,6 +76,7 @@ CITED: frozenset[str] = frozenset(
         "rule_lingering_effect",
         "rule_look",
         "rule_mandatory_choice",
+        "rule_mid_access_window_options",
         "rule_mandatory_infinite_loop",
         "rule_meat_net_damage",
         "rule_modify_value_relevant",

@@ -85,6 +85,7 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_jacking_out": ("6.1.5", "Runs › General"),
     "rule_lingering_effect": ("9.10.1", "Abilities › Lingering Effects"),
     "rule_mandatory_choice": ("9.12.3c", "Other Rules and Terminology › Must"),
+    "rule_mid_access_window_options": ("9.2.10b", "Abilities › Timing and Priority"),
     "rule_mandatory_infinite_loop": ("10.1.6a", "General › Infinite Loops"),
     "rule_meat_net_damage": ("10.4.2a", "Additional Rules › Damage"),
     "rule_modify_value_relevant": ("9.9.3b", "Abilities › Interrupts and Replacement Effects"),

@@ -104,6 +104,7 @@ class Access(Frame):
     at: str = "cost"  # cost | accessed | decide
     paid: frozenset[str] = frozenset()  # additional costs paid (access, steal)
     declined: frozenset[str] = frozenset()
+    mid_from: str = ""  # the card's zone when a mid-access ability was used: if it moved, the access ends
     label = "access"
 
     def labels(self) -> tuple[str, ...]:
@@ -123,7 +124,7 @@ class Access(Frame):
             extra = costs.additional_cost(g, "access", self.card, _server_of_candidate(g, self.card))
             return push(g, costs.AdditionalCostChoice("access", self.card, extra)) if extra else g
         if self.at == "accessed":
-            g = set_top(g, replace(self, at="decide"))
+            g = set_top(g, replace(self, at="mid"))
             return emit(
                 g,
                 event("access", card=self.card, type=d.type, server=q.server_of(g, self.card)),
@@ -131,7 +132,25 @@ class Access(Frame):
                 "step_card_accessed",
                 "runner",
             )
+        if self.at == "mid":
+            # The mid-access ability window (step_mid_access_ability): the Runner's mid-access abilities
+            # ("Access →" on their cards); the basic trash ability is offered at the next step.
+            uses = _mid_access_uses(g, self.card)
+            if not uses:
+                return set_top(g, replace(self, at="decide"))
+            return ChoicePoint(
+                "runner",
+                "mid_access",
+                f"use a mid-access ability on {self.card}?",
+                "step_mid_access_ability",
+                (Option(decision("trash", False), "use no mid-access ability", "rule_mid_access_window_options"),)
+                + tuple(uses),
+                default=0,
+                path=path(g),
+            )
         if self.at == "decide":
+            if self.mid_from and (self.card not in g.cards or g.cards[self.card].zone != self.mid_from):
+                return pop(g)  # trashed or moved by a mid-access ability: no longer accessed, not stolen
             if (
                 self.card not in g.cards
                 or g.cards[self.card].zone in ("runner.score", "corp.discard")
@@ -192,6 +211,14 @@ class Access(Frame):
         return pop(g)
 
     def choose(self, g: Game, option: Option) -> Game:
+        if self.at == "mid":
+            # One mid-access ability or none (rule_mid_access_window_one_ability); a trashed card's access ends.
+            if option.decision.kind != "use":
+                return set_top(g, replace(self, at="decide"))
+            g = set_top(g, replace(self, at="decide", mid_from=g.cards[self.card].zone))
+            from judgebook.engine.rules.windows import use_ability
+
+            return use_ability(g, "runner", str(option.decision.value), str(option.decision.get("ability")), None)
         g = pop(g)
         if not option.decision.value:
             return g
@@ -217,3 +244,16 @@ def _only_accessible(g: Game) -> str | None:
         if isinstance(effect, Cannot) and effect.what == "access" and effect.except_ == "self":
             return ctx.source
     return None
+
+
+def _mid_access_uses(g: Game, card: str) -> list[Option]:
+    """The Runner's usable mid-access abilities (`access: true` on their installed cards) while accessing `card`."""
+    from judgebook.engine.rules.windows import _ability_options
+
+    opts: list[Option] = []
+    refused: list[Refused] = []
+    for cid in q.installed(g, "runner"):
+        for ab in q.definition(g, cid).abilities:
+            if ab.kind == "paid" and ab.access and q.is_active(g, cid):
+                _ability_options(g, "runner", cid, ab, frozenset({"paid"}), opts, refused)
+    return opts

@@ -20,6 +20,7 @@ class Resolve(Frame):
     anchor: str
     index: int = 0
     announce: str = ""  # a paid ability's text: its resolution begins with this step
+    picked: bool = False  # the current instruction's cards were chosen (possibly none: "up to")
 
     def step(self, g: Game) -> Game | ChoicePoint:
         if g.over or self.index >= len(self.instrs):
@@ -40,7 +41,7 @@ class Resolve(Frame):
         # An instruction that still acts when the only pick is "no card" (sabotage with an empty HQ trashes
         # from R&D) runs with no targets instead of being skipped.
         empty_ok = getattr(ins, "acts_without_targets", False) and sel is not None and sel.picks(g, self.ctx) == [()]
-        if sel is not None and sel.chooses and not self.ctx.targets and not empty_ok:
+        if sel is not None and sel.chooses and not self.ctx.targets and not empty_ok and not self.picked:
             picks = sel.picks(g, self.ctx)
             chooser = ins.chooser(self.ctx) if hasattr(ins, "chooser") else self.ctx.controller
             if picks and picks != [()]:
@@ -73,7 +74,7 @@ class Resolve(Frame):
             # chain of abilities resolving each other does not pile frames up (the loop rule compares states).
             g = pop(g)
         else:
-            g = set_top(g, replace(self, index=self.index + 1, ctx=replace(ctx, targets=())))
+            g = set_top(g, replace(self, index=self.index + 1, ctx=replace(ctx, targets=()), picked=False))
         if ins.mods.if_able and not ins.possible(g, ctx):
             return log(
                 g,
@@ -89,7 +90,8 @@ class Resolve(Frame):
 
     def choose(self, g: Game, option: Option) -> Game:
         targets = tuple(option.decision.value or ())
-        return set_top(g, replace(self, ctx=self.ctx.with_targets(targets)))
+        # Choosing no card ("up to N", sabotage from R&D only) is a choice made: it is not asked again.
+        return set_top(g, replace(self, ctx=self.ctx.with_targets(targets), picked=True))
 
 
 @dataclass(frozen=True)

@@ -202,6 +202,8 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
                 continue
             if not ability_active(g, cid, ab.active_in) and not (ab.access and _accessing(g) == cid):
                 continue
+            if ab.access and side == "runner" and _accessing(g) != cid:
+                continue  # a Runner's "Access →" ability: only in the mid-access ability window (access.py)
             _ability_options(g, side, cid, ab, kinds, opts, refused)
     if "rez" in kinds or "rez_ice" in kinds:
         for cid in q.installed(g, "corp") if side == "corp" else ():
