@@ -100,6 +100,8 @@ CITED: frozenset[str] = frozenset(
         "rule_runner_discard_step",
         "rule_sabotage_resolution",
         "rule_search",
+        "rule_steps_playing_played_checkpoint",
+        "rule_steps_playing_trash_played_card",
         "rule_sec_run_approach_ice_phase",
         "rule_sec_run_encounter_ice_phase",
         "rule_sec_run_initiation_phase",

@@ -221,6 +221,10 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_runner_discard_step": ("5.5.4a", "Turns › Discard Phase"),
     "rule_sabotage_resolution": ("10.12.2", "Additional Rules › Sabotage"),
     "rule_search": ("8.7.1", "Card Manipulation › Searching for Cards"),
+    "rule_steps_playing_played_checkpoint": (
+        "8.6.7e", "Playing Events and Operations › Steps of Playing an Event or Operation"),
+    "rule_steps_playing_trash_played_card": (
+        "8.6.7g", "Playing Events and Operations › Steps of Playing an Event or Operation"),
     "rule_shuffle_deck_after_search": ("8.7.3", "Card Manipulation › Searching for Cards"),
     "rule_swap_installed_cards": ("8.8.3", "Card Manipulation › Swapping Cards"),
     "rule_swap_only_to_valid_location": ("8.8.2", "Card Manipulation › Swapping Cards"),

@@ -14,7 +14,7 @@ from judgebook.engine.rules.frames import Call, Frame, event, log, path, pop, pu
 from judgebook.engine.rules.resolve import Resolve
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.rules.values import hand_size, max_hand_size
-from judgebook.engine.rules.windows import PriorityWindow, use_ability
+from judgebook.engine.rules.windows import PriorityWindow, ReactionWindow, use_ability
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, Side, evolve, other
 from judgebook.engine.timing.structures import CORP_TURN, RUNNER_TURN
@@ -377,24 +377,31 @@ def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = N
     if pay:
         g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side)
     g = move(g, cid, "play")
+    before = g.pending
     g = emit(g, event("played", card=cid, player=side), f"the {side} plays {cid}", "rule_playing", side)
     plays = [ab for ab in d.abilities if ab.kind == "play"]
     effects = tuple(e for ab in plays for e in ab.effects)
     g = push(g, Call(_to_discard, (cid,)))
-    if not effects:
-        return g
-    ability = plays[0]
-    return push(
-        g,
-        Resolve(
-            effects, Ctx(cid, side, ability.id, server=server), "rule_playing", announce=ability.text or ability.id
-        ),
-    )
+    if effects:
+        ability = plays[0]
+        g = push(
+            g,
+            Resolve(
+                effects, Ctx(cid, side, ability.id, server=server), "rule_playing", announce=ability.text or ability.id
+            ),
+        )
+    # Abilities the play made pending resolve at the checkpoint before the play abilities do
+    # (rule_steps_playing_played_checkpoint): Swift's click comes before Dirty Laundry's run.
+    return push(g, ReactionWindow()) if [p for p in g.pending if p not in before] else g
 
 
 def _to_discard(g: Game, cid: str) -> Game:
     if g.cards[cid].zone == "play":
-        return move(g, cid, f"{g.cards[cid].owner}.discard")
+        # The resolved card is trashed (rule_steps_playing_trash_played_card): "whenever an event is trashed".
+        card, owner = g.cards[cid], g.cards[cid].owner
+        g = move(g, cid, f"{owner}.discard")
+        ev = event("trashed", card=cid, type=g.library.card(card.name).type, player=owner, by=owner)
+        return emit(g, ev, f"{cid} is trashed", "rule_steps_playing_trash_played_card", owner)
     return g
 
 
