@@ -114,3 +114,11 @@ def test_ruling_scenario_source_names_a_real_ruling(path: Path, cards_root: Path
     rulings = json.loads((cards_root / "v2" / "rulings" / f"{card_id}.json").read_text(encoding="utf-8"))
     found = [r for r in rulings if r["date_update"] == date]
     assert found and found[0]["nsg_rules_team_verified"] is (unverified is None)
+
+
+def test_ruling_scenario_counts():
+    # Counted by `ls rules_source/scenarios/standard/ruling-*.yaml` over this slice's cards (29) and
+    # `grep -l "^mismatch:"` among them (3: dzmz_optimizer, hyperbaric, paladin_poemu).
+    assert len(SCENARIOS) == 29
+    marked = [p.stem for p in SCENARIOS if re.search(r"^mismatch:", p.read_text(encoding="utf-8"), re.M)]
+    assert marked == ["ruling-dzmz_optimizer-1", "ruling-hyperbaric-1", "ruling-paladin_poemu-1"]
