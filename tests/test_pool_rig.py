@@ -122,3 +122,96 @@ def test_ruling_scenario_counts():
     assert len(SCENARIOS) == 29
     marked = [p.stem for p in SCENARIOS if re.search(r"^mismatch:", p.read_text(encoding="utf-8"), re.M)]
     assert marked == ["ruling-dzmz_optimizer-1", "ruling-hyperbaric-1", "ruling-paladin_poemu-1"]
+
+
+# --- the constructs this slice added, asserted on events, cited rules and choice points ------------------
+
+CONSTRUCTS = sorted(SCENARIOS_DIR.glob("rig-*.yaml"))
+
+
+@pytest.mark.parametrize("path", CONSTRUCTS, ids=[p.stem for p in CONSTRUCTS])
+def test_construct_scenario_replays_to_its_expectation(path: Path, cards_root: Path):
+    sc = load_scenario(path, LIBRARY, cards_root)
+    assert check(sc, replay(sc)) == []
+
+
+def _out(name: str, cards_root: Path):  # type: ignore[no-untyped-def]
+    return replay(load_scenario(SCENARIOS_DIR / f"{name}.yaml", LIBRARY, cards_root))
+
+
+def _steps(out) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    return [(s.kind, s.anchor) for s in out.steps]
+
+
+def _resolved(out) -> list[str]:  # type: ignore[no-untyped-def]
+    return [f"{s.card}:{s.ability}" for s in out.steps if s.kind == "resolve"]
+
+
+def test_sabotage_offers_only_picks_that_leave_r_and_d_enough(cards_root: Path):
+    out = _out("rig-sabotage-not-enough-in-rnd", cards_root)
+    points = [g.point for g in out.states if g.point is not None and g.point.kind == "target"]
+    # 3 cards in HQ, 1 in R&D, sabotage 3: the Corp chooses 2 or 3 cards of HQ (3 + 1 picks).
+    assert points and points[0].player == "corp"
+    assert sorted(len(o.decision.value) for o in points[0].options) == [2, 2, 2, 3]
+    assert ("sabotage", "rule_sabotage_resolution") in _steps(out)
+    after = [s.kind for s in out.steps][[s.kind for s in out.steps].index("sabotage"):]
+    assert after.count("trashed") == 3 and after.count("would_trash") == 1  # at once, one interrupt window
+
+
+def test_sabotage_is_the_corp_trashing(cards_root: Path):
+    out = _out("ruling-avgustina_ivanovskaya-1", cards_root)
+    kinds = _steps(out)
+    assert ("sabotage", "rule_sabotage_resolution") in kinds
+    assert "Demolisher:gain" not in _resolved(out)
+
+
+def test_threat_gates_an_ability(cards_root: Path):
+    met = _out("rig-threat-pressure-spike", cards_root)
+    assert "Pressure Spike:spike" in _resolved(met)
+    unmet = _out("rig-threat-not-met", cards_root)
+    refusals = [r for g in unmet.states if g.point is not None for r in g.point.refused
+                if r.decision.get("ability") == "spike"]
+    assert refusals and {r.rule for r in refusals} == {"rule_use_restriction"}
+
+
+def test_breaker_filter_reads_the_card_that_fully_broke(cards_root: Path):
+    out = _out("ruling-bukhgalter-1", cards_root)
+    kinds = [s.kind for s in out.steps]
+    gain = next(i for i, s in enumerate(out.steps) if s.kind == "resolve" and s.card == "Bukhgalter")
+    assert ("fully_broken", "rule_fully_break") in _steps(out) and kinds.index("fully_broken") < gain
+    assert _resolved(out).count("Bukhgalter:gain") == 1
+
+
+def test_first_this_turn_counts_only_matching_events(cards_root: Path):
+    out = _out("rig-first-this-turn-on-hq", cards_root)
+    runs = [s for s in out.steps if s.kind == "successful_run"]
+    assert len(runs) == 2 and _resolved(out).count("PAN-Weave:siphon") == 1
+
+
+def test_mid_access_window_and_a_trashed_agenda_is_not_stolen(cards_root: Path):
+    out = _out("ruling-carnivore-2", cards_root)
+    points = [g.point for g in out.states if g.point is not None and g.point.kind == "mid_access"]
+    assert points and points[0].rule == "step_mid_access_ability" and points[0].player == "runner"
+    assert [o.rule for o in points[0].options][0] == "rule_mid_access_window_options"
+    kinds = [s.kind for s in out.steps]
+    assert "trashed" in kinds and "stolen" not in kinds
+
+
+def test_runner_access_abilities_wait_for_the_mid_access_window(cards_root: Path):
+    out = _out("ruling-carnivore-1", cards_root)
+    used = [s for s in out.steps if s.kind == "ability_used"]
+    access = [i for i, s in enumerate(out.steps) if s.kind == "access"]
+    assert len(used) == 1 and out.steps.index(used[0]) > access[0]
+
+
+def test_played_event_triggers_resolve_before_its_play_abilities_and_it_is_trashed(cards_root: Path):
+    swift = _out("ruling-swift-1", cards_root)
+    assert _resolved(swift).index("Swift:click") < _resolved(swift).index("Dirty Laundry:play")
+    aniccam = _out("ruling-aniccam-1", cards_root)
+    assert ("trashed", "rule_steps_playing_trash_played_card") in _steps(aniccam)
+
+
+def test_run_central_offers_only_central_servers(cards_root: Path):
+    out = _out("rig-run-central-red-team", cards_root)
+    points = [g.point for g in out.states if g.point is not None and g.point.prompt == "choose the server to run"]
+    assert points and sorted(o.decision.value[0] for o in points[0].options) == ["Archives", "HQ", "R&D"]

@@ -241,12 +241,15 @@ def create_lasting(
     elif duration.startswith("until"):
         player = ctx.controller if "your" in duration else ("runner" if ctx.controller == "corp" else "corp")
         kind = "until_turn_begins" if duration.endswith("begins") else "until_turn_end"
+    # "That icebreaker gets +2 strength for the remainder of the turn": with no card chosen, the lasting
+    # effect's card is the triggering event's card (its `chosen`).
+    target = ctx.chosen[0] if ctx.chosen else (ctx.event.get("card") if ctx.event is not None else None)
     lasting = Lasting(
         effect,
         Duration(kind, key, player, started=False, condition=condition),
         ctx.source,
         ctx.controller,
-        ctx.chosen[0] if ctx.chosen else None,
+        target,
         ability,
         since=g.seq,
     )
