@@ -18,6 +18,7 @@ from judgebook.engine.driver.script import check, replay
 from judgebook.engine.language.cards import library_items, undefined_reason
 from judgebook.engine.language.nodes import At, node_line
 from judgebook.engine.language.nrdb import card_source, load_scenario, parse_with_stats
+from judgebook.engine.state import queries as q
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
@@ -73,7 +74,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (len(defined), len(partial), len(undefined)) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 73, 44, 55
+DEFINED, PARTIAL, UNDEFINED = 79, 50, 43
 
 
 # The slice's ids, read from the corpus at collection (tests read it at ../shared/corpora, as conftest does):
@@ -216,3 +217,28 @@ def test_run_central_offers_only_central_servers(cards_root: Path):
     out = _out("rig-run-central-red-team", cards_root)
     points = [g.point for g in out.states if g.point is not None and g.point.prompt == "choose the server to run"]
     assert points and sorted(o.decision.value[0] for o in points[0].options) == ["Archives", "HQ", "R&D"]
+
+
+def test_a_trojan_is_installed_hosted_on_the_chosen_ice(cards_root: Path):
+    out = _out("rig-install-on-ice-botulus", cards_root)
+    first = next(g.point for g in out.states if g.point is not None and g.point.kind == "action")
+    installs = [o.decision for o in first.options if o.decision.value == "install"]
+    assert [(d.get("card"), d.get("server")) for d in installs] == [("Botulus", "Ice Wall")]
+    g = next(s for s in out.states if s.cards["Botulus"].zone == "hosted.Ice Wall")
+    assert g.cards["Botulus"].host == "Ice Wall" and "Botulus" in q.installed(g, "runner")
+    assert ("break", "Botulus") in {("break", s.card) for s in out.steps if s.kind == "ability_used"}
+
+
+def test_the_encounter_ends_when_its_ice_is_trashed(cards_root: Path):
+    out = _out("rig-trojan-trashed-with-host", cards_root)
+    kinds = _steps(out)
+    assert ("encounter_over", "rule_ice_change_encounter_uninstall_derez") in kinds
+    last_run = [s.kind for s in out.steps][[s.kind for s in out.steps].index("trashed"):]
+    assert "subroutine" not in last_run
+    assert out.final.cards["Chisel"].zone == "runner.discard"
+
+
+def test_remove_from_game_moves_to_the_removed_zone(cards_root: Path):
+    out = _out("rig-remove-from-game-devil-charm", cards_root)
+    assert out.final.cards["Devil Charm"].zone == "runner.removed"
+    assert not q.is_active(out.final, "Devil Charm")

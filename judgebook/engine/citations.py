@@ -63,6 +63,7 @@ CITED: frozenset[str] = frozenset(
         "rule_fully_break",
         "rule_fully_break_no_subroutines",
         "rule_host_without_install",
+        "rule_ice_change_encounter_uninstall_derez",
         "rule_icebreaker_interface_strength",
         "rule_icebreaker_strength_increase_implicit",
         "rule_if_able",

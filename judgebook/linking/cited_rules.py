@@ -73,6 +73,7 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_forced_encounter": ("6.5.9a", "Encounter Ice › Forced Encounters"),
     "rule_fully_break": ("6.5.7a", "Encounter Ice › Fully Break"),
     "rule_fully_break_no_subroutines": ("6.5.7c", "Encounter Ice › Fully Break"),
+    "rule_ice_change_encounter_uninstall_derez": ("6.2.7c", "Runs › Position"),
     "rule_icebreaker_interface_strength": ("3.9.5g", "Programs › Icebreakers"),
     "rule_icebreaker_strength_increase_implicit": ("3.9.5b", "Programs › Icebreakers"),
     "rule_if_able": ("1.2.3", "Game Concepts › Golden Rules"),

@@ -77,6 +77,7 @@ class CardDef(Value):
     unique: bool = False
     credits_for: str | None = None  # hosted/recurring credits may pay only for this purpose
     install_faceup: bool = False
+    install_on: str | None = None  # "Install only on a piece of ice": installed hosted on an installed ice
     text: str = ""
     abilities: tuple[Ability, ...] = ()
     subroutines: tuple[Subroutine, ...] = ()
@@ -221,6 +222,7 @@ CARD_KEYS = (
     "notes",
     "credits_for",
     "install_faceup",
+    "install_on",
     "code",
     "id",
     "partial",
@@ -262,6 +264,7 @@ def parse_card(node: Any, at: At, file: str | None = None) -> CardDef:
         unique=want_bool(node, "unique", at),
         credits_for=credits_for,
         install_faceup=want_bool(node, "install_faceup", at),
+        install_on=want_str(node, "install_on", at, None, ("ice",)),
         text=str(node.get("text", "")),
         abilities=parsed,
         subroutines=tuple(_subroutine(s, at.key(node, "subroutines").key(subs, i)) for i, s in enumerate(subs)),

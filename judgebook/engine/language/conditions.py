@@ -215,8 +215,8 @@ class Encountering(Condition):
 
     @classmethod
     def parse(cls, arg: Any, at: At) -> Encountering:
-        if arg not in ("self", "any", "chosen"):
-            at.fail("encountering is self, chosen or any")
+        if arg not in ("self", "any", "chosen", "host"):
+            at.fail("encountering is self, chosen, host (a trojan's host ice) or any")
         return cls(str(arg))
 
     def holds(self, g: Game, ctx: Ctx) -> bool:
@@ -233,6 +233,7 @@ class Encountering(Condition):
             "self": "during the encounter with this ice",
             "any": "during an encounter",
             "chosen": "during the encounter with the chosen ice",
+            "host": "during the encounter with the host ice",
         }[self.ice]
 
 

@@ -223,7 +223,8 @@ class CardSubtype(EventFilter):
 @EVENT_FILTERS.register("not_subtype")
 @dataclass(frozen=True, eq=False)
 class CardNotSubtype(EventFilter):
-    """The event's card lacks a subtype ("a non-AI icebreaker")."""
+    """The event's card (or, for an encounter, its ice) lacks a subtype ("a non-AI icebreaker", "if it is
+    not a barrier")."""
 
     subtype: str
 
@@ -234,7 +235,7 @@ class CardNotSubtype(EventFilter):
         return cls(arg)
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
-        card = event.get("card")
+        card = event.get("card") or event.get("ice")
         return card in g.cards and self.subtype not in q.definition(g, card).subtypes
 
     def render(self) -> str:

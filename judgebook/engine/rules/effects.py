@@ -243,7 +243,9 @@ def create_lasting(
         kind = "until_turn_begins" if duration.endswith("begins") else "until_turn_end"
     # "That icebreaker gets +2 strength for the remainder of the turn": with no card chosen, the lasting
     # effect's card is the triggering event's card (its `chosen`).
-    target = ctx.chosen[0] if ctx.chosen else (ctx.event.get("card") if ctx.event is not None else None)
+    target = ctx.chosen[0] if ctx.chosen else (
+        (ctx.event.get("card") or ctx.event.get("ice")) if ctx.event is not None else None
+    )
     lasting = Lasting(
         effect,
         Duration(kind, key, player, started=False, condition=condition),

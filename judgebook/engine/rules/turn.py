@@ -251,6 +251,21 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                 ]
             else:
                 opts.append(Option(d, f"play {cid}", cite["play"]))
+        elif side == "runner" and card_def.install_on == "ice":
+            # "Install only on a piece of ice": one option per installed ice, the host (rule_valid_hosts).
+            hosts = [c for c in q.installed(g, "corp") if q.is_ice(g, c)]
+            if not hosts:
+                refused.append(Refused(decision("action", "install", card=cid), f"install {cid}", "rule_valid_hosts",
+                                       "no installed piece of ice to host it"))
+            for ice in hosts:
+                d = decision("action", "install", card=cid, server=ice)
+                why = costs.refusal(g, Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True),
+                                    Ctx(cid, side), side, "install")
+                (
+                    refused.append(Refused(d, f"install {cid} on {ice}", why[0], why[1]))
+                    if why
+                    else opts.append(Option(d, f"install {cid} on {ice}", "runner_basic_action_install"))
+                )
         elif side == "runner":
             d = decision("action", "install", card=cid)
             why = costs.refusal(
@@ -350,7 +365,12 @@ def install(g: Game, side: Side, cid: str, server: object) -> Game:
     d = q.definition(g, cid)
     if side == "runner":
         g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side, "install")
-        g = move(g, cid, "runner.rig")
+        if d.install_on is not None:
+            # Installed hosted on the chosen ice: installed while its host is (rule_valid_hosts).
+            g = move(g, cid, f"hosted.{server}")
+            g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], host=str(server))))
+        else:
+            g = move(g, cid, "runner.rig")
     else:
         name = str(server or "new")
         if name == "new":

@@ -160,6 +160,7 @@ def move_cards(g: Game, ctx: Ctx, targets: tuple[str, ...], to: str, side: Side)
             "deck_bottom": (f"{owner}.deck", None, "bottom of deck"),
             "discard": (f"{owner}.discard", None, "discard pile"),
             "score": (f"{side}.score", None, "score area"),
+            "removed": (f"{owner}.removed", None, "removed-from-game zone"),  # inactive for good
         }[to]
         before = q.zone_name(g.cards[cid])
         g = move(g, cid, zone, index)

@@ -372,7 +372,9 @@ def _ability_options(
                 )
             )
             return
-        if strength(g, cid) < strength(g, enc.ice):
+        # Only an icebreaker's interface needs its strength (rule_icebreaker_interface_strength): Botulus,
+        # Endurance or Boomerang break at any strength.
+        if "icebreaker" in q.definition(g, cid).subtypes and strength(g, cid) < strength(g, enc.ice):
             refused.append(
                 Refused(
                     base,
