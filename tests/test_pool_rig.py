@@ -74,7 +74,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (len(defined), len(partial), len(undefined)) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 79, 50, 43
+DEFINED, PARTIAL, UNDEFINED = 91, 38, 43
 
 
 # The slice's ids, read from the corpus at collection (tests read it at ../shared/corpora, as conftest does):
@@ -242,3 +242,18 @@ def test_remove_from_game_moves_to_the_removed_zone(cards_root: Path):
     out = _out("rig-remove-from-game-devil-charm", cards_root)
     assert out.final.cards["Devil Charm"].zone == "runner.removed"
     assert not q.is_active(out.final, "Devil Charm")
+
+
+def test_cost_change_lowers_an_install_and_raises_a_rez(cards_root: Path):
+    def spent(out, side: str) -> list[int]:  # type: ignore[no-untyped-def]
+        return [f.event.get("amount") for f in out.final.history
+                if f.event.name == "credits_spent" and f.event.get("player") == side]
+
+    # Carmen's printed 5[c] less 2 after the run on Archives; Enigma's printed 3[c] plus 1.
+    assert spent(_out("rig-cost-change-carmen", cards_root), "runner") == [3]
+    assert spent(_out("rig-cost-change-cats-cradle", cards_root), "corp") == [4]
+
+
+def test_removing_a_tag_is_an_event(cards_root: Path):
+    out = _out("rig-tags-removed-valentina", cards_root)
+    assert ("tags_removed", "runner_basic_action_remove_tag") in _steps(out)

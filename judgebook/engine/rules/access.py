@@ -181,7 +181,7 @@ class Access(Frame):
                 return checkpoint(g)
             if d.trash_cost is None or g.cards[self.card].zone == "corp.discard":
                 return pop(g)
-            cost = Cost(credits=Number(d.trash_cost), has_credits=True)
+            cost = Cost(credits=Number(costs.changed(g, "trash", self.card, d.trash_cost)), has_credits=True)
             no = Option(decision("trash", False), "do not trash it", "step_access_complete")
             yes = decision("trash", self.card)
             why = costs.refusal(g, cost, Ctx(self.card, "runner"), "runner")
@@ -223,7 +223,8 @@ class Access(Frame):
         if not option.decision.value:
             return g
         d = q.definition(g, self.card)
-        g = costs.pay(g, Cost(credits=Number(d.trash_cost or 0), has_credits=True), Ctx(self.card, "runner"), "runner")
+        price = Number(costs.changed(g, "trash", self.card, d.trash_cost or 0))
+        g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(self.card, "runner"), "runner")
         return trash(g, self.card, "runner")
 
 

@@ -296,6 +296,35 @@ def trash_to_discard(g: Game, cid: str) -> Game:
     return move(g, cid, f"{g.cards[cid].owner}.discard")
 
 
+def changed(g: Game, to: str, card: str, base: int, ability: str | None = None) -> int:
+    """A cost of `base` credits to `to` (install, play, rez, trash, use) `card`, after the static abilities that
+    lower or increase it (rule_cost_calculation); never below 0."""
+    from judgebook.engine.language.statics import CostChange
+
+    total = base
+    for effect, ctx in statics(g):
+        if not isinstance(effect, CostChange) or effect.to != to:
+            continue
+        if effect.ability is not None and effect.ability != ability:
+            continue
+        if card not in effect.card.candidates(g, ctx):
+            continue
+        n = effect.amount.value(g, ctx)
+        total += -n if effect.minus else n
+    return max(0, total)
+
+
+def changed_cost(g: Game, cost: Cost, ctx: Ctx, to: str = "use") -> Cost:
+    """An ability's cost with its credits changed by `cost_change` statics (rule_cost_calculation)."""
+    from judgebook.engine.language.quantities import Number
+
+    if not cost.has_credits:
+        return cost
+    base = cost.credits.value(g, ctx)
+    n = changed(g, to, ctx.source, base, ctx.ability or None)
+    return cost if n == base else replace(cost, credits=Number(n))
+
+
 def additional_cost(g: Game, to: str, card: str | None = None, server: str | None = None) -> Cost | None:
     """The additional costs static abilities add to doing `to` (rule_additional_cost), summed; None if none."""
     from judgebook.engine.language.selectors import server_matches

@@ -73,8 +73,13 @@ def apply_amount(g: Game, ctx: Ctx, name: str, side: Side, n: int) -> Game:
         g = set_player(g, "runner", tags=g.runner.tags + n)
         return emit(g, event("tags_taken", amount=n), f"the Runner takes {n} tag(s)", "rule_tag", "runner")
     if name == "remove_tags":
-        g = set_player(g, "runner", tags=max(0, g.runner.tags - n))
-        return log(g, "tags", f"{n} tag(s) removed", "rule_tag", "runner")
+        removed = min(n, g.runner.tags)
+        g = set_player(g, "runner", tags=g.runner.tags - removed)
+        if not removed:
+            return log(g, "tags", "no tag to remove", "rule_tag", "runner")
+        # "Whenever you remove 1 or more tags" (Amanuensis, Valentina Ferreira Carvalho).
+        return emit(g, event("tags_removed", amount=removed, player=side), f"{removed} tag(s) removed", "rule_tag",
+                    "runner")
     if name == "bad_publicity":
         return set_player(g, "corp", bad_publicity=g.corp.bad_publicity + n)
     raise ValueError(name)
@@ -169,7 +174,9 @@ def apply_to_cards(g: Game, ctx: Ctx, name: str, targets: tuple[str, ...]) -> Ga
             g = rez(g, cid, paid=False)
         elif name == "derez":
             g = evolve(g, cards=g.cards.set(cid, replace(card, rezzed=False)))
-            g = log(g, "derez", f"{cid} is derezzed", "rule_rez_procedure", ctx.controller, card=cid)
+            # An event ("whenever host ice is rezzed or derezzed": Saci).
+            g = emit(g, event("derezzed", card=cid, player=card.owner), f"{cid} is derezzed", "rule_rez_procedure",
+                     ctx.controller)
         elif name == "expose":
             # Only an installed card that is not rezzed can be exposed (rule_expose).
             if not q.is_installed(g, cid) or card.rezzed:

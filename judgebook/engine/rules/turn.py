@@ -161,7 +161,8 @@ class Action(Frame):
             return start_run(g, str(d.get("server")))
         if kind == "remove_tag":
             g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx("runner", side), side)
-            return set_player(g, "runner", tags=g.runner.tags - 1)
+            return emit(set_player(g, "runner", tags=g.runner.tags - 1), event("tags_removed", amount=1, player=side),
+                        "the Runner removes 1 tag", "runner_basic_action_remove_tag", side)
         if kind == "install":
             return install(g, side, str(d.get("card")), d.get("server"))
         if kind == "play":
@@ -237,7 +238,7 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                 Refused(installing, f"install {cid}", cite["install"], f"a card of type {card_def.type} is played")
             )
             d = decision("action", "play", card=cid)
-            price = Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True)
+            price = Cost(clicks=1, credits=Number(costs.changed(g, "play", cid, card_def.cost or 0)), has_credits=True)
             extra = costs.additional_cost(g, "play", cid)
             why = costs.refusal(g, price.plus(extra) if extra else price, Ctx(cid, side), side)
             if costs.cannot(g, "play", side, card=cid):
@@ -259,8 +260,9 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                                        "no installed piece of ice to host it"))
             for ice in hosts:
                 d = decision("action", "install", card=cid, server=ice)
-                why = costs.refusal(g, Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True),
-                                    Ctx(cid, side), side, "install")
+                charge = Number(costs.changed(g, "install", cid, card_def.cost or 0))
+                price_ice = Cost(clicks=1, credits=charge, has_credits=True)
+                why = costs.refusal(g, price_ice, Ctx(cid, side), side, "install")
                 (
                     refused.append(Refused(d, f"install {cid} on {ice}", why[0], why[1]))
                     if why
@@ -269,7 +271,11 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
         elif side == "runner":
             d = decision("action", "install", card=cid)
             why = costs.refusal(
-                g, Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True), Ctx(cid, side), side, "install"
+                g,
+                Cost(clicks=1, credits=Number(costs.changed(g, "install", cid, card_def.cost or 0)), has_credits=True),
+                Ctx(cid, side),
+                side,
+                "install",
             )
             if costs.cannot(g, "install", side, card=cid):
                 why = ("rule_cannot_precedence", "a card forbids installing it")
@@ -339,7 +345,8 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
         for ab in q.definition(g, cid).abilities:
             if ab.is_action and q.is_active(g, cid):
                 d = decision("action", "use", card=cid, ability=ab.id)
-                why = costs.refusal(g, ab.cost, Ctx(cid, side, ab.id), side) if ab.cost else None
+                here = Ctx(cid, side, ab.id)
+                why = costs.refusal(g, costs.changed_cost(g, ab.cost, here), here, side) if ab.cost else None
                 from judgebook.engine.rules.windows import use_key
 
                 use = use_key(g, cid, ab)
@@ -364,7 +371,8 @@ def _runs_any(card_def: object) -> bool:
 def install(g: Game, side: Side, cid: str, server: object) -> Game:
     d = q.definition(g, cid)
     if side == "runner":
-        g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side, "install")
+        price = Number(costs.changed(g, "install", cid, d.cost or 0))
+        g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(cid, side), side, "install")
         if d.install_on is not None:
             # Installed hosted on the chosen ice: installed while its host is (rule_valid_hosts).
             g = move(g, cid, f"hosted.{server}")
@@ -395,7 +403,8 @@ def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = N
     if extra is not None:
         g = costs.pay(g, extra, Ctx(cid, side), side)
     if pay:
-        g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side)
+        price = Number(costs.changed(g, "play", cid, d.cost or 0))
+        g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(cid, side), side)
     g = move(g, cid, "play")
     before = g.pending
     g = emit(g, event("played", card=cid, player=side), f"the {side} plays {cid}", "rule_playing", side)

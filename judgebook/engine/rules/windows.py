@@ -288,7 +288,8 @@ def _rez_refusal(g: Game, cid: str) -> tuple[str, str] | None:
     from judgebook.engine.language.costs import Cost
     from judgebook.engine.language.quantities import Number
 
-    return costs.refusal(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, "corp"), "corp")
+    price = Number(costs.changed(g, "rez", cid, d.cost or 0))
+    return costs.refusal(g, Cost(credits=price, has_credits=True), Ctx(cid, "corp"), "corp")
 
 
 def use_key(g: Game, cid: str, ab: Ability) -> Use | None:
@@ -390,7 +391,7 @@ def _ability_options(
             return
     if ab.cost is not None:
         purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "any"
-        why = costs.refusal(g, ab.cost, ctx, side, purpose)
+        why = costs.refusal(g, costs.changed_cost(g, ab.cost, ctx), ctx, side, purpose)
         if why:
             refused.append(Refused(base, label, why[0], why[1]))
             return
@@ -418,7 +419,7 @@ def act(g: Game, side: Side, option: Option) -> Game:
         from judgebook.engine.language.costs import Cost
         from judgebook.engine.language.quantities import Number
 
-        cost = Cost(credits=Number(q.definition(g, cid).cost or 0), has_credits=True)
+        cost = Cost(credits=Number(costs.changed(g, "rez", cid, q.definition(g, cid).cost or 0)), has_credits=True)
         g = costs.pay(g, cost, Ctx(cid, "corp"), "corp")
         return rez(g, cid, paid=True)
     if d.kind == "score":
@@ -462,7 +463,7 @@ def use_ability(
         g = evolve(g, uses=g.uses | {use})
     if ab.cost is not None:
         purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "any"
-        g = costs.pay(g, ab.cost, ctx, side, purpose, using)
+        g = costs.pay(g, costs.changed_cost(g, ab.cost, ctx), ctx, side, purpose, using)
     g = emit(
         g,
         event("ability_used", card=cid, ability=ab.id, player=side, trash_cost=bool(ab.cost and ab.cost.trash_self)),
