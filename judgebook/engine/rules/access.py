@@ -184,7 +184,7 @@ class Access(Frame):
             cost = Cost(credits=Number(costs.changed(g, "trash", self.card, d.trash_cost)), has_credits=True)
             no = Option(decision("trash", False), "do not trash it", "step_access_complete")
             yes = decision("trash", self.card)
-            why = costs.refusal(g, cost, Ctx(self.card, "runner"), "runner")
+            why = costs.refusal(g, cost, Ctx(self.card, "runner"), "runner", "trash")
             if costs.cannot(g, "trash", "runner", q.server_of(g, self.card), self.card):
                 why = ("rule_cannot_precedence", "a card forbids trashing it")
             if why:
@@ -224,7 +224,7 @@ class Access(Frame):
             return g
         d = q.definition(g, self.card)
         price = Number(costs.changed(g, "trash", self.card, d.trash_cost or 0))
-        g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(self.card, "runner"), "runner")
+        g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(self.card, "runner"), "runner", "trash")
         return trash(g, self.card, "runner")
 
 

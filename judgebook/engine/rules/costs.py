@@ -70,7 +70,13 @@ def credit_sources(g: Game, side: Side, purpose: str, source: str | None) -> lis
     for cid in q.installed(g, side):
         d = q.definition(g, cid)
         n = g.cards[cid].count("credit")
-        if not n or d.credits_for is None or not q.is_active(g, cid):
+        if not n or not q.is_active(g, cid):
+            continue
+        if d.credits_when is not None:
+            if d.credits_when.allows(g, purpose, source, Ctx(cid, side)):
+                out.append((cid, n))
+            continue
+        if d.credits_for is None:
             continue
         allowed = {
             "any": True,

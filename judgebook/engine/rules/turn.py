@@ -240,7 +240,7 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             d = decision("action", "play", card=cid)
             price = Cost(clicks=1, credits=Number(costs.changed(g, "play", cid, card_def.cost or 0)), has_credits=True)
             extra = costs.additional_cost(g, "play", cid)
-            why = costs.refusal(g, price.plus(extra) if extra else price, Ctx(cid, side), side)
+            why = costs.refusal(g, price.plus(extra) if extra else price, Ctx(cid, side), side, "play")
             if costs.cannot(g, "play", side, card=cid):
                 why = ("rule_cannot_precedence", "a card forbids playing it")
             if why:
@@ -346,7 +346,7 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             if ab.is_action and q.is_active(g, cid):
                 d = decision("action", "use", card=cid, ability=ab.id)
                 here = Ctx(cid, side, ab.id)
-                why = costs.refusal(g, costs.changed_cost(g, ab.cost, here), here, side) if ab.cost else None
+                why = costs.refusal(g, costs.changed_cost(g, ab.cost, here), here, side, "use") if ab.cost else None
                 from judgebook.engine.rules.windows import use_key
 
                 use = use_key(g, cid, ab)
@@ -404,7 +404,7 @@ def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = N
         g = costs.pay(g, extra, Ctx(cid, side), side)
     if pay:
         price = Number(costs.changed(g, "play", cid, d.cost or 0))
-        g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(cid, side), side)
+        g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(cid, side), side, "play")
     g = move(g, cid, "play")
     before = g.pending
     g = emit(g, event("played", card=cid, player=side), f"the {side} plays {cid}", "rule_playing", side)

@@ -390,7 +390,7 @@ def _ability_options(
             refused.append(Refused(base, label, "rule_break_subroutine", "no unbroken subroutine", later=True))
             return
     if ab.cost is not None:
-        purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "any"
+        purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "use"
         why = costs.refusal(g, costs.changed_cost(g, ab.cost, ctx), ctx, side, purpose)
         if why:
             refused.append(Refused(base, label, why[0], why[1]))
@@ -462,7 +462,7 @@ def use_ability(
     if use is not None:
         g = evolve(g, uses=g.uses | {use})
     if ab.cost is not None:
-        purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "any"
+        purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "use"
         g = costs.pay(g, costs.changed_cost(g, ab.cost, ctx), ctx, side, purpose, using)
     g = emit(
         g,
