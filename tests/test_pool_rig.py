@@ -74,7 +74,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (len(defined), len(partial), len(undefined)) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 97, 33, 42
+DEFINED, PARTIAL, UNDEFINED = 100, 33, 39
 
 
 # The slice's ids, read from the corpus at collection (tests read it at ../shared/corpora, as conftest does):
@@ -257,3 +257,11 @@ def test_cost_change_lowers_an_install_and_raises_a_rez(cards_root: Path):
 def test_removing_a_tag_is_an_event(cards_root: Path):
     out = _out("rig-tags-removed-valentina", cards_root)
     assert ("tags_removed", "runner_basic_action_remove_tag") in _steps(out)
+
+
+def test_a_replaced_breach_breaches_nothing_else(cards_root: Path):
+    out = _out("rig-instead-of-breach-stargate", cards_root)
+    assert ("breach_replaced", "rule_if_successful_lingering_effect") in _steps(out)
+    assert "breach" not in [s.kind for s in out.steps] and "access" not in [s.kind for s in out.steps]
+    beatriz = _out("rig-instead-of-breach-beatriz", cards_root)
+    assert [f.event.get("server") for f in beatriz.final.history if f.event.name == "breach"] == ["R&D"]

@@ -67,6 +67,7 @@ CITED: frozenset[str] = frozenset(
         "rule_icebreaker_interface_strength",
         "rule_icebreaker_strength_increase_implicit",
         "rule_if_able",
+        "rule_if_successful_lingering_effect",
         "rule_installing",
         "rule_instruction_target",
         "rule_interrupt",

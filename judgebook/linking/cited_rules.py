@@ -77,6 +77,7 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_icebreaker_interface_strength": ("3.9.5g", "Programs › Icebreakers"),
     "rule_icebreaker_strength_increase_implicit": ("3.9.5b", "Programs › Icebreakers"),
     "rule_if_able": ("1.2.3", "Game Concepts › Golden Rules"),
+    "rule_if_successful_lingering_effect": ("6.7.4b", "Runs › Success"),
     "rule_installing": ("8.5.1", "Card Manipulation › Installing and Uninstalling Cards"),
     "rule_instruction_target": ("9.3.4b", "Abilities › Interpreting Card Text"),
     "rule_interrupt": ("9.5.2b", "Abilities › Paid Abilities"),

@@ -835,26 +835,31 @@ class Play(Instruction):
         return f"play {self.selector.render()}"
 
 
-@instruction("run")
+@instruction("run", "instead_of_breach")
 @dataclass(frozen=True, eq=False)
 class MakeRun(Instruction):
     server: str  # a server name, or `any`
+    instead: tuple[Instruction, ...] = ()  # "If successful, instead of breaching the server, …"
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> MakeRun:
         if not isinstance(arg, str):
             at.fail("run names a server or `any`")
-        return cls(arg)
+        instead = parse_instructions(mods.get("instead_of_breach"), whole.key(mods, "instead_of_breach"))
+        if "instead_of_breach" in mods and not instead:
+            whole.key(mods, "instead_of_breach").fail("instead_of_breach lists what replaces the breach")
+        return cls(arg, instead)
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.engine.rules.procedures import run_instruction
 
-        return run_instruction(g, ctx, self.server)
+        return run_instruction(g, ctx, self.server, (self.instead, ctx) if self.instead else None)
 
     def render(self) -> str:
         words = {"any": "any server", "central": "a central server", "remote": "a remote server"}
-        return f"run {words.get(self.server, self.server)}"
+        text = f"run {words.get(self.server, self.server)}"
+        return text + (f"; if successful, instead of breaching: {render_all(self.instead)}" if self.instead else "")
 
 
 @instruction("access")

@@ -419,8 +419,13 @@ class TopOfDeck(Selector):
     def candidates(self, g: Game, ctx: Ctx) -> list[str]:
         return list(g.zone(f"{ctx.side(self.deck)}.deck")[: self.n])
 
+    @property
+    def chooses(self) -> bool:
+        return self.count is not None  # "trash 1 of the revealed cards": chosen among the top N
+
     def render(self) -> str:
-        return f"the top {self.n} cards of {player_phrase(self.deck)}'s deck"
+        some = f"{self.count} of " if self.count is not None else ""
+        return f"{some}the top {self.n} cards of {player_phrase(self.deck)}'s deck"
 
 
 def parse_selector(node: Any, at: At, default_count: int | None = 1) -> Selector:
@@ -431,12 +436,15 @@ def parse_selector(node: Any, at: At, default_count: int | None = 1) -> Selector
     if not isinstance(node, dict):
         at.fail("a selector is a card reference (self, target, event_card, ...) or a mapping of filters")
     if "top" in node:
-        check_keys(node, ("top", "deck"), at)
+        check_keys(node, ("top", "deck", "count"), at)
         n = want_int(node, "top", at)
         deck = node.get("deck", "you")
         if n is None or n < 1 or deck not in PLAYER_WORDS:
             at.fail("write {top: N, deck: you|opponent|corp|runner}")
-        return TopOfDeck(n, str(deck))
+        picked = want_int(node, "count", at)
+        if picked is not None and not 1 <= picked <= n:
+            at.key(node, "count").fail(f"count chooses 1 to {n} of the top {n} cards")
+        return TopOfDeck(n, str(deck), picked)
     filters: list[Filter] = []
     count: int | None = default_count
     up_to = False

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.language.context import Ctx
@@ -58,20 +58,21 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
     return g
 
 
-def run_instruction(g: Game, ctx: Ctx, server: str) -> Game:
+def run_instruction(g: Game, ctx: Ctx, server: str, instead: Any = None) -> Game:
     from judgebook.engine.rules.run import start_run
 
     if server in ("any", "central", "remote"):
         if ctx.server is not None:
-            return start_run(g, ctx.server)
-        return push(g, ChooseServer(ctx, server))
-    return start_run(g, server)
+            return start_run(g, ctx.server, instead)
+        return push(g, ChooseServer(ctx, server, instead))
+    return start_run(g, server, instead)
 
 
 @dataclass(frozen=True)
 class ChooseServer(Frame):
     ctx: Ctx
     among: str = "any"  # "run a central server", "run a remote server": the choice is among those only
+    instead: Any = None  # what replaces the breach of that run, if it is successful
 
     def step(self, g: Game) -> ChoicePoint:
         opts = []
@@ -97,7 +98,7 @@ class ChooseServer(Frame):
     def choose(self, g: Game, option: Option) -> Game:
         from judgebook.engine.rules.run import start_run
 
-        return start_run(pop(g), str(option.decision.value[0]))
+        return start_run(pop(g), str(option.decision.value[0]), self.instead)
 
 
 def access_bonus(g: Game, n: int) -> Game:

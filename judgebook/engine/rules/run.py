@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from judgebook.engine.driver.choice import ChoicePoint, Option, decision
 from judgebook.engine.language.context import Ctx
@@ -44,6 +45,7 @@ class Run(Frame):
     bp_credits: int = 0
     access_bonus: int = 0
     strength: tuple[tuple[str, int], ...] = ()  # strength changes lasting for the run
+    instead: Any = None  # "If successful, instead of breaching …": (instructions, ctx) resolved at the breach step
     label = "run"
 
     @property
@@ -156,6 +158,14 @@ class Run(Frame):
         if key == "breach":
             from judgebook.engine.rules.access import Breach
 
+            if me.instead is not None:
+                # The breach is replaced (rule_if_successful_lingering_effect): its instructions resolve instead.
+                from judgebook.engine.rules.resolve import Resolve
+
+                instrs, ctx = me.instead
+                why = "rule_if_successful_lingering_effect"
+                g = log(g, "breach_replaced", f"instead of breaching {self.server}", why, "runner")
+                return push(g, Resolve(instrs, ctx, "rule_if_successful_lingering_effect"))
             return push(g, Breach(self.server, self.seq))
         if key == "close_windows":
             return g
@@ -244,6 +254,6 @@ def instruction(g: Game, ctx: Ctx, name: str) -> Game:
     raise ValueError(name)
 
 
-def start_run(g: Game, server: str) -> Game:
+def start_run(g: Game, server: str, instead: Any = None) -> Game:
     seq = g.runs + 1
-    return push(evolve(g, runs=seq), Run(server, seq))
+    return push(evolve(g, runs=seq), Run(server, seq, instead=instead))
