@@ -74,7 +74,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (len(defined), len(partial), len(undefined)) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 100, 33, 39
+DEFINED, PARTIAL, UNDEFINED = 103, 33, 36
 
 
 # The slice's ids, read from the corpus at collection (tests read it at ../shared/corpora, as conftest does):
@@ -119,10 +119,10 @@ def test_ruling_scenario_source_names_a_real_ruling(path: Path, cards_root: Path
 
 def test_ruling_scenario_counts():
     # Counted by `ls rules_source/scenarios/standard/ruling-*.yaml` over this slice's cards (29) and
-    # `grep -l "^mismatch:"` among them (3: dzmz_optimizer, hyperbaric, paladin_poemu).
+    # `grep -l "^mismatch:"` among them (2: hyperbaric, paladin_poemu).
     assert len(SCENARIOS) == 29
     marked = [p.stem for p in SCENARIOS if re.search(r"^mismatch:", p.read_text(encoding="utf-8"), re.M)]
-    assert marked == ["ruling-dzmz_optimizer-1", "ruling-hyperbaric-1", "ruling-paladin_poemu-1"]
+    assert marked == ["ruling-hyperbaric-1", "ruling-paladin_poemu-1"]
 
 
 # --- the constructs this slice added, asserted on events, cited rules and choice points ------------------
@@ -265,3 +265,13 @@ def test_a_replaced_breach_breaches_nothing_else(cards_root: Path):
     assert "breach" not in [s.kind for s in out.steps] and "access" not in [s.kind for s in out.steps]
     beatriz = _out("rig-instead-of-breach-beatriz", cards_root)
     assert [f.event.get("server") for f in beatriz.final.history if f.event.name == "breach"] == ["R&D"]
+
+
+def test_remove_from_game_as_a_cost_and_the_bypass_event(cards_root: Path):
+    charm = _out("rig-remove-cost-lucky-charm", cards_root)
+    assert ("removed", "rule_rfg_move") in _steps(charm)
+    assert charm.final.cards["Lucky Charm"].zone == "runner.removed"
+    capybara = _out("rig-bypass-event-capybara", cards_root)
+    kinds = [s.kind for s in capybara.steps]
+    assert ("bypass", "rule_bypass") in _steps(capybara) and kinds.index("bypass") < kinds.index("derezzed")
+    assert capybara.final.cards["Capybara"].zone == "runner.removed"

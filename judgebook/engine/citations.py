@@ -98,6 +98,7 @@ CITED: frozenset[str] = frozenset(
         "rule_reveal",
         "rule_rez_ice_restriction",
         "rule_rez_procedure",
+        "rule_rfg_move",
         "rule_run_ends_close_paws",
         "rule_runner_discard_step",
         "rule_sabotage_resolution",

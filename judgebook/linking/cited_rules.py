@@ -105,6 +105,7 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_reaction_window_priority": ("9.2.8b", "Abilities › Timing and Priority"),
     "rule_rez_ice_restriction": ("6.4.3", "Runs › Approach Ice"),
     "rule_rez_procedure": ("8.1.2e", "Card Manipulation › Faceup and Facedown Status"),
+    "rule_rfg_move": ("4.9.2", "Game Zones › Remove from the Game"),
     "rule_run_ends_close_paws": ("6.8.2a", "Runs › Run Ends Phase"),
     "rule_sec_run_approach_ice_phase": ("6.9.2", "Steps of a Run › Approach Ice Phase"),
     "rule_sec_run_encounter_ice_phase": ("6.9.3", "Steps of a Run › Encounter Ice Phase"),

@@ -1,6 +1,6 @@
 """Costs (rule_cost): all parts paid together or not at all.
 
-{clicks: 1, credits: 2 | X | <quantity>, trash: self, tags: 1, counters: {power: 1}, damage: {net: 1}}
+{clicks: 1, credits: 2 | X | <quantity>, trash: self, remove: self, tags: 1, counters: {power: 1}, damage: {net: 1}}
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 from judgebook.engine.language.nodes import At, check_keys, want_int
 from judgebook.engine.language.quantities import Number, Quantity, TheX, parse_quantity
 
-COST_KEYS = ("clicks", "credits", "trash", "tags", "counters", "damage", "forfeit")
+COST_KEYS = ("clicks", "credits", "trash", "remove", "tags", "counters", "damage", "forfeit")
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,7 @@ class Cost:
     counters: tuple[tuple[str, int], ...] = ()
     damage: tuple[tuple[str, int], ...] = ()
     has_credits: bool = False  # "0[c]" is still a cost that is paid (rule_cost_zero)
+    remove_self: bool = False  # "Remove this hardware from the game:" (rule_rfg_move)
 
     @property
     def x(self) -> bool:
@@ -42,6 +43,7 @@ class Cost:
             self.counters + other.counters,
             self.damage + other.damage,
             self.has_credits or other.has_credits,
+            self.remove_self or other.remove_self,
         )
 
     def render(self) -> str:
@@ -53,6 +55,8 @@ class Cost:
             parts.append(f"{c.render()}[c]" if isinstance(c, Number | TheX) else f"[c] equal to {c.render()}")
         if self.trash_self:
             parts.append("[trash]")
+        if self.remove_self:
+            parts.append("remove this card from the game")
         if self.tags:
             parts.append(f"take {self.tags} tag{'s' if self.tags != 1 else ''}")
         parts += [f"remove {n} {kind} counter{'s' if n != 1 else ''}" for kind, n in self.counters]
@@ -74,6 +78,8 @@ def parse_cost(node: Any, at: At) -> Cost:
             at.key(node, "damage").fail("damage kinds are net, meat, core")
     if "trash" in node and node["trash"] != "self":
         at.key(node, "trash").fail("a [trash] cost is written `trash: self`")
+    if "remove" in node and node["remove"] != "self":
+        at.key(node, "remove").fail("removing this card from the game as a cost is written `remove: self`")
     if "forfeit" in node:
         at.key(node, "forfeit").fail("forfeiting an agenda as a cost is not implemented yet")
     return Cost(
@@ -84,4 +90,5 @@ def parse_cost(node: Any, at: At) -> Cost:
         counters=tuple(sorted(counters.items())),
         damage=tuple(sorted(damage.items())),
         has_credits="credits" in node,
+        remove_self="remove" in node,
     )

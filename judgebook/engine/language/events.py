@@ -20,6 +20,7 @@ EVENTS = (
     "run_begins",
     "approach_ice",
     "encounter_ice",
+    "bypass",
     "pass_ice",
     "approach_server",
     "successful_run",

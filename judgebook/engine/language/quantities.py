@@ -355,22 +355,30 @@ def _events(scope: str) -> None:
     @dataclass(frozen=True)
     class EventsThis(Quantity):
         event: str
+        filters: Any = None  # {event: NAME, <event filters>}: only the events passing them ("runs on HQ")
 
         @classmethod
         def parse(cls, arg: Any, at: At) -> EventsThis:
-            from judgebook.engine.language.events import EVENTS
+            from judgebook.engine.language.events import EVENTS, parse_trigger
 
+            if isinstance(arg, dict) and "event" in arg:
+                rest = {k: v for k, v in arg.items() if k != "event"}
+                trig = parse_trigger(arg["event"], rest, at.key(arg, "event"), at)
+                return cls(str(arg["event"]), trig)
             if arg not in EVENTS:
-                at.fail(f"expected an event name ({', '.join(EVENTS)})")
+                at.fail(f"expected an event name ({', '.join(EVENTS)}) or {{event: NAME, filters...}}")
             return cls(str(arg))
 
         def value(self, g: Game, ctx: Ctx) -> int:
             from judgebook.engine.rules.history import count_this
 
-            return count_this(g, self.event, scope)
+            if self.filters is None:
+                return count_this(g, self.event, scope)
+            return count_this(g, self.event, scope, lambda e: bool(self.filters.matches(g, ctx, e)))
 
         def render(self) -> str:
-            return f"the number of times {self.event.replace('_', ' ')} happened this {scope}"
+            which = f" ({self.filters.render()})" if self.filters is not None else ""
+            return f"the number of times {self.event.replace('_', ' ')}{which} happened this {scope}"
 
     EventsThis.__name__ = EventsThis.__qualname__ = f"Events_{scope}"
     QUANTITIES.register(f"events_this_{scope}")(EventsThis)

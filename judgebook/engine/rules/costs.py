@@ -110,6 +110,8 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
         return "rule_cannot_precedence", "cannot spend credits"
     if credits > available_credits(g, payer, purpose, ctx.source):
         return "rule_cost", f"needs {credits}[c], can spend {available_credits(g, payer, purpose, ctx.source)}"
+    if cost.remove_self and not q.is_installed(g, ctx.source):
+        return "rule_cost", "the card is not installed"
     if cost.trash_self and not q.is_installed(g, ctx.source) and g.cards[ctx.source].zone != "play":
         return "rule_cost", "the card is not installed"
     if cost.tags and cannot(g, "take_tags", payer):
@@ -200,6 +202,10 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
         )
     if cost.trash_self:
         g = trash(g, ctx.source, payer, cause="cost")
+    if cost.remove_self:
+        owner = g.cards[ctx.source].owner
+        g = move(g, ctx.source, f"{owner}.removed")
+        g = log(g, "removed", f"{ctx.source} is removed from the game as a cost", "rule_rfg_move", payer)
     for kind, n in cost.damage:
         from judgebook.engine.rules.damage import suffer
 

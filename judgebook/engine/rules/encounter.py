@@ -163,7 +163,9 @@ def bypass(g: Game) -> Game:
     if enc is None:
         return g
     g = swap(g, enc, replace(enc, bypassed=True, over=True))
-    return log(g, "bypass", f"the Runner bypasses {enc.ice}", "rule_bypass", "runner")
+    # An event: "whenever you bypass a piece of ice" (Capybara, Jeitinho).
+    return emit(g, event("bypass", ice=enc.ice, player="runner"), f"the Runner bypasses {enc.ice}", "rule_bypass",
+                "runner")
 
 
 def pump(g: Game, cid: str, n: int) -> Game:
