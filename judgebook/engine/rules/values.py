@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from judgebook.engine.language.context import Ctx
-from judgebook.engine.language.statics import AdditionalCost, CostChange, Static
+from judgebook.engine.language.statics import AdditionalCost, Cannot, CostChange, Static
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Duration, Game, Side
 
@@ -22,6 +22,11 @@ def statics(g: Game) -> Iterator[tuple[Static, Ctx]]:
             # An additional cost to play or install this card applies while it is not yet active.
             own_cost = isinstance(ab.static, AdditionalCost) and ab.static.card == "self"
             own_cost = own_cost or (isinstance(ab.static, CostChange) and ab.static.own)
+            # "Install only if …": a restriction on installing or playing this card applies from the hand.
+            own_cost = own_cost or (
+                isinstance(ab.static, Cannot) and ab.static.what in ("install", "play")
+                and getattr(ab.static.card, "ref", None) == "self"
+            )
             if not own_cost and not ability_active(g, cid, ab.active_in):
                 continue
             if ab.condition is not None and not ab.condition.holds(g, ctx):
