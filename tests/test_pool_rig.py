@@ -74,7 +74,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (len(defined), len(partial), len(undefined)) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 104, 32, 36
+DEFINED, PARTIAL, UNDEFINED = 108, 32, 32
 
 
 # The slice's ids, read from the corpus at collection (tests read it at ../shared/corpora, as conftest does):
@@ -275,3 +275,13 @@ def test_remove_from_game_as_a_cost_and_the_bypass_event(cards_root: Path):
     kinds = [s.kind for s in capybara.steps]
     assert ("bypass", "rule_bypass") in _steps(capybara) and kinds.index("bypass") < kinds.index("derezzed")
     assert capybara.final.cards["Capybara"].zone == "runner.removed"
+
+
+def test_the_mark_is_identified_once_and_read_as_a_server(cards_root: Path):
+    out = _out("rig-mark-virtuoso-info-bounty", cards_root)
+    kinds = _steps(out)
+    assert ("mark", "rule_mark_identification") in kinds and ("mark", "rule_mark_already_identified") in kinds
+    points = [g.point for g in out.states if g.point is not None and g.point.rule == "rule_mark_identification_method"]
+    assert len(points) == 1 and [o.decision.value[0] for o in points[0].options] == ["HQ", "R&D", "Archives"]
+    # Virtuoso: the run on the mark (R&D) is followed by a breach of HQ when it ends.
+    assert [f.event.get("server") for f in out.final.history if f.event.name == "breach"] == ["R&D", "HQ"]

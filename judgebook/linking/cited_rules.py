@@ -237,6 +237,9 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_valid_search_target_criteria": ("8.7.2a", "Card Manipulation › Searching for Cards"),
     "rule_cost_x": ("1.16.2c", "Game Concepts › Costs"),
     "rule_look": ("1.21.2", "Game Concepts › Card Visibility"),
+    "rule_mark_already_identified": ("10.11.3", "Additional Rules › Mark"),
+    "rule_mark_identification": ("10.11.2", "Additional Rules › Mark"),
+    "rule_mark_identification_method": ("10.11.2a", "Additional Rules › Mark"),
     "rule_reveal": ("1.21.3", "Game Concepts › Card Visibility"),
     "rule_use_restriction": ("9.3.3c", "Abilities › Interpreting Card Text"),
 }

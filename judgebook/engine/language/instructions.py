@@ -862,6 +862,29 @@ class MakeRun(Instruction):
         return text + (f"; if successful, instead of breaching: {render_all(self.instead)}" if self.instead else "")
 
 
+@instruction("identify_mark")
+@dataclass(frozen=True, eq=False)
+class IdentifyMark(Instruction):
+    """"Identify your mark" (rule_mark_identification): with no mark yet, a random central server becomes the
+    mark for the rest of the turn; with one, nothing happens (rule_mark_already_identified)."""
+
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> IdentifyMark:
+        if arg not in (None, True):
+            at.fail("identify_mark takes no value")
+        return cls()
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.procedures import identify_mark
+
+        return identify_mark(g, ctx)
+
+    def render(self) -> str:
+        return "identify your mark"
+
+
 @instruction("access")
 @dataclass(frozen=True, eq=False)
 class MoreAccess(Instruction):

@@ -292,7 +292,7 @@ class HasCounter(Filter):
         return f"with a {self.kind} counter"
 
 
-SERVER_WORDS = ("this", "attacked", "central", "remote")
+SERVER_WORDS = ("this", "attacked", "central", "remote", "mark")
 
 
 def server_matches(g: Game, ctx: Ctx, want: str, server: str | None) -> bool:
@@ -309,6 +309,10 @@ def server_matches(g: Game, ctx: Ctx, want: str, server: str | None) -> bool:
         return server in q.CENTRAL
     if want == "remote":
         return server not in q.CENTRAL
+    if want == "mark":
+        from judgebook.engine.rules.values import current_mark
+
+        return server == current_mark(g)
     return server == want
 
 

@@ -111,6 +111,17 @@ class AdditionalCost(Static):
         return f"an additional cost of {self.cost.render()} to {self.to}"
 
 
+@dataclass(frozen=True, eq=False)
+class Marked(Static):
+    """The designation of the Runner's mark, a lingering effect until the end of the turn
+    (rule_mark_designation_lingering_effect); made only by `identify_mark`, so not written in a card."""
+
+    server: str
+
+    def render(self) -> str:
+        return f"the mark is {self.server}"
+
+
 COST_CHANGE_TO = ("install", "play", "rez", "trash", "use")
 
 

@@ -101,6 +101,42 @@ class ChooseServer(Frame):
         return start_run(pop(g), str(option.decision.value[0]), self.instead)
 
 
+def identify_mark(g: Game, ctx: Ctx) -> Game:
+    from judgebook.engine.rules.values import current_mark
+
+    mark = current_mark(g)
+    if mark is not None:
+        return log(g, "mark", f"the mark is already {mark}", "rule_mark_already_identified", "runner")
+    return push(g, ChooseMark(ctx))
+
+
+@dataclass(frozen=True)
+class ChooseMark(Frame):
+    """The random central server that becomes the mark: the engine does not draw lots, so the replay names it
+    (`{target: [R&D]}`), each of the 3 being equally possible (rule_mark_identification_method)."""
+
+    ctx: Ctx
+
+    def step(self, g: Game) -> ChoicePoint:
+        return ChoicePoint(
+            "runner",
+            "target",
+            "the random central server that becomes the mark",
+            "rule_mark_identification_method",
+            tuple(Option(decision("target", [s]), s, "rule_mark_identification_method") for s in q.CENTRAL),
+            default=0,
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        from judgebook.engine.language.statics import Marked
+        from judgebook.engine.rules.effects import create_lasting
+
+        server = str(option.decision.value[0])
+        g = create_lasting(pop(g), self.ctx, Marked(server), "turn")
+        return log(g, "mark", f"{server} becomes the mark for the turn", "rule_mark_identification", "runner")
+
+
 def access_bonus(g: Game, n: int) -> Game:
     run = current_run(g)
     if run is None:

@@ -158,6 +158,16 @@ def card_stat(g: Game, cid: str, stat: str) -> int:
     raise ValueError(stat)
 
 
+def current_mark(g: Game) -> str | None:
+    """The server designated as the mark this turn, if any (rule_only_one_mark)."""
+    from judgebook.engine.language.statics import Marked
+
+    for lasting in g.lasting:
+        if isinstance(lasting.effect, Marked) and _in_force(g, lasting.duration):
+            return lasting.effect.server
+    return None
+
+
 def _in_force(g: Game, d: Duration) -> bool:
     """A lasting effect for a run, an encounter or a turn applies only during that one (an effect made
     before a run is for the next run: "during that run")."""
