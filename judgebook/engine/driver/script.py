@@ -336,7 +336,7 @@ def _zone_word(g: Game, cid: str) -> str:
     z = g.cards[cid].zone
     if q.is_installed(g, cid):
         return "installed"
-    for word in ("hand", "deck", "discard", "score", "identity", "play"):
+    for word in ("hand", "deck", "discard", "score", "identity", "play", "removed"):
         if z.endswith(word):
             return word
     return z

@@ -218,7 +218,7 @@ class Access(Frame):
             # One mid-access ability or none (rule_mid_access_window_one_ability); a trashed card's access ends.
             if option.decision.kind != "use":
                 return set_top(g, replace(self, at="decide"))
-            g = set_top(g, replace(self, at="decide", mid_from=g.cards[self.card].zone))
+            g = set_top(g, replace(self, at="decide"))
             from judgebook.engine.rules.windows import use_ability
 
             return use_ability(g, "runner", str(option.decision.value), str(option.decision.get("ability")), None)
