@@ -257,33 +257,40 @@ def plain(value: Any) -> Any:
 
 
 def flow(decision: Any) -> str:
-    """A decision in the scenario spelling, on one line: {action: run, server: HQ}."""
+    """A decision (an engine Decision, or a scenario's decision as plain data) in the scenario spelling, on
+    one line: {action: run, server: HQ}."""
     import yaml
 
-    return str(yaml.safe_dump(plain(decision.as_yaml()), default_flow_style=True, sort_keys=False,
+    data = decision.as_yaml() if hasattr(decision, "as_yaml") else decision
+    return str(yaml.safe_dump(plain(data), default_flow_style=True, sort_keys=False,
                               allow_unicode=True, width=10**6)).strip()
 
 
-def decisions_block(decisions: list[Any]) -> str:
-    head = ("# the decisions taken in `judgebook play`; the input's `expect` block was left out, as these\n"
-            "# decisions may lead elsewhere\n")
+PLAY_HEAD = ("# the decisions taken in `judgebook play`; the input's `expect` block was left out, as these\n"
+             "# decisions may lead elsewhere\n")
+
+
+def decisions_block(decisions: list[Any], head: str = PLAY_HEAD) -> str:
     if not decisions:
         return head + "decisions: []\n"
     return head + "decisions:\n" + "".join(f"  - {flow(d)}\n" for d in decisions)
 
 
-def with_decisions(text: str, decisions: list[Any]) -> str:
-    """The scenario text with its top-level `decisions:` replaced and `expect:` left out; everything else
-    (board, card definitions, comments) kept byte for byte."""
+def with_decisions(text: str, decisions: list[Any], head: str = PLAY_HEAD, expect: str | None = "") -> str:
+    """The scenario text with its top-level `decisions:` replaced and `expect:` replaced by the block
+    `expect` (left out when empty, kept as it is when None); everything else (board, card definitions,
+    comments) kept byte for byte."""
     import yaml
 
     root = yaml.compose(text, Loader=yaml.SafeLoader)
-    block = decisions_block(decisions)
+    block = decisions_block(decisions, head)
     if not isinstance(root, yaml.MappingNode) or root.flow_style:
         data = yaml.safe_load(text)
-        data.pop("expect", None)
+        stated = data.pop("expect", None)
         data.pop("decisions", None)
-        return yaml.safe_dump(data, sort_keys=False, allow_unicode=True) + block
+        kept = yaml.safe_dump({"expect": stated}, sort_keys=False, allow_unicode=True) \
+            if expect is None and stated is not None else expect or ""
+        return yaml.safe_dump(data, sort_keys=False, allow_unicode=True) + block + kept
     lines = text.splitlines(keepends=True)
     starts = [(k.value, k.start_mark.line) for k, _ in root.value]
     out: list[str] = []
@@ -293,10 +300,12 @@ def with_decisions(text: str, decisions: list[Any]) -> str:
         end = starts[i + 1][1] if i + 1 < len(starts) else len(lines)
         if i == 0:
             out += lines[:line]
-        if key in ("decisions", "expect"):
-            if key == "decisions":
-                out.append(block)
-                placed = True
+        if key == "decisions":
+            out.append(block)
+            placed = True
+        elif key == "expect":
+            out += lines[line:end] if expect is None else [expect]
+            expect = ""
         else:
             out += lines[line:end]
         cursor = end
@@ -304,10 +313,10 @@ def with_decisions(text: str, decisions: list[Any]) -> str:
     body = "".join(out)
     if not placed:
         body = (body if body.endswith("\n") or not body else body + "\n") + block
-    return body
+    return body + ("\n" if expect and not body.endswith("\n") else "") + (expect or "")
 
 
-def save(session: Session, target: str, library: Path | None) -> list[str]:
+def save(session: Session, target: str, library: Path | list[Path] | None) -> list[str]:
     """Write the session; returns notes for stderr: the file does not find its library by itself, or its
     scripted replay does not end at this point (a point with a default lets a replay go on)."""
     body = with_decisions(session.source, session.decisions)
@@ -325,7 +334,7 @@ def save(session: Session, target: str, library: Path | None) -> list[str]:
         found = library_for(path, None)
     except LibraryError:
         found = None
-    if library is not None and (found is None or found.resolve() != library.resolve()):
+    if library is not None and _resolved(found) != _resolved(library):
         notes.append(f"note: {path} uses the card library {library}: replay it with --library {library}")
     try:
         # over the session's own parsed cards: states hold card definitions, which compare by identity
@@ -336,6 +345,12 @@ def save(session: Session, target: str, library: Path | None) -> list[str]:
         notes.append(f"note: a replay of {path} does not stop here ({outcome.ended}): a scripted replay takes "
                      "the defaults after the last decision")
     return notes
+
+
+def _resolved(library: Path | list[Path] | None) -> list[Path]:
+    """A library (one folder or several searched in order) as absolute folders, to compare two."""
+    folders = library if isinstance(library, list) else [library] if library is not None else []
+    return [f.resolve() for f in folders]
 
 
 # --- the loop ---------------------------------------------------------------------
@@ -437,7 +452,7 @@ def _too_late(next_up: Any, steps: tuple[Step, ...], run_phases: tuple[str, ...]
     return None
 
 
-def loop(session: Session, stdin: IO[str], out: IO[str], cite: Cite, library: Path | None) -> int:
+def loop(session: Session, stdin: IO[str], out: IO[str], cite: Cite, library: Path | list[Path] | None) -> int:
     from judgebook.engine.errors import EngineLimit, IllegalDecision, ScenarioError
 
     shown = None
