@@ -25,7 +25,7 @@ from judgebook.engine.driver.timeline import timeline as make_timeline
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.language.nrdb import parse_scenario
 from judgebook.store.citations import rule_ref, timeline_data
-from judgebook.web.board_view import BoardView, Changes, board, changes
+from judgebook.web.board_view import BoardView, Changes, board, changes, step_boards
 
 MAX_STEPS = 2000          # a session cannot raise options.max_steps above the default (as an upload)
 SESSION_FILE = "session"  # how errors name the session's text
@@ -153,7 +153,7 @@ def read(text: str, corpus: Any) -> Session:
     elif out.limit is not None:
         s.error = {"message": str(out.limit), "rule": rule_ref(corpus, out.limit.rule)}
     s.steps = timeline_data(make_timeline(sc, out, []), corpus)["steps"] if out.states else []
-    annotate(s.steps, out)
+    step_boards(s.steps, out)
     if out.states:
         g = out.final
         s.board = board(g)
@@ -173,27 +173,6 @@ def decision_data(d: Any) -> dict[str, Any]:
     if d.note:
         out["note"] = d.note
     return out
-
-
-def annotate(steps: list[dict[str, Any]], out: Outcome) -> list[BoardView]:
-    """Each step's board in a player's words: on the last step a decision led to, what it changed (`words`)
-    and the cards it touched; every step names the state it belongs to (`state`, an index into the
-    returned boards) and, on the first step of a scripted decision, that decision's number (`decision`)."""
-    boards = [board(g) for g in out.states]
-    start = 0
-    for k, end in enumerate(out.marks):
-        for i in range(start, min(end, len(steps))):
-            steps[i]["state"] = k
-        if k and start < end <= len(steps):
-            if out.used[k] > out.used[k - 1]:
-                steps[start]["decision"] = out.used[k]
-            diff = changes(out.states[k - 1], out.states[k])
-            steps[end - 1]["words"] = list(diff.lines)
-            steps[end - 1]["touched"] = diff.cards
-        start = end
-    for i in range(start, len(steps)):      # steps after the last state (an illegal decision's own step)
-        steps[i]["state"] = len(boards) - 1
-    return boards
 
 
 def point_view(point: ChoicePoint, g: Any, corpus: Any) -> PointView:
