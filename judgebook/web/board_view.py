@@ -197,11 +197,12 @@ def changes(before: Game, after: Game) -> Changes:
     return Changes(tuple(lines), frozenset(touched))
 
 
-def step_boards(steps: list[dict[str, Any]], out: Outcome) -> list[BoardView]:
+def step_boards(steps: list[dict[str, Any]], out: Outcome, draw: bool = True) -> list[BoardView]:
     """Each step's board in a player's words: on the last step a decision led to, what it changed (`words`)
     and the cards it touched; every step names the state it belongs to (`state`, an index into the
-    returned boards) and, on the first step of a scripted decision, that decision's number (`decision`)."""
-    boards = [board(g) for g in out.states]
+    returned boards, drawn unless `draw` is false) and, on the first step of a scripted decision, that
+    decision's number (`decision`)."""
+    boards = [board(g) for g in out.states] if draw else []     # the table draws only the last one
     start = 0
     for k, end in enumerate(out.marks):
         for i in range(start, min(end, len(steps))):
@@ -214,7 +215,7 @@ def step_boards(steps: list[dict[str, Any]], out: Outcome) -> list[BoardView]:
             steps[end - 1]["touched"] = diff.cards
         start = end
     for i in range(start, len(steps)):      # steps after the last state (an illegal decision's own step)
-        steps[i]["state"] = len(boards) - 1
+        steps[i]["state"] = len(out.states) - 1
     return boards
 
 
