@@ -262,6 +262,7 @@ def _read(text: str, corpus: Any) -> Session:
     s.used = out.used[-1] if out.used else 0
     if out.error is not None:
         s.error = error_view(out.error, corpus)
+        s.error["file"] = s.error["file"] or SESSION_FILE    # a decision's line: in the session itself
     elif out.limit is not None:
         s.error = {"message": str(out.limit), "rule": rule_ref(corpus, out.limit.rule)}
     s.steps = timeline_data(make_timeline(sc, out, []), corpus)["steps"] if out.states else []
