@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from test_web_corpus import FakeSearcher, documents, sections
 
-from judgebook.commands.play import with_decisions
 from judgebook.model import Provenance, Section
+from judgebook.scenario_text import with_decisions
 from judgebook.store.corpus import Corpus
 from judgebook.web import session_link
 from judgebook.web.app import create_app
@@ -408,3 +408,11 @@ def test_the_replay_page_draws_the_board_and_does_not_repeat_the_timing_picture(
     assert "decisions: []" in unpack(start.split("s=", 1)[1])
     assert unpack(end.split("s=", 1)[1]) == FEMME.read_text(encoding="utf-8")
     assert client.get(start).status_code == 200 and client.get(end).status_code == 200
+
+
+def test_a_body_over_the_apps_limit_and_a_broken_download_are_clear_pages(client):
+    r = client.post("/replay/play", data={"scenario": "#" * (80 * 1024)})
+    assert r.status_code == 413 and "<h1>" in r.get_data(as_text=True)
+    r = client.get("/replay/play.yaml?s=" + pack("title: x\nrunner:\n  creds: 5\n"))
+    body = r.get_data(as_text=True)
+    assert r.status_code == 400 and r.mimetype == "text/html" and "creds" in body
