@@ -50,7 +50,7 @@ def largest(app: Any) -> Path:
     """The shipped scenario whose scripted replay, read as the table reads it (the project's whole library),
     stops at the most choice points with no error."""
     from judgebook.engine.driver.script import replay
-    from judgebook.web.table_session import parse_text
+    from judgebook.web.session_parse import parse_text
 
     best: tuple[int, str, Path] | None = None
     with app.test_request_context():
@@ -72,7 +72,7 @@ def path_taken(text: str, app: Any) -> tuple[list[int], int]:
     """The option numbers (1-based) the scripted replay of `text` took at each of its choice points."""
     from judgebook.engine.driver.script import replay
     from judgebook.engine.driver.step import advance
-    from judgebook.web.table_session import parse_text
+    from judgebook.web.session_parse import parse_text
 
     with app.test_request_context():
         out = replay(parse_text(text, "bench"))

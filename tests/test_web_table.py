@@ -377,7 +377,7 @@ def test_what_a_decision_changed_is_said_in_a_players_words(client):
 
 
 def test_the_session_is_split_only_where_it_reads_as_the_whole(app):
-    from judgebook.web.table_session import parse_text, split_decisions
+    from judgebook.web.session_parse import parse_text, split_decisions
     text = FEMME.read_text(encoding="utf-8")
     rest, block = split_decisions(text)
     lines, kept, alone = text.split("\n"), rest.split("\n"), block.split("\n")

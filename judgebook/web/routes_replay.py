@@ -33,7 +33,7 @@ from judgebook.store.citations import rule_ref, timeline_data
 from judgebook.web.app import state
 from judgebook.web.board_view import step_boards
 from judgebook.web.session_link import MAX_TEXT, SessionLinkError
-from judgebook.web.table_session import parse_text
+from judgebook.web.session_parse import parse_text
 
 bp = Blueprint("replay", __name__)
 
@@ -291,4 +291,4 @@ def pictures(step_paths: list[list[str]]) -> list[list[dict]]:
     return out
 
 
-__all__ = ["bp", "build_view", "pictures"]
+__all__ = ["bp", "build_view", "error_view", "pictures"]

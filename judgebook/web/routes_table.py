@@ -23,6 +23,7 @@ from judgebook.scenario_text import flow
 from judgebook.web import table_session as ts
 from judgebook.web.app import state
 from judgebook.web.routes_replay import pictures
+from judgebook.web.session_download import download as download_text
 from judgebook.web.session_link import MAX_PACKED, MAX_TEXT, SessionLinkError, pack, unpack
 
 bp = Blueprint("table", __name__)
@@ -148,7 +149,7 @@ def download():
     session = ts.read(text, state().corpus)
     if session.scenario is None:
         return _page(session, request.args.get("s", ""))
-    body = ts.download(session)
+    body = download_text(session)
     name = re.sub(r"[^a-z0-9]+", "-", session.scenario.title.lower()).strip("-")[:60] or "session"
     return Response(body, mimetype="text/yaml", headers={
         "Content-Disposition": f'attachment; filename="{name}.yaml"'})
