@@ -10,8 +10,9 @@ import yaml
 from judgebook.engine.driver.script import Outcome, check, replay
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.state import queries as q
+from judgebook.scenario_text import plain
 from judgebook.web.session_parse import parse_text
-from judgebook.web.table_session import EXPECT_HEAD, Session, plain, with_decisions
+from judgebook.web.table_session import EXPECT_HEAD, Session, with_decisions
 
 
 def download(s: Session) -> str:

@@ -18,8 +18,7 @@ from judgebook.engine.driver.choice import ANY_NUMBER, ChoicePoint
 from judgebook.engine.driver.script import Outcome, replay
 from judgebook.engine.driver.timeline import timeline as make_timeline
 from judgebook.engine.errors import ScenarioError
-from judgebook.scenario_text import PLAY_HEAD, flow, read_decision
-from judgebook.scenario_text import plain as to_plain
+from judgebook.scenario_text import PLAY_HEAD, flow, plain, read_decision
 from judgebook.scenario_text import with_decisions as rewrite
 from judgebook.store.citations import rule_ref, timeline_data
 from judgebook.web.board_view import BoardView, Changes, board, changes, step_boards
@@ -80,10 +79,6 @@ class Session:
     @property
     def legal(self) -> list[Any]:
         return self.decisions[: self.used]
-
-
-def plain(value: Any) -> Any:
-    return to_plain(value)
 
 
 RECENT = Recent()       # the last sessions read: a choice reads its session twice (the pick that
@@ -229,4 +224,4 @@ def _whole(text: str, what: str, low: int) -> int:
     return value
 
 
-__all__ = ["EXPECT_HEAD", "TABLE_HEAD", "PickError", "Session", "pick", "plain", "read", "undo_to", "with_decisions"]
+__all__ = ["EXPECT_HEAD", "TABLE_HEAD", "PickError", "Session", "pick", "read", "undo_to", "with_decisions"]
