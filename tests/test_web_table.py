@@ -178,6 +178,7 @@ def test_play_femme_fatale_against_tollbooth_choice_by_choice_then_undo_and_decl
     assert re.search(r'bd-ice is-rezzed[^"]*" data-card="Tollbooth"', html)
     assert 'data-card="Femme Fatale"' in html and "chosen: Tollbooth" in html
     assert re.search(r"<dt>credits</dt><dd>5</dd>.*<dt>credits</dt><dd>5</dd>", html, re.S)
+    assert "<dt>link</dt><dd>0</dd>" in html and "<dt>free memory</dt><dd>3 of 4</dd>" in html  # Femme Fatale: 1 MU
     # who decides, each option with the rule allowing it (linked with number and title), refused ones folded
     assert re.search(r'tb-runner">Runner</span> decides', html)
     assert re.search(r'value="1"[^>]*><kbd class="tb-key">1</kbd> pass priority</button>\s*'

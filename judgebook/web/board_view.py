@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from judgebook.engine.rules.frames import current_encounter, current_run
-from judgebook.engine.rules.values import strength
+from judgebook.engine.rules.values import link, memory_limit, strength, unused_memory
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import SIDES, Game, Side
 
@@ -70,6 +70,9 @@ class SideView:
     bad_publicity: int = 0
     core_damage: int = 0
     active: bool = False
+    link: int = 0                       # the Runner's link and memory, as modified
+    memory_free: int = 0
+    memory: int = 0
 
 
 @dataclass(frozen=True)
@@ -137,7 +140,11 @@ def _side(g: Game, side: Side) -> SideView:
                     scored=tuple(g.cards[c].name for c in g.zone(f"{side}.score")),
                     identity=g.cards[ident[0]].name if ident else None,
                     tags=p.tags, bad_publicity=p.bad_publicity, core_damage=p.core_damage,
-                    active=g.active == side)
+                    active=g.active == side, **(runner_stats(g) if side == "runner" else {}))
+
+
+def runner_stats(g: Game) -> dict[str, int]:
+    return {"link": link(g), "memory_free": unused_memory(g), "memory": memory_limit(g)}
 
 
 # ---- what changed, in words ------------------------------------------------------------
