@@ -417,3 +417,11 @@ def test_a_body_over_the_apps_limit_and_a_broken_download_are_clear_pages(client
     r = client.get("/replay/play.yaml?s=" + pack("title: x\nrunner:\n  creds: 5\n"))
     body = r.get_data(as_text=True)
     assert r.status_code == 400 and r.mimetype == "text/html" and "creds" in body
+
+
+def test_the_replay_page_offers_to_reopen_a_downloaded_session(client):
+    html = client.get("/replay").get_data(as_text=True)
+    form = re.search(r'<section class="rp-upload" id="tb-open".*?</section>', html, re.S).group(0)
+    assert re.search(r'<form class="rp-form" action="/replay/play" method="post" enctype="multipart/form-data">',
+                     form)
+    assert 'type="file"' in form and '<textarea id="tb-text" name="scenario"' in form
