@@ -32,6 +32,7 @@ BLUEPRINTS = [
     ("judgebook.web.routes_pages", "bp"),
     ("judgebook.web.routes_api", "bp"),
     ("judgebook.web.routes_replay", "bp"),
+    ("judgebook.web.routes_table", "bp"),
 ]
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
