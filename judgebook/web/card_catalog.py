@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 import threading
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from judgebook.engine.errors import ScenarioError
 from judgebook.engine.language.cards import CardDef, library_items, undefined_reason
 from judgebook.engine.language.nodes import At, node_line
 from judgebook.engine.language.nrdb import CardSource, parse_with_stats
+from judgebook.text import deaccent
 
 _TAG = re.compile(r"<[^>]+>")
 
@@ -70,18 +70,12 @@ class CatalogCard:
                 "partial": self.card.partial}
 
 
-def fold(text: str) -> str:
-    """Lower case without accents, so "mobius" finds "Möbius"."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-
-
 class Catalog:
     def __init__(self, cards: list[CatalogCard], broken: int) -> None:
-        self.cards = sorted(cards, key=lambda c: fold(c.name))
+        self.cards = sorted(cards, key=lambda c: deaccent(c.name))
         self.by_name = {c.name: c for c in self.cards}
         self.broken = broken          # definitions that did not load (left out)
-        self._folded = [(fold(c.name), c) for c in self.cards]
+        self._folded = [(deaccent(c.name), c) for c in self.cards]
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -92,7 +86,7 @@ class Catalog:
     def find(self, query: str, types: tuple[str, ...] = (), side: str | None = None,
              limit: int = 20) -> list[CatalogCard]:
         """Cards whose name starts with `query` (then those containing it), of `types` and `side` if given."""
-        q = fold(" ".join(query.split()))
+        q = deaccent(" ".join(query.split()))
         first: list[CatalogCard] = []
         then: list[CatalogCard] = []
         for name, card in self._folded:
@@ -169,4 +163,4 @@ def catalog(folders: list[Path], source: CardSource | None) -> Catalog:
         return found
 
 
-__all__ = ["CatalogCard", "Catalog", "catalog", "fold", "read_catalog"]
+__all__ = ["CatalogCard", "Catalog", "catalog", "read_catalog"]
