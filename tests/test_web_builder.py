@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from test_web_corpus import FakeSearcher, documents, sections
+from test_web_replay import clean
 
 from judgebook.engine.driver.script import replay
 from judgebook.engine.language.nrdb import parse_scenario
@@ -160,6 +161,7 @@ def test_empty_builder_is_a_plain_form(client):
     resp = client.get("/replay/new")
     html = resp.get_data(as_text=True)
     assert resp.status_code == 200
+    clean(html)                  # no inline script, handler or style; no id twice
     assert re.search(r'<form[^>]*id="bd-form"[^>]*action="/replay/new"[^>]*method="post"', html)
     for name in ("s0_ice0_card", "s1_ice0_card", "s2_ice0_card", "rig0_card", "corp_credits", "runner_tags",
                  "corp_hand0_card", "runner_discard0_card", "s0_ice0_n_advancement", "rig0_h0_card"):
@@ -279,10 +281,21 @@ def test_an_engine_error_with_a_line_maps_to_the_field_of_that_line():
 
 def test_markup_typed_into_the_board_comes_back_escaped(client):
     evil = "<script>alert(1)</script>"
-    resp = client.post("/replay/new", data={**FF_FORM, "title": evil, "s0_ice0_card": evil, "s3_name": evil})
+    resp = client.post("/replay/new", data={**FF_FORM, "title": evil, "s0_ice0_card": evil, "s3_name": evil,
+                                            "at": evil, "turn": evil, "first_run": evil})
     html = resp.get_data(as_text=True)
     assert resp.status_code == 400
     assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    clean(html)
+    assert set(errors_of(html)) >= {"at", "turn", "first_run"}
+
+
+def test_a_filled_board_page_has_unique_ids_and_no_inline_code(client):
+    form = {**FF_FORM, "go": "update", "rig0_h0_card": "Wallet", "corp_hand0_card": "Gate", "s3_name": "Server 1",
+            "corp_score0_card": "Plan", "runner_score0_card": "Plan"}
+    html = client.post("/replay/new", data=form).get_data(as_text=True)
+    clean(html)
+    assert "Score area <span class=\"count\">(1: 2 agenda points)</span>" in html
 
 
 def test_unknown_fields_and_buttons_are_refused(client):
@@ -317,15 +330,32 @@ def test_a_session_link_opens_its_board_in_the_builder(client):
 
 def test_board_text_board_round_trip():
     board = read_form({k: v for k, v in FF_FORM.items() if k != "go"})
-    assert from_scenario(scenario_text(board, lambda n: None).text) == board
+    assert from_scenario(scenario_text(board, lambda n: None).text) == (board, [])
+
+
+def test_a_played_session_opens_as_its_starting_board_saying_what_is_left_out(client):
+    played = FF_TEXT + "  - {trigger: Bypasser, ability: bypass}\n  - {jack_out: false}\nexpect: {winner: none}\n"
+    html = unescape(client.get(f"/replay/new?s={pack(played)}").get_data(as_text=True))
+    assert "left out: its expected outcome, 2 decisions taken from the start." in html
+    assert value_of(html, "s0_ice0_card") == "Gate"
+
+
+BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{c}: &{c} [{', '.join(['*' + p] * 9)}]\n" for p, c in zip("abcdefgh", "bcdefghi", strict=True))
 
 
 @pytest.mark.parametrize("s, says", [
     ("!!!", "not base64url"),
+    ("A" * 30_000, "too long"),
     (pack("title: x\ncard_defs: []\n"), "the builder has no field for card_defs"),
-    (pack("title: x\ndecisions: [{action: run, server: HQ}, {jack_out: true}]\n"), "open a session with its"),
     (pack("a: &a [*a]\n"), "this link"),
+    (pack(BOMB), "this link"),                                          # a billion laughs
+    (pack("title: x\nrunner: " + "[" * 200 + "]" * 200 + "\n"), "this link"),   # deep nesting
     (pack("title: x\nrunner: {installed: [{card: A, id: A2}]}\n"), "the builder has no field for rig0.id"),
+    (pack("title: x\nrunner: {installed: [{card: A, hosted: [{card: B, hosted: [C]}]}]}\n"),
+     "the builder has no field for rig0_h0.hosted"),
+    (pack("title: x\ncorp: {servers: {HQ: {ice: [{card: A, counters: {agenda: 1}}]}}}\n"),
+     "the builder has no field for s0_ice0_n_agenda"),
 ])
 def test_a_link_the_builder_cannot_show_says_why(client, s, says):
     resp = client.get(f"/replay/new?s={s}")

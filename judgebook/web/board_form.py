@@ -415,34 +415,43 @@ class Unshown(ScenarioError):
     """A scenario the builder cannot show whole: it names what it holds that the form has no field for."""
 
 
-def from_scenario(text: str) -> Board:
-    """The board of a scenario text, for the builder to show again.
+# what a scenario may hold beyond a board: the builder leaves it out and says so (a board is a start)
+AFTER_THE_START = {"source": "its source", "notes": "its notes", "expect": "its expected outcome",
+                   "options": "its options", "mismatch": "its known mismatch", "cards": "its `cards:` list"}
 
-    Only what the form can hold is read; anything else (inline card definitions, expectations, decisions
-    after a first run, card ids...) raises `Unshown` naming it, rather than being dropped unseen."""
+
+def from_scenario(text: str) -> tuple[Board, list[str]]:
+    """The board of a scenario text, for the builder to show again, and what of the scenario it leaves out.
+
+    A board is where the game starts: the decisions after a first run, an expected outcome, notes... are
+    left out, each named in the notices returned. What would change the board itself (inline card
+    definitions, card ids, a field the form lacks) raises `Unshown` naming it, rather than being dropped."""
     node = load_text(text, "session")
     if not isinstance(node, dict):
         raise ScenarioError("a scenario is a YAML mapping")
-    extra = sorted(set(node) - {"title", "start", "corp", "runner", "decisions"})
+    extra = sorted(str(k) for k in set(node) - {"title", "start", "corp", "runner", "decisions", *AFTER_THE_START})
     if extra:
-        raise Unshown(f"the builder has no field for {', '.join(map(str, extra))}")
+        raise Unshown(f"the builder has no field for {', '.join(extra)}")
+    notices = [AFTER_THE_START[k] for k in AFTER_THE_START if k in node]
     form: dict[str, str] = {"title": str(node.get("title", ""))}
     startnode = node.get("start") or {}
     if isinstance(startnode, dict):
         form.update({k: str(v) for k, v in startnode.items() if k in ("turn", "at")})
     decisions = node.get("decisions") or []
-    if decisions:
-        first = decisions[0] if isinstance(decisions, list) else None
-        if len(decisions) > 1 or not isinstance(first, dict) or set(first) != {"action", "server"} \
-                or first.get("action") != "run":
-            raise Unshown("the builder sets up a board: open a session with its decisions in the play view")
+    if not isinstance(decisions, list):
+        raise ScenarioError("decisions is a list")
+    first = decisions[0] if decisions else None
+    if isinstance(first, dict) and set(first) == {"action", "server"} and first.get("action") == "run":
         form["first_run"] = str(first["server"])
+        decisions = decisions[1:]
+    if decisions:
+        notices.append(f"{len(decisions)} decision{'s' if len(decisions) > 1 else ''} taken from the start")
     for side in ("corp", "runner"):
         _side_form(node.get(side) or {}, side, form)
     board = read_form(form)
     if board.unknown:
         raise Unshown(f"the builder has no field for {', '.join(board.unknown)}")
-    return board
+    return board, notices
 
 
 def _side_form(node: Any, side: str, form: dict[str, str]) -> None:

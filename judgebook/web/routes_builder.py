@@ -55,15 +55,16 @@ def the_catalog() -> Catalog:
 # ---- routes ----------------------------------------------------------------------------------
 @bp.get("/replay/new")
 def new():
-    board = Board()
-    message = ""
+    board, left_out = Board(), []
     packed = request.args.get("s")
     if packed is not None:
         try:
-            board = board_form.from_scenario(unpack(packed))
-        except (SessionLinkError, ScenarioError) as exc:
-            message = f"this link's board could not be read: {getattr(exc, 'message', None) or exc}"
-    return _page(board, {"": message} if message else {}, 400 if message else 200)
+            board, left_out = board_form.from_scenario(unpack(packed))
+        except SessionLinkError as exc:
+            return _page(board, {"": f"this link's board could not be read: {exc}"}, 400)
+        except ScenarioError as exc:
+            return _page(board, {"": f"this link's board could not be read: {exc.message}"}, 400)
+    return _page(board, {}, 200, left_out)
 
 
 @bp.post("/replay/new")
@@ -145,7 +146,7 @@ def _filename(title: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:60] or "scenario"
 
 
-def _page(board: Board, errors: dict[str, str], status: int):
+def _page(board: Board, errors: dict[str, str], status: int, left_out: list[str] | None = None):
     cat = the_catalog()
     info = {e.key: cat.get(e.card) for e in board.entries() if e.card}
     for side in ("corp", "runner"):
@@ -155,7 +156,8 @@ def _page(board: Board, errors: dict[str, str], status: int):
     return render_template("builder.html", b=board, errors=errors, info=info, ice_ids=_ice_ids(board),
                            blank=board_form.Entry, defaults=_defaults(board), numbers=board_form.NUMBERS,
                            counters=board_form.COUNTERS, starts=board_form.STARTS,
-                           piles=PILE_LABELS, catalog_size=len(cat), max_query=MAX_QUERY), status
+                           piles=PILE_LABELS, catalog_size=len(cat), max_query=MAX_QUERY, left_out=left_out or [],
+                           points=_points(board, cat)), status
 
 
 PILE_LABELS: dict[str, list[tuple[str, str, str]]] = {
@@ -175,6 +177,15 @@ def _defaults(board: Board) -> dict[str, str]:
             if name == "clicks":    # the active player's allotment in the action phase, else none yet
                 default = ALLOTTED[side] if board.turn == side and board.at == "action_phase" else 0
             out[f"{side}_{name}"] = str(default)
+    return out
+
+
+def _points(board: Board, cat: Catalog) -> dict[str, int]:
+    """The agenda points in each score area, as the cards' statistics give them."""
+    out = {}
+    for side in ("corp", "runner"):
+        found = (cat.get(e.card) for e in board.player(side).pile("score"))
+        out[side] = sum(c.card.agenda_points for c in found if c is not None)
     return out
 
 
