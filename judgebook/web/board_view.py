@@ -9,11 +9,15 @@ strength 2 → 4", "the Runner loses 1 credit"), and which cards to mark on the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from judgebook.engine.rules.frames import current_encounter, current_run
 from judgebook.engine.rules.values import strength
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import SIDES, Game, Side
+
+if TYPE_CHECKING:
+    from judgebook.engine.driver.script import Outcome
 
 RIG_KINDS = ("program", "hardware", "resource")
 CENTRAL = {"HQ": "corp.hand", "R&D": "corp.deck", "Archives": "corp.discard"}
@@ -193,4 +197,26 @@ def changes(before: Game, after: Game) -> Changes:
     return Changes(tuple(lines), frozenset(touched))
 
 
-__all__ = ["BoardView", "CardView", "Changes", "ServerView", "SideView", "board", "changes"]
+def step_boards(steps: list[dict[str, Any]], out: Outcome, draw: bool = True) -> list[BoardView]:
+    """Each step's board in a player's words: on the last step a decision led to, what it changed (`words`)
+    and the cards it touched; every step names the state it belongs to (`state`, an index into the
+    returned boards, drawn unless `draw` is false) and, on the first step of a scripted decision, that
+    decision's number (`decision`)."""
+    boards = [board(g) for g in out.states] if draw else []     # the table draws only the last one
+    start = 0
+    for k, end in enumerate(out.marks):
+        for i in range(start, min(end, len(steps))):
+            steps[i]["state"] = k
+        if k and start < end <= len(steps):
+            if out.used[k] > out.used[k - 1]:
+                steps[start]["decision"] = out.used[k]
+            diff = changes(out.states[k - 1], out.states[k])
+            steps[end - 1]["words"] = list(diff.lines)
+            steps[end - 1]["touched"] = diff.cards
+        start = end
+    for i in range(start, len(steps)):      # steps after the last state (an illegal decision's own step)
+        steps[i]["state"] = len(out.states) - 1
+    return boards
+
+
+__all__ = ["BoardView", "CardView", "Changes", "ServerView", "SideView", "board", "changes", "step_boards"]

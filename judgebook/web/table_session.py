@@ -13,6 +13,8 @@ NetrunnerDB data `judgebook build --with` was given (`config.card_data()`); the 
 from __future__ import annotations
 
 import dataclasses
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,8 +26,9 @@ from judgebook.engine.driver.script import Outcome, replay
 from judgebook.engine.driver.timeline import timeline as make_timeline
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.language.nrdb import parse_scenario
+from judgebook.engine.yamlnodes import load_text
 from judgebook.store.citations import rule_ref, timeline_data
-from judgebook.web.board_view import BoardView, Changes, board, changes
+from judgebook.web.board_view import BoardView, Changes, board, changes, step_boards
 
 MAX_STEPS = 2000          # a session cannot raise options.max_steps above the default (as an upload)
 SESSION_FILE = "session"  # how errors name the session's text
@@ -56,13 +59,104 @@ def card_data() -> Path | None:
         return None
 
 
+class _Recent:
+    """The last values computed from a text (least recently used out first). Only a cache: the text, and the
+    library and card data it was read with, are the key."""
+
+    def __init__(self, size: int = 32) -> None:
+        self.size = size
+        self.items: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...]) -> Any:
+        with self.lock:
+            hit = self.items.get(key)
+            if hit is not None:
+                self.items.move_to_end(key)
+            return hit
+
+    def put(self, key: tuple[Any, ...], value: Any) -> None:
+        with self.lock:
+            self.items[key] = value
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+BOARDS = _Recent(16)
+
+
 def parse_text(text: str, file: str = SESSION_FILE) -> Any:
     """A scenario from a text a visitor sent, read as an upload is: the bounded YAML loader, the table's
-    library, max_steps capped. ScenarioError on anything wrong with it."""
-    sc = parse_scenario(text, file, library(), card_data())
+    library, max_steps capped. ScenarioError on anything wrong with it.
+
+    A session's clicks change only its `decisions:`; the rest (board, cards) is parsed once and kept
+    (BOARDS), the decisions parsed alone, each part through the same bounded loader with its lines where
+    they stand. Whatever that split cannot read exactly as a whole (no top-level block `decisions:`, an
+    alias across the parts, any error) is parsed whole, which gives the authoritative answer."""
+    sc = _parse_in_parts(text, file)
+    if sc is None:
+        sc = parse_scenario(text, file, library(), card_data())
     if sc.max_steps > MAX_STEPS:
         sc = dataclasses.replace(sc, max_steps=MAX_STEPS)
     return sc
+
+
+def _parse_in_parts(text: str, file: str) -> Any:
+    from judgebook.engine.scenario import board as scenario_board
+
+    parts = split_decisions(text)
+    if parts is None:
+        return None
+    rest, decisions = parts
+    key = (rest, file, tuple(map(str, library())), str(card_data()), _library_stamp())
+    try:
+        sc = BOARDS.get(key)
+        if sc is None:
+            if not _ends_at_top_level(text[: text.index("\ndecisions:") + 1] if not text.startswith("decisions:")
+                                      else ""):
+                return None
+            sc = parse_scenario(rest, file, library(), card_data())
+            BOARDS.put(key, sc)
+        node = load_text(decisions, file)
+        if not isinstance(node, dict) or list(node) != ["decisions"]:
+            return None
+        return dataclasses.replace(sc, decisions=scenario_board._decisions(node["decisions"]))
+    except ScenarioError:
+        return None
+
+
+def _ends_at_top_level(prefix: str) -> bool:
+    """Whether YAML text `prefix` ends outside any quoted scalar or flow collection, so that a line
+    `decisions:` after it is a top-level key (a plain or block scalar ends at a line in column 0). Only
+    scanned, never loaded: scanning builds nothing an alias or nesting could blow up."""
+    import yaml
+
+    scanner = yaml.SafeLoader(prefix)
+    try:
+        while scanner.check_token():
+            scanner.get_token()
+        return scanner.flow_level == 0
+    except yaml.YAMLError:
+        return False
+    finally:
+        scanner.dispose()
+
+
+def split_decisions(text: str) -> tuple[str, str] | None:
+    """(the text with its top-level `decisions:` block blanked, that block alone), each keeping every line
+    where it stands (blank lines in place of the other part); None when there is not exactly one such
+    block at the start of a line."""
+    lines = text.split("\n")
+    starts = [i for i, line in enumerate(lines) if line.startswith("decisions:")]
+    if len(starts) != 1:
+        return None
+    first = starts[0]
+    end = first + 1
+    while end < len(lines) and (not lines[end] or lines[end][0] in " \t#"):
+        end += 1
+    rest = lines[:first] + [""] * (end - first) + lines[end:]
+    block = [""] * first + lines[first:end]
+    return "\n".join(rest), "\n".join(block)
 
 
 # ---- the session -------------------------------------------------------------------
@@ -122,8 +216,26 @@ def plain(value: Any) -> Any:
     return to_plain(value)
 
 
+RECENT = _Recent()       # the last sessions read: a choice reads its session twice (the pick that
+                         # appends to it, then the page it leads to, which the next pick reads again)
+
+
 def read(text: str, corpus: Any) -> Session:
     """Parse and replay a session up to its open choice point; never raises on the visitor's input."""
+    key = (text, tuple(map(str, library())), str(card_data()), id(corpus), _library_stamp())
+    hit = RECENT.get(key)
+    if hit is None:
+        hit = _read(text, corpus)
+        RECENT.put(key, hit)
+    return hit
+
+
+def _library_stamp() -> tuple[int, ...]:
+    """The library folders' modification times: a card file edited under a running server is read again."""
+    return tuple(p.stat().st_mtime_ns for p in library() if p.is_dir())
+
+
+def _read(text: str, corpus: Any) -> Session:
     s = Session(text)
     try:
         sc = parse_text(text)
@@ -153,7 +265,7 @@ def read(text: str, corpus: Any) -> Session:
     elif out.limit is not None:
         s.error = {"message": str(out.limit), "rule": rule_ref(corpus, out.limit.rule)}
     s.steps = timeline_data(make_timeline(sc, out, []), corpus)["steps"] if out.states else []
-    annotate(s.steps, out)
+    step_boards(s.steps, out, draw=False)
     if out.states:
         g = out.final
         s.board = board(g)
@@ -173,27 +285,6 @@ def decision_data(d: Any) -> dict[str, Any]:
     if d.note:
         out["note"] = d.note
     return out
-
-
-def annotate(steps: list[dict[str, Any]], out: Outcome) -> list[BoardView]:
-    """Each step's board in a player's words: on the last step a decision led to, what it changed (`words`)
-    and the cards it touched; every step names the state it belongs to (`state`, an index into the
-    returned boards) and, on the first step of a scripted decision, that decision's number (`decision`)."""
-    boards = [board(g) for g in out.states]
-    start = 0
-    for k, end in enumerate(out.marks):
-        for i in range(start, min(end, len(steps))):
-            steps[i]["state"] = k
-        if k and start < end <= len(steps):
-            if out.used[k] > out.used[k - 1]:
-                steps[start]["decision"] = out.used[k]
-            diff = changes(out.states[k - 1], out.states[k])
-            steps[end - 1]["words"] = list(diff.lines)
-            steps[end - 1]["touched"] = diff.cards
-        start = end
-    for i in range(start, len(steps)):      # steps after the last state (an illegal decision's own step)
-        steps[i]["state"] = len(boards) - 1
-    return boards
 
 
 def point_view(point: ChoicePoint, g: Any, corpus: Any) -> PointView:
