@@ -104,19 +104,28 @@ def titles(folder: Path) -> list[ScenarioRef]:
     return _TITLES[key]
 
 
+def _library(path: Path, folder: Path) -> Path | None:
+    """The library `judgebook replay` gives a shipped scenario: cards/NAME/ for one in scenarios/NAME/,
+    else cards/ (the web does not import the command, so the rule is restated here for shipped files)."""
+    cards = folder.parent / "cards"
+    sub = path.relative_to(folder).parts
+    if len(sub) > 1 and (cards / sub[0]).is_dir():
+        return cards / sub[0]
+    return cards if cards.is_dir() else None
+
+
 def replay_all(folder: Path, cards_root: Path | None) -> list[ScenarioRef]:
     """Replay every scenario under `folder` (each with the library `judgebook replay` gives it)."""
-    # Imported lazily: the command module and the engine's drivers are needed only when citations are computed.
-    from judgebook.commands.replay import LibraryError, library_for
+    # Imported lazily: the engine's drivers are needed only when citations are computed.
     from judgebook.engine.driver.script import replay
     from judgebook.engine.language.nrdb import load_scenario
 
     out = []
     for ref, path in zip(titles(folder), _files(folder), strict=True):
         try:
-            sc = load_scenario(path, library_for(str(path), None), cards_root)
+            sc = load_scenario(path, _library(path, folder), cards_root)
             outcome = replay(sc)
-        except (ScenarioError, LibraryError, OSError, UnicodeDecodeError) as exc:
+        except (ScenarioError, OSError, UnicodeDecodeError) as exc:
             out.append(ScenarioRef(ref.path, ref.title, broken=str(exc)))
             continue
         except Exception as exc:    # an engine bug in one scenario must not hide the others' citations
