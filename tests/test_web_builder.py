@@ -157,6 +157,11 @@ def test_completion_echo_is_escaped(client):
 
 
 # ---- building ------------------------------------------------------------------------------------
+def test_the_replay_page_leads_to_the_builder(client):
+    assert '<a href="/replay/new">Set up a situation from card names</a>' in \
+        client.get("/replay").get_data(as_text=True)
+
+
 def test_empty_builder_is_a_plain_form(client):
     resp = client.get("/replay/new")
     html = resp.get_data(as_text=True)
