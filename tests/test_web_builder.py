@@ -385,3 +385,18 @@ def test_the_project_library_completes_enigma_with_netrunnerdb_statistics(cards_
 
 def test_board_default_is_three_central_servers():
     assert [s.name for s in Board().servers] == ["HQ", "R&D", "Archives"]
+
+
+def test_a_damaged_netrunnerdb_folder_is_no_500(library, tmp_path):
+    (tmp_path / "v2" / "cards").mkdir(parents=True)
+    (tmp_path / "v2" / "cards" / "bad.json").write_text("{not json", encoding="utf-8")
+    corpus = Corpus(documents(), sections())
+    app = create_app(corpus, searcher=FakeSearcher(corpus))
+    app.testing = False
+    app.config.update(JUDGEBOOK_LIBRARY=[str(p) for p in library], JUDGEBOOK_CARD_DATA=str(tmp_path))
+    client = app.test_client()
+    assert client.get("/replay/new").status_code == 200
+    assert [c["name"] for c in client.get("/replay/new/cards.json?q=ga&slot=ice").get_json()["cards"]] == \
+        ["Gate", "Gate II"]
+    resp = client.post("/replay/new", data=FF_FORM)
+    print("STATUS", resp.status_code, re.findall(r"bd-summary.*?</ul>", resp.get_data(as_text=True), re.S))

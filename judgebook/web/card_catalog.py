@@ -107,7 +107,7 @@ def _card(item: object, source: CardSource | None, file: Path, i: int, n: int) -
     at = At(f"cards[{i}]" if n > 1 else "card", node_line(item, 1))
     try:
         d = parse_with_stats(item, source, at, str(file))
-    except ScenarioError:
+    except Exception:   # a definition that does not load (or trips a parser bug) is left out, never a 500
         return None
     stats = None
     if source is not None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
 from judgebook.engine import ScenarioError, start
-from judgebook.engine.language.nrdb import card_source
+from judgebook.engine.language.nrdb import CardSource, card_source
 from judgebook.engine.rules.turn import ALLOTTED
 from judgebook.engine.scenario.load import setup
 from judgebook.web import board_form
@@ -47,9 +47,20 @@ _GO = ("play", "update", "add_remote", "yaml")
 
 
 # ---- the library the table uses (the play view's: a built board is read as a session is) ----------
-def the_catalog() -> Catalog:
+def statistics() -> tuple[CardSource | None, str]:
+    """NetrunnerDB's card data as the table reads it, and what is wrong with it ("" when nothing is)."""
     data = ts.card_data()
-    return catalog(ts.library(), card_source(data) if data is not None else None)
+    if data is None:
+        return None, ""
+    try:
+        return card_source(data), ""
+    except (ScenarioError, OSError, ValueError, KeyError, TypeError) as exc:    # a damaged folder
+        current_app.logger.warning("the NetrunnerDB data at %s cannot be read: %s", data, exc)
+        return None, f"the NetrunnerDB card data cannot be read ({type(exc).__name__}): check `judgebook build --with`"
+
+
+def the_catalog() -> Catalog:
+    return catalog(ts.library(), statistics()[0])
 
 
 # ---- routes ----------------------------------------------------------------------------------
@@ -115,6 +126,9 @@ def check(board: Board) -> tuple[Built, dict[str, str]]:
     built = scenario_text(board, card_type)
     if built.errors:
         return built, built.errors
+    problem = statistics()[1]
+    if problem:
+        return built, {"": problem}
     try:
         start(setup(ts.parse_text(built.text, FILE)))
     except ScenarioError as exc:
