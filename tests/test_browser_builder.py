@@ -156,6 +156,31 @@ def test_the_judges_path(browser, server, size, tmp_path, cards_root):
     ctx2.close()
 
 
+def test_keys_pick_a_card_and_a_renamed_remote_can_be_run_on(browser, server):
+    ctx, pg = new_page(browser, "desktop")
+    pg.goto(f"{server}/replay/new")
+    pg.locator("#rig0_card").click()
+    pg.keyboard.type("Femm", delay=20)
+    pg.locator("#bd-suggest .bd-opt").first.wait_for()
+    pg.keyboard.press("ArrowDown")
+    assert pg.locator("#rig0_card").get_attribute("aria-activedescendant") == "bd-opt-0"
+    pg.keyboard.press("Enter")                                   # picks: the form is not sent
+    assert pg.locator("#rig0_card").input_value() == "Femme Fatale" and "/replay/new" in pg.url
+    assert pg.locator("#bd-suggest").is_hidden()
+    with pg.expect_navigation():
+        pg.locator("button[value=add_remote]").click()
+    assert pg.locator("#rig0_card").input_value() == "Femme Fatale"      # the board kept
+    pg.locator("#s3_name").fill("Bank")
+    pg.select_option("#first_run", "Bank")
+    pick_card(pg, "s3_ice0_card", "Enig", "Enigma")
+    with pg.expect_navigation():
+        pg.locator("button.bd-play").click()
+    assert "/replay/play?s=" in pg.url
+    assert decisions(pg)[0] == "{action: run, server: Bank}"
+    no_errors(pg)
+    ctx.close()
+
+
 def test_a_mistake_comes_back_next_to_its_field_in_the_browser(browser, server):
     ctx, pg = new_page(browser, "desktop")
     pg.goto(f"{server}/replay/new")

@@ -153,8 +153,26 @@
     });
   }
 
+  // a remote server renamed: the "first action" list offers the new name (the server renders it on reload)
+  function servers() {
+    var pick = document.getElementById("first_run");
+    if (!pick) return;
+    var names = ["HQ", "R&D", "Archives"];
+    form.querySelectorAll(".bd-server-name").forEach(function (f) { if (f.value.trim()) names.push(f.value.trim()); });
+    var keep = pick.value;
+    while (pick.options.length > 1) pick.remove(1);
+    names.forEach(function (n) {
+      var opt = document.createElement("option");
+      opt.value = n;
+      opt.textContent = "a run on " + n;
+      opt.selected = n === keep;
+      pick.appendChild(opt);
+    });
+  }
+
   form.addEventListener("input", function (e) {
     var t = e.target;
+    if (t.classList && t.classList.contains("bd-server-name")) { servers(); return; }
     if (!t.classList || !t.classList.contains("bd-name")) return;
     input = t;
     clearTimeout(timer);
