@@ -16,6 +16,7 @@ import threading
 
 import pytest
 import test_browser_web as web
+from playwright.sync_api import expect
 from test_browser_web import no_errors, shot
 
 # The web tests' fixtures, by name: pytest finds fixtures among a module's attributes.
@@ -161,7 +162,8 @@ def test_keys_pick_a_card_and_a_renamed_remote_can_be_run_on(browser, server):
     pg.goto(f"{server}/replay/new")
     pg.locator("#rig0_card").click()
     pg.keyboard.type("Femm", delay=20)
-    pg.locator("#bd-suggest .bd-opt").first.wait_for()
+    # the list shown on focus (every rig card) gives way to the matches of what was typed
+    expect(pg.locator("#bd-suggest .bd-opt-name").first).to_have_text("Femme Fatale")
     pg.keyboard.press("ArrowDown")
     assert pg.locator("#rig0_card").get_attribute("aria-activedescendant") == "bd-opt-0"
     pg.keyboard.press("Enter")                                   # picks: the form is not sent
