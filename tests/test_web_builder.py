@@ -266,6 +266,8 @@ def test_an_unknown_card_is_named_next_to_its_field_and_the_board_is_kept(client
     ({"s3_name": "HQ", "s3_root0_card": "Vault"}, "s3_name", "'HQ' is already a server's name"),
     ({"s0_root0_n_power": "1"}, "s0_root0_card", "name the card (or clear the row)"),
     ({"title": "x" * 121}, "title", "at most 120 characters"),
+    ({"rig0_chosen": "Gait"}, "rig0_chosen", "no card 'Gait' on the board (a second copy is Name#2)"),
+    ({"rig0_chosen": "Gate#2"}, "rig0_chosen", "no card 'Gate#2' on the board (a second copy is Name#2)"),
     ({"rig1_card": "Bad\u0007Bell"}, "rig1_card", "contains a control character"),
 ])
 def test_each_mistake_is_shown_at_its_field(client, change, key, message):
@@ -400,3 +402,9 @@ def test_a_damaged_netrunnerdb_folder_is_no_500(library, tmp_path):
         ["Gate", "Gate II"]
     resp = client.post("/replay/new", data=FF_FORM)
     print("STATUS", resp.status_code, re.findall(r"bd-summary.*?</ul>", resp.get_data(as_text=True), re.S))
+
+
+def test_a_second_copy_can_be_the_chosen_one(client):
+    resp = client.post("/replay/new", data={**FF_FORM, "s0_ice1_card": "Gate", "rig0_chosen": "Gate#2"})
+    assert resp.status_code == 303
+    assert "- {card: Bypasser, chosen: \"Gate#2\"}" in unpack(resp.headers["Location"].split("s=", 1)[1])

@@ -13,12 +13,14 @@ from __future__ import annotations
 import difflib
 import re
 from pathlib import Path
+from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
 from judgebook.engine import ScenarioError, start
 from judgebook.engine.language.nrdb import CardSource, card_source
 from judgebook.engine.rules.turn import ALLOTTED
+from judgebook.engine.scenario.board import all_specs
 from judgebook.engine.scenario.load import setup
 from judgebook.web import board_form
 from judgebook.web import table_session as ts
@@ -130,7 +132,11 @@ def check(board: Board) -> tuple[Built, dict[str, str]]:
     if problem:
         return built, {"": problem}
     try:
-        start(setup(ts.parse_text(built.text, FILE)))
+        sc = ts.parse_text(built.text, FILE)
+        dangling = _dangling_choice(sc, built)
+        if dangling:
+            return built, dangling
+        start(setup(sc))
     except ScenarioError as exc:
         key = built.error_key(exc.field, exc.line)
         return built, {key: _message(exc, key) + _did_you_mean(board, key, cat)}
@@ -138,6 +144,18 @@ def check(board: Board) -> tuple[Built, dict[str, str]]:
         current_app.logger.exception("a built board could not be set up")
         return built, {"": f"the engine could not set up this board ({type(exc).__name__}); please report it"}
     return built, {}
+
+
+def _dangling_choice(sc: Any, built: Built) -> dict[str, str]:
+    """A `chosen` card that is not on the board: the loader takes any id, and the choice would then
+    never match (a Femme Fatale that never bypasses), so the builder refuses it."""
+    specs = [spec for side in (sc.corp, sc.runner) for spec in all_specs(side)]
+    ids = {spec.id for spec in specs}
+    for spec in specs:
+        if spec.chosen and spec.chosen not in ids:
+            key = built.error_key(f"{spec.field}.chosen", None)
+            return {key: f"no card {spec.chosen!r} on the board (a second copy is Name#2)"}
+    return {}
 
 
 def _message(exc: ScenarioError, key: str) -> str:
