@@ -17,7 +17,7 @@ import threading
 import pytest
 import test_browser_web as web
 from playwright.sync_api import expect
-from test_browser_web import no_errors, shot
+from test_browser_web import ARTIFACTS, no_errors, shot
 
 # The web tests' fixtures, by name: pytest finds fixtures among a module's attributes.
 browser, corpus = web.browser, web.corpus
@@ -106,6 +106,7 @@ def test_the_judges_path(browser, server, size, tmp_path, cards_root):
     pg.select_option("#first_run", "HQ")
     pg.locator("#title").fill("Femme Fatale against Enigma")
     no_overflow(pg)
+    pg.screenshot(path=str(ARTIFACTS / f"builder-{size}-full.png"), full_page=True)
     pg.locator("li[data-key=rig0]").scroll_into_view_if_needed()
     shot(pg, f"builder-{size}")
     no_errors(pg)

@@ -50,7 +50,7 @@ abilities:
     effects:
       - {pay: {credits: {subroutine_count: event_ice}}, then: [bypass]}
 """
-WALLET = "name: Wallet\nside: runner\ntype: hardware\ncost: 1\n"
+WALLET = "name: Wallet\nside: runner\ntype: hardware\ncost: 1\npartial: its trade-in ability is left out\n"
 VAULT = "name: Vault\nside: corp\ntype: asset\ncost: 1\ntrash_cost: 2\n"
 PLAN = "name: Plan\nside: corp\ntype: agenda\nadvancement_requirement: 3\nagenda_points: 2\n"
 GATE_BIS = GATE.replace("strength: 2", "strength: 9")        # a second folder's Gate: the first one wins
@@ -402,6 +402,13 @@ def test_a_damaged_netrunnerdb_folder_is_no_500(library, tmp_path):
         ["Gate", "Gate II"]
     resp = client.post("/replay/new", data=FF_FORM)
     print("STATUS", resp.status_code, re.findall(r"bd-summary.*?</ul>", resp.get_data(as_text=True), re.S))
+
+
+def test_a_partial_definition_says_so_where_the_card_is_placed(client):
+    data = client.get("/replay/new/cards.json?q=wal&slot=rig").get_json()
+    assert data["cards"][0]["partial"] == "its trade-in ability is left out"
+    html = client.post("/replay/new", data={**FF_FORM, "go": "update", "rig1_card": "Wallet"}).get_data(as_text=True)
+    assert "The engine's definition is partial: its trade-in ability is left out" in unescape(html)
 
 
 def test_a_second_copy_can_be_the_chosen_one(client):

@@ -69,6 +69,12 @@
       text.textContent = " " + c.text;
       stat.appendChild(text);
     }
+    if (c.partial) {
+      var partial = document.createElement("span");
+      partial.className = "bd-partial";
+      partial.textContent = "The engine's definition is partial: " + c.partial;
+      stat.appendChild(partial);
+    }
   }
 
   function pick(i) {
