@@ -102,7 +102,7 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
 
-    from judgebook.commands.play import with_decisions
+    from judgebook.scenario_text import with_decisions
     from judgebook.store.corpus import Corpus
     from judgebook.web.app import create_app
     from judgebook.web.searching import IndexSearcher

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from test_web_corpus import FakeSearcher, documents, sections
 
-from judgebook.commands.play import with_decisions
 from judgebook.model import Provenance, Section
+from judgebook.scenario_text import with_decisions
 from judgebook.store.corpus import Corpus
 from judgebook.web import session_link
 from judgebook.web.app import create_app
@@ -359,3 +359,60 @@ def test_posting_a_scenario(client):
                     content_type="multipart/form-data")
     assert r.status_code == 303 and unpack(r.headers["Location"].split("s=", 1)[1]) == FEMME.read_text("utf-8")
     assert client.put("/replay/play").status_code == 405
+
+
+# ---- the board in words, the replay pages -----------------------------------------------
+CORRODER = ROOT / "rules_source" / "scenarios" / "cr16-corroder-boost-lasts-the-encounter.yaml"
+
+
+def test_what_a_decision_changed_is_said_in_a_players_words(client):
+    text = CORRODER.read_text(encoding="utf-8")
+    html = page(client, with_decisions(text, [{"action": "run", "server": "HQ"},
+                                              {"use": "Corroder", "ability": "pump", "at": "encounter_ice"}]))
+    last = re.search(r'<div class="tb-last">.*?</ul>', html, re.S).group(0)
+    assert re.findall(r"<li>([^<]*)</li>", last) == ["the Runner loses 1 credit (10 → 9)",
+                                                      "Corroder: strength 2 → 3"]
+    assert re.search(r'bd-program is-changed" data-card="Corroder"', html)
+    assert re.search(r'<span class="bd-str is-boosted" title="strength \(printed 2\)">strength 3</span>', html)
+
+
+def test_the_session_is_split_only_where_it_reads_as_the_whole(app):
+    from judgebook.web.table_session import parse_text, split_decisions
+    text = FEMME.read_text(encoding="utf-8")
+    rest, block = split_decisions(text)
+    lines, kept, alone = text.split("\n"), rest.split("\n"), block.split("\n")
+    assert len(kept) == len(lines) and alone == [""] * (len(alone) - 3) + lines[len(alone) - 3: len(alone)]
+    assert "decisions:" not in rest and block.strip().startswith("decisions:") and "expect:" in rest
+    # a quoted scalar open across the `decisions:` line: that line is text, not a key
+    quoted = 'title: x\nnotes: "open\ndecisions:\n  - {action: gain_credit}\nsource: closed"\n'
+    assert split_decisions(quoted) is not None                  # the lines alone would split...
+    with app.test_request_context():
+        sc = parse_text(quoted)
+        assert sc.decisions == () and "decisions:" in sc.notes     # ...but it is read as a whole
+        whole = parse_text(text)
+        assert [d.kind for d in whole.decisions] == ["action", "trigger"]
+        assert whole.decisions[1].line == text.split("\n").index(
+            "  - {trigger: Femme Fatale, ability: bypass}") + 1   # lines where they stand
+
+
+def test_the_replay_page_draws_the_board_and_does_not_repeat_the_timing_picture(client):
+    html = client.get("/replay/glossary-femme-fatale-tollbooth").get_data(as_text=True)
+    steps = re.findall(r'<li class="rp-step.*?(?=<li class="rp-step|</ol>)', html, re.S)
+    pictures = sum('class="rp-where"' in s for s in steps)
+    boards = sum('class="rp-board"' in s for s in steps)
+    assert len(steps) > pictures >= 5 and 1 <= boards < len(steps) // 2
+    assert "runner credits" not in html and "the Runner loses 1 credit (5 → 4)" in html
+    # a shipped scenario opens at the table, from the start or after its own decisions
+    start = htmllib.unescape(re.search(r'class="rp-table-start" href="([^"]+)"', html).group(1))
+    end = htmllib.unescape(re.search(r'class="rp-table-end" href="([^"]+)"', html).group(1))
+    assert "decisions: []" in unpack(start.split("s=", 1)[1])
+    assert unpack(end.split("s=", 1)[1]) == FEMME.read_text(encoding="utf-8")
+    assert client.get(start).status_code == 200 and client.get(end).status_code == 200
+
+
+def test_a_body_over_the_apps_limit_and_a_broken_download_are_clear_pages(client):
+    r = client.post("/replay/play", data={"scenario": "#" * (80 * 1024)})
+    assert r.status_code == 413 and "<h1>" in r.get_data(as_text=True)
+    r = client.get("/replay/play.yaml?s=" + pack("title: x\nrunner:\n  creds: 5\n"))
+    body = r.get_data(as_text=True)
+    assert r.status_code == 400 and r.mimetype == "text/html" and "creds" in body

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from judgebook.scenario_text import flow, plain, with_decisions
+
 if TYPE_CHECKING:
     from judgebook.engine.driver.choice import ChoicePoint, Decision
     from judgebook.engine.scenario.load import Scenario
@@ -107,16 +109,11 @@ def parse_command(line: str) -> Command:
 
 def written_decision(node: Any) -> Decision:
     """A decision written as in a scenario file, through the scenario parser (its checks and its errors)."""
-    import yaml
-
-    from judgebook.engine.driver.script import as_decision
-    from judgebook.engine.scenario import board
-    from judgebook.engine.yamlnodes import load_text
+    from judgebook.scenario_text import read_decision
 
     if not isinstance(node, dict):
         raise CommandError("a decision is a mapping such as {action: run, server: HQ}")
-    parsed = board._decisions(load_text(yaml.safe_dump([node]), "<input>"))
-    return as_decision(parsed[0])
+    return read_decision(node)
 
 
 # --- the session ------------------------------------------------------------------
@@ -245,76 +242,7 @@ def make_cite(corpus: Any) -> Cite:
 
 # --- saving -----------------------------------------------------------------------
 
-def plain(value: Any) -> Any:
-    """A decision's value as plain YAML data (tuples and the engine's mappings become lists and dicts)."""
-    from collections.abc import Mapping
-
-    if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    return value
-
-
-def flow(decision: Any) -> str:
-    """A decision (an engine Decision, or a scenario's decision as plain data) in the scenario spelling, on
-    one line: {action: run, server: HQ}."""
-    import yaml
-
-    data = decision.as_yaml() if hasattr(decision, "as_yaml") else decision
-    return str(yaml.safe_dump(plain(data), default_flow_style=True, sort_keys=False,
-                              allow_unicode=True, width=10**6)).strip()
-
-
-PLAY_HEAD = ("# the decisions taken in `judgebook play`; the input's `expect` block was left out, as these\n"
-             "# decisions may lead elsewhere\n")
-
-
-def decisions_block(decisions: list[Any], head: str = PLAY_HEAD) -> str:
-    if not decisions:
-        return head + "decisions: []\n"
-    return head + "decisions:\n" + "".join(f"  - {flow(d)}\n" for d in decisions)
-
-
-def with_decisions(text: str, decisions: list[Any], head: str = PLAY_HEAD, expect: str | None = "") -> str:
-    """The scenario text with its top-level `decisions:` replaced and `expect:` replaced by the block
-    `expect` (left out when empty, kept as it is when None); everything else (board, card definitions,
-    comments) kept byte for byte."""
-    import yaml
-
-    root = yaml.compose(text, Loader=yaml.SafeLoader)
-    block = decisions_block(decisions, head)
-    if not isinstance(root, yaml.MappingNode) or root.flow_style:
-        data = yaml.safe_load(text)
-        stated = data.pop("expect", None)
-        data.pop("decisions", None)
-        kept = yaml.safe_dump({"expect": stated}, sort_keys=False, allow_unicode=True) \
-            if expect is None and stated is not None else expect or ""
-        return yaml.safe_dump(data, sort_keys=False, allow_unicode=True) + block + kept
-    lines = text.splitlines(keepends=True)
-    starts = [(k.value, k.start_mark.line) for k, _ in root.value]
-    out: list[str] = []
-    cursor = 0
-    placed = False
-    for i, (key, line) in enumerate(starts):
-        end = starts[i + 1][1] if i + 1 < len(starts) else len(lines)
-        if i == 0:
-            out += lines[:line]
-        if key == "decisions":
-            out.append(block)
-            placed = True
-        elif key == "expect":
-            out += lines[line:end] if expect is None else [expect]
-            expect = ""
-        else:
-            out += lines[line:end]
-        cursor = end
-    out += lines[cursor:]
-    body = "".join(out)
-    if not placed:
-        body = (body if body.endswith("\n") or not body else body + "\n") + block
-    return body + ("\n" if expect and not body.endswith("\n") else "") + (expect or "")
-
+# (writing a scenario back: judgebook.scenario_text, shared with the web's judge's table)
 
 def save(session: Session, target: str, library: Path | list[Path] | None) -> list[str]:
     """Write the session; returns notes for stderr: the file does not find its library by itself, or its

@@ -27,11 +27,12 @@ from judgebook.engine.errors import ScenarioError
 from judgebook.engine.scenario.load import parse
 from judgebook.engine.timing.structures import FORCED_ENCOUNTER, STRUCTURES
 from judgebook.engine.yamlnodes import load_text
+from judgebook.scenario_text import with_decisions
 from judgebook.store import paths
 from judgebook.store.citations import rule_ref, timeline_data
 from judgebook.web.app import state
 from judgebook.web.board_view import step_boards
-from judgebook.web.session_link import MAX_TEXT
+from judgebook.web.session_link import MAX_TEXT, SessionLinkError
 from judgebook.web.table_session import parse_text
 
 bp = Blueprint("replay", __name__)
@@ -116,9 +117,7 @@ def scenario(name: str):
 
 def _table_links(text: str) -> dict[str, str] | None:
     """Links that open a scenario at the judge's table: with no decision taken, or after its own."""
-    from judgebook.commands.play import with_decisions
-    from judgebook.web.routes_table import play_url
-    from judgebook.web.session_link import SessionLinkError
+    from judgebook.web.routes_table import play_url  # lazy: routes_table imports this module (pictures)
 
     try:
         return {"start": play_url(with_decisions(text, [])), "end": play_url(text)}

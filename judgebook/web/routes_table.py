@@ -19,6 +19,7 @@ from typing import Any
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from judgebook.scenario_text import flow
 from judgebook.web import table_session as ts
 from judgebook.web.app import state
 from judgebook.web.routes_replay import pictures
@@ -107,8 +108,6 @@ def _view(session: ts.Session, packed: str) -> dict[str, Any]:
 
 
 def _flow(decision: Any) -> str:
-    from judgebook.commands.play import flow
-
     return flow(decision)
 
 

@@ -19,15 +19,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
 from flask import current_app
 
+from judgebook.config import ConfigError, card_library
+from judgebook.config import card_data as configured_card_data
 from judgebook.engine.driver.choice import ANY_NUMBER, ChoicePoint
-from judgebook.engine.driver.script import Outcome, replay
+from judgebook.engine.driver.script import Outcome, check, replay
 from judgebook.engine.driver.timeline import timeline as make_timeline
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.language.nrdb import parse_scenario
+from judgebook.engine.scenario import board as scenario_board
+from judgebook.engine.state import queries as q
 from judgebook.engine.yamlnodes import load_text
+from judgebook.scenario_text import PLAY_HEAD, flow, read_decision
+from judgebook.scenario_text import plain as to_plain
+from judgebook.scenario_text import with_decisions as rewrite
 from judgebook.store.citations import rule_ref, timeline_data
+from judgebook.store.paths import project_root
 from judgebook.web.board_view import BoardView, Changes, board, changes, step_boards
 
 MAX_STEPS = 2000          # a session cannot raise options.max_steps above the default (as an upload)
@@ -37,8 +46,6 @@ TABLE_HEAD = "# the decisions taken at the judge's table (judgebook /replay/play
 
 # ---- the library -------------------------------------------------------------------
 def library() -> list[Path]:
-    from judgebook.config import card_library
-
     named = current_app.config.get("JUDGEBOOK_LIBRARY")
     if named is not None:
         return [Path(p) for p in named]
@@ -46,14 +53,11 @@ def library() -> list[Path]:
 
 
 def card_data() -> Path | None:
-    from judgebook.config import ConfigError
-    from judgebook.config import card_data as configured
-
     if "JUDGEBOOK_CARD_DATA" in current_app.config:
         named = current_app.config["JUDGEBOOK_CARD_DATA"]
         return Path(named) if named else None
     try:
-        return configured()
+        return configured_card_data()
     except ConfigError:
         current_app.logger.warning("judgebook.local.toml cannot be read: no card statistics")
         return None
@@ -102,8 +106,6 @@ def parse_text(text: str, file: str = SESSION_FILE) -> Any:
 
 
 def _parse_in_parts(text: str, file: str) -> Any:
-    from judgebook.engine.scenario import board as scenario_board
-
     parts = split_decisions(text)
     if parts is None:
         return None
@@ -129,8 +131,6 @@ def _ends_at_top_level(prefix: str) -> bool:
     """Whether YAML text `prefix` ends outside any quoted scalar or flow collection, so that a line
     `decisions:` after it is a top-level key (a plain or block scalar ends at a line in column 0). Only
     scanned, never loaded: scanning builds nothing an alias or nesting could blow up."""
-    import yaml
-
     scanner = yaml.SafeLoader(prefix)
     try:
         while scanner.check_token():
@@ -211,8 +211,6 @@ class Session:
 
 
 def plain(value: Any) -> Any:
-    from judgebook.commands.play import plain as to_plain
-
     return to_plain(value)
 
 
@@ -240,30 +238,32 @@ def _read(text: str, corpus: Any) -> Session:
     try:
         sc = parse_text(text)
     except ScenarioError as exc:
-        s.error = error_view(exc, corpus)
+        s.error = error_view(exc, corpus) | {"kind": "malformed"}
         return s
     except Exception as exc:  # a loader bug must not become a 500 (RecursionError on deep nesting, ...)
         current_app.logger.exception("a session could not be read")
-        s.error = {"message": f"the scenario could not be read ({type(exc).__name__})"}
+        s.error = {"message": f"the scenario could not be read ({type(exc).__name__})", "kind": "malformed"}
         return s
     s.scenario = sc
     s.decisions = [decision_data(d) for d in sc.decisions]
     try:
         out = replay(sc, stop_when_used=True)
     except ScenarioError as exc:
-        s.error = error_view(exc, corpus)
+        s.error = error_view(exc, corpus) | {"kind": "malformed"}
         return s
     except Exception as exc:  # an engine bug: say so plainly
         current_app.logger.exception("a session could not be replayed")
-        s.error = {"message": f"internal engine error while replaying this session: {type(exc).__name__}: "
+        s.error = {"kind": "engine",
+                   "message": f"internal engine error while replaying this session: {type(exc).__name__}: "
                               f"{exc} (please report it)"}
         return s
     s.outcome = out
     s.used = out.used[-1] if out.used else 0
     if out.error is not None:
-        s.error = error_view(out.error, corpus)
+        s.error = error_view(out.error, corpus) | {"kind": "illegal"}
+        s.error["file"] = s.error["file"] or SESSION_FILE    # a decision's line: in the session itself
     elif out.limit is not None:
-        s.error = {"message": str(out.limit), "rule": rule_ref(corpus, out.limit.rule)}
+        s.error = {"message": str(out.limit), "rule": rule_ref(corpus, out.limit.rule), "kind": "limit"}
     s.steps = timeline_data(make_timeline(sc, out, []), corpus)["steps"] if out.states else []
     step_boards(s.steps, out, draw=False)
     if out.states:
@@ -295,8 +295,6 @@ def point_view(point: ChoicePoint, g: Any, corpus: Any) -> PointView:
             cache[anchor] = rule_ref(corpus, anchor)
         return cache[anchor]
 
-    from judgebook.commands.play import flow
-
     credit_cards = tuple(c for c, card in g.cards.items() if card.count("credit") > 0)
     options = []
     for n, o in enumerate(point.options, 1):
@@ -324,8 +322,6 @@ def _library_file(file: str | None) -> str | None:
     """A library card file by its place in the project, never by its absolute path."""
     if not file:
         return file
-    from judgebook.store.paths import project_root
-
     try:
         return str(Path(file).resolve().relative_to(project_root()))
     except ValueError:
@@ -338,9 +334,6 @@ class PickError(ValueError):
 
 
 def with_decisions(s: Session, decisions: list[Any], expect: str | None = "") -> str:
-    from judgebook.commands.play import PLAY_HEAD
-    from judgebook.commands.play import with_decisions as rewrite
-
     text = s.text
     for head in (TABLE_HEAD, PLAY_HEAD, EXPECT_HEAD):   # the comments this rewrite adds are not kept twice
         text = text.replace(head, "")
@@ -354,8 +347,6 @@ def undo_to(s: Session, keep: int) -> str:
 
 def pick(s: Session, n: int, number: str = "", x: str = "", using: list[str] | None = None) -> str:
     """The session with option `n` of its open point appended to its legal decisions."""
-    from judgebook.commands.play import CommandError, written_decision
-
     if s.point is None or s.outcome is None or s.outcome.final.point is None:
         raise PickError("no choice is open in this session")
     options = s.outcome.final.point.options
@@ -374,8 +365,8 @@ def pick(s: Session, n: int, number: str = "", x: str = "", using: list[str] | N
         data["using"] = list(using)
     if data != plain(d.as_yaml()):
         try:   # through the scenario parser: its checks on every key
-            written_decision(data)
-        except (CommandError, ScenarioError) as exc:
+            read_decision(data)
+        except ScenarioError as exc:
             raise PickError(str(exc)) from None
     return with_decisions(s, [*s.legal, data])
 
@@ -389,8 +380,6 @@ def download(s: Session) -> str:
     """The session as a scenario file `judgebook replay --check` accepts: its legal decisions, and an
     `expect` block that holds — the scenario's own while its replay still meets it, else what the replay
     of these decisions reaches (checked here before it is written)."""
-    from judgebook.engine.driver.script import check
-
     base = dataclasses.replace(s.scenario, decisions=s.scenario.decisions[: s.used])
     out = replay(base)
     if base.expect is not None and not check(base, out):
@@ -408,10 +397,6 @@ def download(s: Session) -> str:
 
 def _expectations(out: Outcome) -> list[str]:
     """Candidate `expect` blocks for a replay's outcome, the fullest first."""
-    import yaml
-
-    from judgebook.engine.state import queries as q
-
     if not out.states or out.limit is not None:
         return []
     g = out.final
