@@ -10,7 +10,8 @@ any word (for a question: any word that is not common, the common ones only
 adding to the score) -> titles, definitions, eras (today's rules before
 history, superseded texts after their current version), kinds (rules before
 card texts, rulings and examples unless a card is named), for a question the
-share of its words a text has and examples standing for their rule, one hit
+share of its words a text has, the share its headings have, the priors
+counted twice, and examples standing for their rule, one hit
 per rule across CR versions (ranking) -> snippets, for the hits returned
 only. The ranking never depends on the limit (see FIRST). Never raises on
 any query.

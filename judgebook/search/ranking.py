@@ -4,9 +4,11 @@ The backend scores words (BM25 over one field); the judge's sense of "the
 right answer" is added here: the query is the section's title or the term it
 defines; today's rules before history and before superseded texts; rules
 before the card texts, rulings and examples that share their words (unless
-the query names a card); for a question, the share of its words a text has,
-and an example counting for the rule it illustrates; one hit per rule across
-CR versions; and an old word's modern equivalent among the first two.
+the query names a card); for a question, the share of its words a text has
+and the share its headings have ("Draw Phase", "Approach Ice Phase"), the
+priors counted twice, and an example counting for the rule it illustrates;
+one hit per rule across CR versions; and an old word's modern equivalent
+among the first two.
 """
 from __future__ import annotations
 
