@@ -452,6 +452,19 @@
     base.forEach(function (v, d) { var o = optional.get(d); out.set(d, o === undefined ? v : v + o); });
     return out;
   }
+  function withCommon(base, common) {
+    // andMaybe(base, union(common)), to the same sums, looking up base's texts only.
+    var out = new Map();
+    base.forEach(function (v, d) {
+      var extra;
+      common.forEach(function (m) {
+        var o = m.get(d);
+        if (o !== undefined) extra = extra === undefined ? o : extra + o;
+      });
+      out.set(d, extra === undefined ? v : v + extra);
+    });
+    return out;
+  }
   Engine.prototype.words = function (words, weight) {
     // backend._words: one word, or a phrase as its word pairs.
     var terms = this.analyze(words.join(" "));
@@ -516,7 +529,7 @@
       var C = this.c.COMMON_IDF;
       var rare = units.filter(function (_, k) { return u.weights[k] >= C; });
       var common = units.filter(function (_, k) { return u.weights[k] < C; });
-      steps = [[rare.length && common.length ? andMaybe(union(rare), union(common)) : union(units), limit]];
+      steps = [[rare.length && common.length ? withCommon(union(rare), common) : union(units), limit]];
     }
     var adj = plan.apart || plan.question ? null : this.adjacent(plan);
     if (adj) steps.unshift([adj, enough]);
