@@ -686,8 +686,9 @@
       if (parsed.ref.number) messages.push("No rule numbered " + parsed.ref.number + "; searched the text instead.");
     }
     var plan = this.plan(parsed, filters);
-    var raw = this.search(plan, c.FIRST, c.ENOUGH), shown = this.ranked(plan, raw.hits), total = raw.total;
-    if (limit > shown.length && raw.hits.length >= c.FIRST) {
+    var first = plan.question ? c.QUESTION_FIRST : c.FIRST;
+    var raw = this.search(plan, first, c.ENOUGH), shown = this.ranked(plan, raw.hits), total = raw.total;
+    if (limit > shown.length && raw.hits.length >= first) {
       var more = this.search(plan, c.POOL, c.ENOUGH);
       total = more.total;
       var taken = new Set();
