@@ -95,7 +95,7 @@ def test_coverage_of_the_slice(cards_root: Path):
     partial = [i for i, c in defs.items() if c is not None and c.partial]  # type: ignore[attr-defined]
     undefined = [i for i, c in defs.items() if c is None]
     # Counted with `grep -L "partial:\|undefined:"` and `grep -l ...` over the slice's files.
-    assert (len(defined), len(partial), len(undefined)) == (69, 28, 34)
+    assert (len(defined), len(partial), len(undefined)) == (77, 20, 34)
 
 
 # --- ruling scenarios ---------------------------------------------------------------------------
@@ -484,3 +484,115 @@ decisions:
 """, cards_root)
     assert out.final.cards["Docklands Pass"].zone == "runner.rig"
     assert "choose" not in _kinds(out) and out.error is None
+
+
+def test_trash_cost_is_chosen_and_paid_before_the_play_resolves(cards_root: Path):
+    out = _play("""
+title: t
+card_defs:
+  - {name: Daily Casts, abilities: []}
+  - {name: Liberated Account, abilities: []}
+start: {turn: runner, at: action_phase}
+runner: {credits: 2, hand: [Isolation], installed: [Daily Casts, Liberated Account]}
+decisions:
+  - {action: play, card: Isolation}
+  - {target: [Liberated Account]}
+""", cards_root)
+    trashed = next(s for s in out.steps if s.kind == "trashed")
+    resolved = next(s for s in out.steps if s.kind == "resolve")
+    assert out.steps.index(trashed) < out.steps.index(resolved) and trashed.card == "Liberated Account"
+    assert out.final.runner.credits == 7 and out.final.cards["Daily Casts"].zone == "runner.rig"  # 2 - 2 + 7
+
+
+def test_trash_cost_refused_without_the_cards(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: runner, at: action_phase}
+runner: {credits: 5, hand: [Spec Work]}
+decisions: [{action: play, card: Spec Work}]
+""", cards_root)
+    assert out.error is not None and out.error.rule == "rule_cost"
+
+
+def test_trash_cost_outside_an_own_play_cost_is_an_error(cards_root: Path):
+    from judgebook.engine.errors import ScenarioError
+
+    with pytest.raises(ScenarioError, match="own cost to play"):
+        parse_scenario("""
+title: t
+card_defs:
+  - name: X
+    side: runner
+    type: resource
+    abilities: [{id: a, cost: {trash: {zone: hand, side: you, count: 1}}, effects: [{draw: 1}]}]
+start: {turn: runner, at: action_phase}
+""", "test", LIBRARY, cards_root)
+
+
+def test_additional_cost_to_steal_reads_the_accessed_agenda(cards_root: Path):
+    # NAPD Cordon: 4[c] plus 2[c] per advancement counter on the agenda (2 counters: 8[c]).
+    out = _play("""
+title: t
+card_defs:
+  - {name: Hostile Takeover, abilities: []}
+start: {turn: corp, at: action_phase}
+corp:
+  credits: 5
+  clicks: 1
+  hand: [NAPD Cordon]
+  servers: {Server 1: {root: [{card: Hostile Takeover, counters: {advancement: 2}}]}}
+runner: {credits: 10}
+decisions:
+  - {action: play, card: NAPD Cordon}
+  - {action: run, server: Server 1, player: runner}
+  - {pay: true, player: runner}
+""", cards_root)
+    assert out.final.runner.credits == 2 and out.final.cards["Hostile Takeover"].zone == "runner.score"
+
+
+def test_run_on_a_server_protected_by_ice(cards_root: Path):
+    out = _play("""
+title: t
+card_defs:
+  - {name: Ice Wall, subroutines: [[end_the_run]]}
+start: {turn: runner, at: action_phase}
+corp: {servers: {HQ: {ice: [Ice Wall]}}}
+runner: {credits: 5, hand: [Bravado]}
+decisions:
+  - {action: play, card: Bravado}
+  - {target: R&D}
+""", cards_root)
+    assert out.error is not None  # R&D is not protected by ice: not offered
+
+
+def test_priority_restriction_after_a_click_was_spent(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: runner, at: action_phase}
+runner: {credits: 5, hand: [In the Groove], deck: [Sure Gamble]}
+decisions:
+  - {action: draw}
+  - {action: play, card: In the Groove}
+""", cards_root)
+    assert out.error is not None and out.error.rule == "rule_act_restriction"
+
+
+def test_trashed_filter_on_the_accessed_card(cards_root: Path):
+    # René "Loup" Arcemont: trashing the accessed card gains 1[c] and draws 1 card.
+    out = _play("""
+title: t
+card_defs:
+  - {name: PAD Campaign, abilities: []}
+start: {turn: runner, at: action_phase}
+corp: {servers: {Server 1: {root: [PAD Campaign]}}}
+runner:
+  identity: "René “Loup” Arcemont: Party Animal"
+  credits: 10
+  deck: [Sure Gamble]
+decisions:
+  - {action: run, server: Server 1}
+  - {trash: PAD Campaign}
+""", cards_root)
+    resolved = [f"{s.card}:{s.ability}" for s in out.steps if s.kind == "resolve"]
+    assert any(r.endswith(":trash-accessed") for r in resolved)
+    assert len(out.final.zone("runner.hand")) == 1

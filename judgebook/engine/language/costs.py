@@ -24,6 +24,7 @@ class Cost:
     damage: tuple[tuple[str, int], ...] = ()
     has_credits: bool = False  # "0[c]" is still a cost that is paid (rule_cost_zero)
     remove_tags: int = 0  # "remove 1 tag" (Backroom Machinations, End of the Line)
+    trash_cards: Any = None  # a Selector: "trash 1 installed resource" as an additional cost to play
 
     @property
     def x(self) -> bool:
@@ -44,6 +45,7 @@ class Cost:
             self.damage + other.damage,
             self.has_credits or other.has_credits,
             self.remove_tags + other.remove_tags,
+            self.trash_cards or other.trash_cards,
         )
 
     def render(self) -> str:
@@ -61,10 +63,20 @@ class Cost:
         parts += [f"suffer {n} {kind} damage" for kind, n in self.damage]
         if self.remove_tags:
             parts.append(f"remove {self.remove_tags} tag{'s' if self.remove_tags != 1 else ''}")
+        if self.trash_cards is not None:
+            parts.append(f"trash {self.trash_cards.render()}")
         return ", ".join(parts) or "nothing"
 
 
-def parse_cost(node: Any, at: At) -> Cost:
+def parse_cost(node: Any, at: At, other_cards: bool = False) -> Cost:
+    """`other_cards`: the cost may trash cards other than its own (only a card's additional cost to play)."""
+    cost = _parse_cost(node, at)
+    if cost.trash_cards is not None and not other_cards:
+        at.key(node, "trash").fail("trashing other cards as a cost is implemented for a card's own cost to play only")
+    return cost
+
+
+def _parse_cost(node: Any, at: At) -> Cost:
     check_keys(node, COST_KEYS, at)
     counters = node.get("counters") or {}
     damage = node.get("damage") or {}
@@ -76,17 +88,24 @@ def parse_cost(node: Any, at: At) -> Cost:
     for kind in damage:
         if kind not in ("net", "meat", "core"):
             at.key(node, "damage").fail("damage kinds are net, meat, core")
+    trash_cards = None
     if "trash" in node and node["trash"] != "self":
-        at.key(node, "trash").fail("a [trash] cost is written `trash: self`")
+        from judgebook.engine.language.selectors import parse_selector
+
+        # Other cards trashed as a cost ("trash 1 installed resource"): chosen as the cost is paid.
+        trash_cards = parse_selector(node["trash"], at.key(node, "trash"))
+        if not trash_cards.chooses:
+            at.key(node, "trash").fail("a cost trashes `self` or cards chosen by a selector with a count")
     if "forfeit" in node:
         at.key(node, "forfeit").fail("forfeiting an agenda as a cost is not implemented yet")
     return Cost(
         clicks=want_int(node, "clicks", at, 0) or 0,
         credits=parse_quantity(node["credits"], at.key(node, "credits")) if "credits" in node else Number(0),
-        trash_self="trash" in node,
+        trash_self=node.get("trash") == "self",
         tags=want_int(node, "tags", at, 0) or 0,
         counters=tuple(sorted(counters.items())),
         damage=tuple(sorted(damage.items())),
         has_credits="credits" in node,
         remove_tags=want_int(node, "remove_tags", at, 0) or 0,
+        trash_cards=trash_cards,
     )

@@ -872,7 +872,7 @@ class Play(Instruction):
 @instruction("run")
 @dataclass(frozen=True, eq=False)
 class MakeRun(Instruction):
-    server: str  # a server name, `any`, `central`, `remote`, `mark`, or `among` (a list: "run HQ or R&D")
+    server: str  # a server name, any, central, remote, protected (by ice), mark, or among (a list: "HQ or R&D")
     among: tuple[str, ...] = ()
     mods: Mods = field(default_factory=Mods)
 
@@ -881,7 +881,7 @@ class MakeRun(Instruction):
         if isinstance(arg, list) and len(arg) >= 2 and all(isinstance(a, str) for a in arg):
             return cls("among", tuple(arg))
         if not isinstance(arg, str):
-            at.fail("run names a server, `any`, `central`, `remote`, `mark` or a list of servers")
+            at.fail("run names a server, `any`, `central`, `remote`, `protected`, `mark` or a list of servers")
         return cls(arg)
 
     def run(self, g: Game, ctx: Ctx) -> Game:
@@ -890,7 +890,13 @@ class MakeRun(Instruction):
         return run_instruction(g, ctx, self.server, self.among)
 
     def render(self) -> str:
-        names = {"any": "any server", "mark": "your mark", "central": "a central server", "remote": "a remote server"}
+        names = {
+            "any": "any server",
+            "mark": "your mark",
+            "central": "a central server",
+            "remote": "a remote server",
+            "protected": "a server protected by ice",
+        }
         return f"run {' or '.join(self.among) if self.among else names.get(self.server, self.server)}"
 
 

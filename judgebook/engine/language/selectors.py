@@ -51,7 +51,7 @@ class Selector(Value):
         return out
 
 
-REFS = ("self", "target", "chosen", "event_card", "event_ice", "host", "encountered", "approached")
+REFS = ("self", "target", "chosen", "event_card", "event_ice", "host", "encountered", "approached", "accessed")
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,6 +75,7 @@ class Ref(Selector):
             "host": "the host card",
             "encountered": "the encountered ice",
             "approached": "the approached ice",
+            "accessed": "the card being accessed",
         }.get(self.ref, self.ref)
 
 
@@ -103,6 +104,12 @@ def resolve_ref(g: Game, ctx: Ctx, ref: str) -> list[str]:
             return [enc.ice] if enc else []
         run = current_run(g)
         return [run.ice_at(g)] if run and run.ice_at(g) else []
+    if ref == "accessed":
+        from judgebook.engine.rules.access import Access
+        from judgebook.engine.rules.frames import find
+
+        acc = find(g, Access)
+        return [acc.card] if acc is not None else []
     return [ref]
 
 

@@ -13,7 +13,7 @@ from judgebook.engine.rules.effects import move, trash
 from judgebook.engine.rules.frames import Frame, current_run, event, log, path, pop, push, react_first, set_top
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.state import queries as q
-from judgebook.engine.state.model import Game
+from judgebook.engine.state.model import Game, evolve
 
 
 @dataclass(frozen=True)
@@ -192,12 +192,14 @@ class Access(Frame):
         return pop(g)
 
     def choose(self, g: Game, option: Option) -> Game:
-        g = pop(g)
         if not option.decision.value:
-            return g
+            return pop(g)
         d = q.definition(g, self.card)
         g = costs.pay(g, Cost(credits=Number(d.trash_cost or 0), has_credits=True), Ctx(self.card, "runner"), "runner")
-        return trash(g, self.card, "runner")
+        # The card is trashed while it is being accessed ("the first time you trash a card you are accessing"):
+        # this decision leaves the stack after the trash.
+        g = trash(g, self.card, "runner")
+        return evolve(g, stack=tuple(f for f in g.stack if f is not self))
 
 
 def _server_of_candidate(g: Game, cid: str) -> str | None:

@@ -4,7 +4,7 @@ card allows this use; nested costs inside instructions (rule_nested_cost)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.errors import IllegalDecision
@@ -117,6 +117,12 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
             return "rule_cost", f"needs {n} {kind} counter(s) on {ctx.source}"
     if cost.remove_tags > g.runner.tags:
         return "rule_cost", f"needs {cost.remove_tags} tag(s) to remove, the Runner has {g.runner.tags}"
+    if cost.trash_cards is not None:
+        # The card being played is in the play area when its costs are paid: it cannot trash itself.
+        cands = [c for c in cost.trash_cards.candidates(g, ctx) if c != ctx.source]
+        need = cost.trash_cards.count or 1
+        if len(cands) < need:
+            return "rule_cost", f"needs {need} card(s) to trash: {cost.trash_cards.render()}"
     return None
 
 
@@ -376,3 +382,35 @@ class AdditionalCostChoice(Frame):
             "runner",
         )
         return swap(g, acc, replace(acc, declined=acc.declined | {self.to})) if acc is not None else g
+
+
+@dataclass(frozen=True)
+class TrashForCost(Frame):
+    """Cards trashed as a cost ("as an additional cost, trash 1 installed resource"): the payer chooses them
+    (`{target: [cards]}`), and they are trashed as a cost, which cannot be prevented (rule_cost)."""
+
+    ctx: Ctx
+    cards: Any  # a Selector with a count
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        from itertools import combinations
+
+        cands = [c for c in self.cards.candidates(g, self.ctx) if c != self.ctx.source]
+        need = min(self.cards.count or 1, len(cands))
+        picks = list(combinations(cands, need))[:200]
+        return ChoicePoint(
+            self.ctx.controller,
+            "target",
+            f"trash as a cost: {self.cards.render()}",
+            "rule_cost",
+            tuple(Option(decision("target", list(p)), ", ".join(p), "rule_cost") for p in picks),
+            default=0,
+            default_reason="only" if len(picks) == 1 else "default",
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        g = pop(g)
+        for cid in option.decision.value or ():
+            g = trash(g, str(cid), self.ctx.controller, cause="cost")
+        return g

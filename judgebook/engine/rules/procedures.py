@@ -74,7 +74,7 @@ def run_instruction(g: Game, ctx: Ctx, server: str, among: tuple[str, ...] = ())
         if ctx.server is not None:
             return start_run(g, ctx.server)
         return push(g, ChooseServer(ctx))
-    if server in ("central", "remote", "among"):
+    if server in ("central", "remote", "among", "protected"):
         return push(g, ChooseServer(ctx, server, among))
     return start_run(g, server)
 
@@ -82,7 +82,7 @@ def run_instruction(g: Game, ctx: Ctx, server: str, among: tuple[str, ...] = ())
 @dataclass(frozen=True)
 class ChooseServer(Frame):
     ctx: Ctx
-    want: str = "any"  # any | central | remote | among (the servers listed)
+    want: str = "any"  # any | central | remote | protected (by ice) | among (the servers listed)
     among: tuple[str, ...] = ()
 
     def step(self, g: Game) -> ChoicePoint:
@@ -92,6 +92,8 @@ class ChooseServer(Frame):
             if (self.want == "central") != (s in q.CENTRAL) and self.want in ("central", "remote"):
                 continue
             if self.want == "among" and s not in self.among:
+                continue
+            if self.want == "protected" and not g.zone(q.ice_zone(s)):
                 continue
             d = decision("target", [s])
             if costs.cannot(g, "run", "runner", s):

@@ -378,13 +378,22 @@ def install(g: Game, side: Side, cid: str, server: object) -> Game:
 
 
 def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = None) -> Game:
-    d = q.definition(g, cid)
     extra = costs.additional_cost(g, "play", cid)
     # The card goes to the play area first, then its costs are paid (rule_steps_playing_place,
     # rule_steps_playing_play_cost): damage paid as a cost cannot trash the card being played.
     g = move(g, cid, "play")
+    if extra is not None and extra.trash_cards is not None:
+        # Cards trashed as a cost are chosen first; the rest of the costs and the play follow.
+        g = push(g, Call(_pay_and_resolve, (side, cid, pay, server)))
+        return push(g, costs.TrashForCost(Ctx(cid, side), extra.trash_cards))
+    return _pay_and_resolve(g, side, cid, pay, server)
+
+
+def _pay_and_resolve(g: Game, side: Side, cid: str, pay: bool, server: str | None) -> Game:
+    d = q.definition(g, cid)
+    extra = costs.additional_cost(g, "play", cid)
     if extra is not None:
-        g = costs.pay(g, extra, Ctx(cid, side), side)
+        g = costs.pay(g, replace(extra, trash_cards=None), Ctx(cid, side), side)
     if pay:
         g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side)
     g = emit(g, event("played", card=cid, player=side), f"the {side} plays {cid}", "rule_playing", side)
