@@ -95,7 +95,7 @@ def test_coverage_of_the_slice(cards_root: Path):
     partial = [i for i, c in defs.items() if c is not None and c.partial]  # type: ignore[attr-defined]
     undefined = [i for i, c in defs.items() if c is None]
     # Counted with `grep -L "partial:\|undefined:"` and `grep -l ...` over the slice's files.
-    assert (len(defined), len(partial), len(undefined)) == (77, 20, 34)
+    assert (len(defined), len(partial), len(undefined)) == (82, 21, 28)
 
 
 # --- ruling scenarios ---------------------------------------------------------------------------
@@ -106,12 +106,12 @@ MINE = [p for p in RULINGS if p.stem.removeprefix("ruling-").rsplit("-", 1)[0] i
     "predictive_planogram", "esa_afontov_eco_insurrectionist", "captain_padma_isbister_intrepid_explorer",
     "into_the_depths", "rigging_up", "bravado", "jailbreak", "carpe_diem", "nyusha_sable_sintashta_symphonic_prodigy",
     "mitosis", "sync_rerouting", "digital_rights_management", "moshing", "harmony_ar_therapy", "overclock",
-    "chastushka"}]
+    "chastushka", "seamless_launch"}]
 
 
 def test_ruling_scenario_count():
-    # `ls rules_source/scenarios/standard/ruling-*` for this slice's cards: 35.
-    assert len(MINE) == 35
+    # `ls rules_source/scenarios/standard/ruling-*` for this slice's cards: 38.
+    assert len(MINE) == 38
 
 
 @pytest.mark.parametrize("path", MINE, ids=[p.stem for p in MINE])
@@ -596,3 +596,118 @@ decisions:
     resolved = [f"{s.card}:{s.ability}" for s in out.steps if s.kind == "resolve"]
     assert any(r.endswith(":trash-accessed") for r in resolved)
     assert len(out.final.zone("runner.hand")) == 1
+
+
+def test_subroutine_resolved_event_and_delayed_draw(cards_root: Path):
+    # Raindrops Cut Stone: a power counter per resolved subroutine (the ETR included); when the run ends,
+    # draw 1 card per counter and gain 3[c].
+    out = _play("""
+title: t
+card_defs:
+  - {name: Ice Wall, subroutines: [[end_the_run]]}
+start: {turn: runner, at: action_phase}
+corp: {servers: {HQ: {ice: [{card: Ice Wall, rezzed: true}]}}}
+runner: {credits: 5, hand: [Raindrops Cut Stone], deck: [Sure Gamble, Sure Gamble]}
+decisions:
+  - {action: play, card: Raindrops Cut Stone, server: HQ}
+""", cards_root)
+    resolved = [f"{s.card}:{s.ability}" for s in out.steps if s.kind == "resolve"]
+    assert "Raindrops Cut Stone:subroutine-resolves" in resolved
+    assert len(out.final.zone("runner.hand")) == 1 and out.final.runner.credits == 5 - 1 + 3
+
+
+def test_ryo_after_a_subroutine_resolved_during_the_run(cards_root: Path):
+    out = _play("""
+title: t
+card_defs:
+  - {name: Enigma, subroutines: [[{lose_clicks: 1, player: runner}], [end_the_run]]}
+start: {turn: runner, at: action_phase}
+corp: {hand: [Hedge Fund], servers: {R&D: {ice: [{card: Enigma, rezzed: true}]}}, deck: [Sprint]}
+runner: {identity: "Ryō “Phoenix” Ōno: Out of the Ashes", credits: 5}
+decisions:
+  - {action: run, server: R&D}
+""", cards_root)
+    # Enigma's ETR ends the run: no successful run, so no gain.
+    assert "Ryō “Phoenix” Ōno: Out of the Ashes:successful-after-subroutine" not in [
+        f"{s.card}:{s.ability}" for s in out.steps if s.kind == "resolve"]
+    out = _play("""
+title: t
+card_defs:
+  - {name: Enigma, subroutines: [[{lose_clicks: 1, player: runner}]]}
+start: {turn: runner, at: action_phase}
+corp: {hand: [Hedge Fund], servers: {R&D: {ice: [{card: Enigma, rezzed: true}]}}, deck: [Sprint]}
+runner: {identity: "Ryō “Phoenix” Ōno: Out of the Ashes", credits: 5}
+decisions:
+  - {action: run, server: R&D}
+""", cards_root)
+    assert out.final.runner.credits == 6 and out.final.cards["Hedge Fund"].zone == "corp.discard"
+
+
+def test_installed_this_turn_filter(cards_root: Path):
+    out = _play("""
+title: t
+card_defs:
+  - {name: PAD Campaign, abilities: []}
+start: {turn: corp, at: action_phase}
+corp: {credits: 5, hand: [Seamless Launch, PAD Campaign]}
+decisions:
+  - {action: install, card: PAD Campaign, server: new}
+  - {action: play, card: Seamless Launch}
+  - {target: PAD Campaign}
+""", cards_root)
+    assert out.error is not None  # installed this turn: not a legal target
+    assert out.final.cards["PAD Campaign"].count("advancement") == 0
+
+
+def test_any_number_and_count_of_chosen(cards_root: Path):
+    # Mutually Assured Destruction: trash any number of rezzed cards, 1 tag per card trashed.
+    out = _play("""
+title: t
+card_defs:
+  - {name: PAD Campaign, abilities: []}
+  - {name: Ice Wall, subroutines: [[end_the_run]]}
+start: {turn: corp, at: action_phase}
+corp:
+  credits: 5
+  hand: [Mutually Assured Destruction]
+  servers:
+    Server 1: {root: [{card: PAD Campaign, rezzed: true}]}
+    HQ: {ice: [{card: Ice Wall, rezzed: true}]}
+decisions:
+  - {action: play, card: Mutually Assured Destruction}
+  - {target: [PAD Campaign, Ice Wall]}
+""", cards_root)
+    assert out.final.runner.tags == 2 and out.final.corp.clicks == 0
+    assert len(out.final.zone("corp.discard")) == 3
+
+
+def test_turn_facedown(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: corp, at: action_phase}
+corp: {credits: 5, hand: [Kakurenbo, Hedge Fund], discard: [Sprint, Sprint]}
+decisions:
+  - {action: play, card: Kakurenbo}
+  - {target: [Hedge Fund]}
+""", cards_root)
+    assert "rule_object_turn_faceup_facedown" in _anchors(out)
+    assert [out.final.cards[c].faceup for c in out.final.zone("corp.discard")] == [False] * 3
+    assert out.final.cards["Kakurenbo"].zone == "corp.removed"
+
+
+def test_sum_this_turn_of_scored_agendas(cards_root: Path):
+    out = _play("""
+title: t
+card_defs:
+  - {name: Hostile Takeover, abilities: []}
+start: {turn: corp, at: action_phase}
+corp:
+  credits: 5
+  hand: [Neurospike]
+  servers: {Server 1: {root: [{card: Hostile Takeover, counters: {advancement: 2}}]}}
+runner: {hand: [Sure Gamble, Sure Gamble, Sure Gamble]}
+decisions:
+  - {score: Hostile Takeover}
+  - {action: play, card: Neurospike}
+""", cards_root)
+    assert len(out.final.zone("runner.hand")) == 2  # Hostile Takeover's printed 1 point: 1 net damage

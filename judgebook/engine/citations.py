@@ -89,6 +89,7 @@ CITED: frozenset[str] = frozenset(
         "rule_modify_value_relevant",
         "rule_nested_cost",
         "rule_object",
+        "rule_object_turn_faceup_facedown",
         "rule_optional_conditional_ability",
         "rule_paid_ability_breaks_subroutines",
         "rule_paid_ability_window_corp_score",

@@ -245,4 +245,5 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_mark_designation_lingering_effect": ("10.11.4", "Additional Rules › Mark"),
     "rule_sabotage_hq_first": ("10.12.3a", "Additional Rules › Sabotage"),
     "rule_if_successful_lingering_effect": ("6.7.4b", "Success Phase › If Successful"),
+    "rule_object_turn_faceup_facedown": ("1.12.5", "Game Concepts › Objects"),
 }

@@ -37,6 +37,7 @@ EVENTS = (
     "tags_taken",
     "drawn",
     "subroutine_broken",
+    "subroutine_resolved",
     "fully_broken",
     "encounter_ends",
     "ability_used",

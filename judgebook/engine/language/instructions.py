@@ -238,6 +238,7 @@ for _name, _verb in (
     ("shuffle_into_deck", "shuffle into its owner's deck"),
     ("add_to_top_of_deck", "add to the top of its owner's deck"),
     ("add_to_bottom_of_deck", "add to the bottom of its owner's deck"),
+    ("turn_facedown", "turn facedown"),
 ):
     _card_instruction(_name, _verb)
 

@@ -240,6 +240,13 @@ _flag_filter("other", lambda g, ctx, cid: cid != ctx.source, "other than this ca
 _flag_filter("active", lambda g, ctx, cid: q.is_active(g, cid), "active")
 
 
+def _installed_this_turn(g: Game, ctx: Ctx, cid: str) -> bool:
+    return any(f.event.name == "installed" and f.event.get("card") == cid for f in g.history if f.turn == g.turn)
+
+
+_flag_filter("installed_this_turn", _installed_this_turn, "installed this turn")
+
+
 @FILTERS.register("counter")
 @dataclass(frozen=True, eq=False)
 class HasCounter(Filter):
@@ -370,6 +377,8 @@ class Matching(Selector):
         how = (
             "each"
             if self.count is None
+            else "any number of"
+            if self.up_to and self.count == ANY_NUMBER
             else f"up to {self.count}"
             if self.up_to
             else "a"
@@ -423,14 +432,19 @@ def parse_selector(node: Any, at: At, default_count: int | None = 1) -> Selector
     return Matching(tuple(filters), count, up_to)
 
 
+ANY_NUMBER = 1_000_000  # `{up_to: any}`: "any number of" cards, the chooser's pick of every subset
+
+
 def _count(value: Any, at: At) -> tuple[int | None, bool]:
     if value == "all":
         return None, False
+    if value == {"up_to": "any"}:
+        return ANY_NUMBER, True
     if isinstance(value, dict) and set(value) == {"up_to"} and isinstance(value["up_to"], int):
         return int(value["up_to"]), True
     if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
         return value, False
-    at.fail("count is a number, `all` or {up_to: N}")
+    at.fail("count is a number, `all`, {up_to: N} or {up_to: any}")
 
 
 @FILTERS.register("is")

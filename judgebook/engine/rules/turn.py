@@ -434,6 +434,13 @@ def _to_discard(g: Game, cid: str) -> Game:
     from judgebook.engine.language.statics import NotTrashed
     from judgebook.engine.rules.values import statics
 
+    if g.pending and not g.over:
+        # Abilities that met their condition as the card finished resolving ("when that run ends") resolve
+        # while it is still in the play area; it is trashed after (rule_steps_playing_trash_played_card).
+        reacted = react_first(push(g, Call(_to_discard, (cid,))))
+        if reacted is not None:
+            return reacted
+
     if any(isinstance(effect, NotTrashed) and ctx.source == cid for effect, ctx in statics(g)):
         return log(g, "stays", f"{cid} stays in the play area", "rule_play_not_trashed_until", g.cards[cid].owner)
     if g.cards[cid].zone == "play":
