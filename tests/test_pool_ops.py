@@ -95,7 +95,7 @@ def test_coverage_of_the_slice(cards_root: Path):
     partial = [i for i, c in defs.items() if c is not None and c.partial]  # type: ignore[attr-defined]
     undefined = [i for i, c in defs.items() if c is None]
     # Counted with `grep -L "partial:\|undefined:"` and `grep -l ...` over the slice's files.
-    assert (len(defined), len(partial), len(undefined)) == (82, 21, 28)
+    assert (len(defined), len(partial), len(undefined)) == (83, 20, 28)
 
 
 # --- ruling scenarios ---------------------------------------------------------------------------
@@ -711,3 +711,39 @@ decisions:
   - {action: play, card: Neurospike}
 """, cards_root)
     assert len(out.final.zone("runner.hand")) == 2  # Hostile Takeover's printed 1 point: 1 net damage
+
+
+def test_credits_hosted_on_a_run_event_pay_during_its_run(cards_root: Path):
+    # Overclock: 5[c] on the event, spendable during the run: they pay PAD Campaign's trash cost (4[c]).
+    out = _play("""
+title: t
+card_defs:
+  - {name: PAD Campaign, abilities: []}
+start: {turn: runner, at: action_phase}
+corp: {servers: {Server 1: {root: [PAD Campaign]}}}
+runner: {credits: 1, hand: [Overclock]}
+decisions:
+  - {action: play, card: Overclock, server: Server 1}
+  - {trash: PAD Campaign}
+""", cards_root)
+    assert out.error is None and out.final.cards["PAD Campaign"].zone == "corp.discard"
+    assert out.final.runner.credits == 0
+
+
+def test_credits_for_trash_costs_only(cards_root: Path):
+    # Bahia Bands' 4 hosted credits pay trash costs for the rest of the run.
+    out = _play("""
+title: t
+card_defs:
+  - {name: PAD Campaign, abilities: []}
+start: {turn: runner, at: action_phase}
+corp: {servers: {Server 1: {root: [PAD Campaign]}}}
+runner: {credits: 2, hand: [Bahia Bands], deck: [Sure Gamble, Sure Gamble]}
+decisions:
+  - {action: play, card: Bahia Bands, server: Server 1}
+  - {choose: 4}
+  - {choose: 1}
+  - {trash: PAD Campaign}
+""", cards_root)
+    assert out.error is None and out.final.cards["PAD Campaign"].zone == "corp.discard"
+    assert len(out.final.zone("runner.hand")) == 2

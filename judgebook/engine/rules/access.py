@@ -165,7 +165,7 @@ class Access(Frame):
             cost = Cost(credits=Number(d.trash_cost), has_credits=True)
             no = Option(decision("trash", False), "do not trash it", "step_access_complete")
             yes = decision("trash", self.card)
-            why = costs.refusal(g, cost, Ctx(self.card, "runner"), "runner")
+            why = costs.refusal(g, cost, Ctx(self.card, "runner"), "runner", "trash")
             if costs.cannot(g, "trash", "runner", q.server_of(g, self.card), self.card):
                 why = ("rule_cannot_precedence", "a card forbids trashing it")
             if why:
@@ -195,7 +195,8 @@ class Access(Frame):
         if not option.decision.value:
             return pop(g)
         d = q.definition(g, self.card)
-        g = costs.pay(g, Cost(credits=Number(d.trash_cost or 0), has_credits=True), Ctx(self.card, "runner"), "runner")
+        cost = Cost(credits=Number(d.trash_cost or 0), has_credits=True)
+        g = costs.pay(g, cost, Ctx(self.card, "runner"), "runner", "trash")
         # The card is trashed while it is being accessed ("the first time you trash a card you are accessing"):
         # this decision leaves the stack after the trash.
         g = trash(g, self.card, "runner")

@@ -67,7 +67,9 @@ def would_be_prevented(g: Game, what: str, kind: str | None) -> bool:
 def credit_sources(g: Game, side: Side, purpose: str, source: str | None) -> list[tuple[str, int]]:
     """Hosted credits this payment may use: (card, credits), the pool not included."""
     out = []
-    for cid in q.installed(g, side):
+    # Credits hosted on an event being played count too ("you can spend hosted credits during that run").
+    playing = [c for c in g.zone("play") if g.cards[c].owner == side]
+    for cid in list(q.installed(g, side)) + playing:
         d = q.definition(g, cid)
         n = g.cards[cid].count("credit")
         if not n or d.credits_for is None or not q.is_active(g, cid):
@@ -78,6 +80,7 @@ def credit_sources(g: Game, side: Side, purpose: str, source: str | None) -> lis
             "traces": purpose == "trace",
             "install": purpose == "install",
             "run": current_run(g) is not None,
+            "trash": purpose == "trash" and current_run(g) is not None,  # trash costs during the run
         }[d.credits_for]
         if allowed:
             out.append((cid, n))
