@@ -95,7 +95,7 @@ def test_coverage_of_the_slice(cards_root: Path):
     partial = [i for i, c in defs.items() if c is not None and c.partial]  # type: ignore[attr-defined]
     undefined = [i for i, c in defs.items() if c is None]
     # Counted with `grep -L "partial:\|undefined:"` and `grep -l ...` over the slice's files.
-    assert (len(defined), len(partial), len(undefined)) == (83, 20, 28)
+    assert (len(defined), len(partial), len(undefined)) == (86, 17, 28)
 
 
 # --- ruling scenarios ---------------------------------------------------------------------------
@@ -747,3 +747,52 @@ decisions:
 """, cards_root)
     assert out.error is None and out.final.cards["PAD Campaign"].zone == "corp.discard"
     assert len(out.final.zone("runner.hand")) == 2
+
+
+def test_corp_chooses_the_server_of_an_install(cards_root: Path):
+    # Secure and Protect: the found ice protects a central server of the Corp's choice, paying 3[c] less
+    # than the install cost (the ice already there: 1[c] less 3, so nothing).
+    out = _play("""
+title: t
+card_defs:
+  - {name: Ice Wall, subroutines: [[end_the_run]]}
+  - {name: Enigma, subroutines: [[end_the_run]]}
+start: {turn: corp, at: action_phase}
+corp:
+  credits: 5
+  hand: [Secure and Protect]
+  deck: [Enigma, Hedge Fund]
+  servers: {R&D: {ice: [Ice Wall]}}
+decisions:
+  - {action: play, card: Secure and Protect}
+  - {target: Enigma}
+  - {target: R&D}
+""", cards_root)
+    assert out.final.zone("corp.server.R&D.ice") == ("Ice Wall", "Enigma")
+    assert out.final.corp.clicks == 1 and out.final.corp.credits == 4  # 5 - 1 (play cost) - 0 (ice tax 1, less 3)
+
+
+def test_install_in_a_remote_server_offers_only_remote_servers(cards_root: Path):
+    text = """
+title: t
+card_defs:
+  - {name: PAD Campaign, abilities: []}
+  - {name: Hostile Takeover, abilities: []}
+start: {turn: runner, at: action_phase}
+runner: {clicks: 1}
+corp:
+  credits: 5
+  hand: [Digital Rights Management, PAD Campaign]
+  deck: [Hostile Takeover, Hedge Fund]
+  servers: {Server 1: {root: [Hostile Takeover]}}
+decisions:
+  - {action: draw, player: runner}
+  - {action: play, card: Digital Rights Management, player: corp}
+  - {target: []}
+  - {target: PAD Campaign}
+  - {target: SERVER}
+"""
+    out = _play(text.replace("SERVER", "new"), cards_root)
+    assert out.error is None and out.final.cards["PAD Campaign"].zone == "corp.server.Server 2.root"
+    out = _play(text.replace("SERVER", "HQ"), cards_root)
+    assert out.error is not None and out.final.cards["PAD Campaign"].zone != "corp.server.HQ.root"

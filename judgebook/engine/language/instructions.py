@@ -782,7 +782,8 @@ class AllAtOnce(Instruction):
 @dataclass(frozen=True, eq=False)
 class Install(Instruction):
     """Install cards (ignoring the install cost unless `pay_cost`, lowered by `discount`); Corp cards in
-    `server` (new | this | a name), ice `position: inward_of_self`; `rezzed: true` installs and rezzes it;
+    `server` (new | this | a name, or remote | central | any: the Corp chooses), ice `position: inward_of_self`;
+    `rezzed: true` installs and rezzes it;
     `then` acts on each installed card as `chosen` ("place 2 advancement counters on that card")."""
 
     selector: Selector
@@ -813,30 +814,22 @@ class Install(Instruction):
         return bool(self.selector.candidates(g, ctx))
 
     def run(self, g: Game, ctx: Ctx) -> Game:
-        from judgebook.engine.rules.procedures import install_by_instruction
-        from judgebook.engine.rules.resolve import resolve_now
-
-        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        from judgebook.engine.rules.procedures import SERVER_CHOICES, after_install, install_by_instruction
         from judgebook.engine.state.queries import is_installed
 
+        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        if self.server in SERVER_CHOICES:
+            # Each card waits for the Corp's choice of server (and does its `then` once installed).
+            for cid in reversed(targets):
+                g = install_by_instruction(g, ctx, cid, self)
+            return g
         seq0 = g.seq
         installed = []
         for cid in targets:
             g = install_by_instruction(g, ctx, cid, self)
             if is_installed(g, cid):
                 installed.append(cid)
-        if not self.then or not installed:
-            return g
-        anchor = "rule_checkpoint_after_instruction_resolution"
-        for cid in reversed(installed):  # the first installed card's `then` first
-            g = resolve_now(g, replace(ctx, targets=(), chosen=(cid,)), self.then, anchor)
-        if any(p.serial > seq0 for p in g.pending):
-            # `then` is the next instruction: what the install made pending resolves first (rule_chain_reaction).
-            from judgebook.engine.rules.frames import push
-            from judgebook.engine.rules.windows import ReactionWindow
-
-            g = push(g, ReactionWindow(after=seq0))
-        return g
+        return after_install(g, ctx, self, installed, seq0)
 
     def render(self) -> str:
         how = "" if self.pay_cost else ", ignoring all costs"

@@ -22,13 +22,20 @@ if TYPE_CHECKING:
     from judgebook.engine.language.instructions import Install, Trace
 
 
+SERVER_CHOICES = ("remote", "central", "any")  # `server:` words that let the Corp choose the server
+
+
 def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
     d = q.definition(g, cid)
     side = g.cards[cid].owner
+    if side == "corp" and ins.server in SERVER_CHOICES:
+        return push(g, InstallWhere(ctx, cid, ins))
     if ins.pay_cost:
-        # A Corp card's printed cost is its rez or play cost: its install cost is the ice tax of a server, and
-        # this instruction installs into a new server, so 0 (rule_install_cost_ice).
+        # A Corp card's printed cost is its rez or play cost: its install cost is the ice tax of the server
+        # (rule_install_cost_ice), nothing in a new server.
         printed = (d.cost or 0) if side == "runner" else 0
+        if side == "corp" and d.type == "ice" and ins.server not in (None, "new", "this"):
+            printed = len(g.zone(q.ice_zone(ins.server)))
         price = max(0, printed - (ins.discount.value(g, ctx) if ins.discount else 0))
         why = costs.refusal(g, Cost(credits=Number(price), has_credits=True), Ctx(cid, side), side, "install")
         if why:
@@ -58,6 +65,50 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
     if ins.rez:
         g = rez(g, cid, paid=False)
     return g
+
+
+def after_install(g: Game, ctx: Ctx, ins: Install, installed: list[str], seq0: int) -> Game:
+    """An install's `then`, on each installed card as `chosen`, after what the install made pending."""
+    if not ins.then or not installed:
+        return g
+    anchor = "rule_checkpoint_after_instruction_resolution"
+    for cid in reversed(installed):  # the first installed card's `then` first
+        g = resolve_now(g, replace(ctx, targets=(), chosen=(cid,)), ins.then, anchor)
+    if any(p.serial > seq0 for p in g.pending):
+        # `then` is the next instruction: what the install made pending resolves first (rule_chain_reaction).
+        from judgebook.engine.rules.windows import ReactionWindow
+
+        g = push(g, ReactionWindow(after=seq0))
+    return g
+
+
+@dataclass(frozen=True)
+class InstallWhere(Frame):
+    """The Corp chooses the server a card is installed in (`server: remote | central | any`): `{target: S}`,
+    `new` for a new remote server; an agenda or asset goes only in a remote server (rule_corp_basic_action_install)."""
+
+    ctx: Ctx
+    card: str
+    ins: Install
+
+    def step(self, g: Game) -> ChoicePoint:
+        d = q.definition(g, self.card)
+        want = self.ins.server
+        servers = [s for s in g.servers if want == "any" or (want == "central") == (s in q.CENTRAL)]
+        if d.type in ("agenda", "asset"):
+            servers = [s for s in servers if s not in q.CENTRAL]
+        if want != "central":
+            servers.append("new")
+        opts = tuple(Option(decision("target", [s]), f"install {self.card} in {s}", "rule_installing") for s in servers)
+        return ChoicePoint("corp", "target", f"the server to install {self.card} in", "rule_installing", opts,
+                           default=0, path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        g = pop(g)
+        seq0 = g.seq
+        g = install_by_instruction(g, self.ctx, self.card, replace(self.ins, server=str(option.decision.value[0])))
+        installed = [self.card] if q.is_installed(g, self.card) else []
+        return after_install(g, self.ctx, self.ins, installed, seq0)
 
 
 def run_instruction(g: Game, ctx: Ctx, server: str, among: tuple[str, ...] = ()) -> Game:
