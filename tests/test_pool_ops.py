@@ -95,7 +95,7 @@ def test_coverage_of_the_slice(cards_root: Path):
     partial = [i for i, c in defs.items() if c is not None and c.partial]  # type: ignore[attr-defined]
     undefined = [i for i, c in defs.items() if c is None]
     # Counted with `grep -L "partial:\|undefined:"` and `grep -l ...` over the slice's files.
-    assert (len(defined), len(partial), len(undefined)) == (86, 17, 28)
+    assert (len(defined), len(partial), len(undefined)) == (88, 16, 27)
 
 
 # --- ruling scenarios ---------------------------------------------------------------------------
@@ -796,3 +796,38 @@ decisions:
     assert out.error is None and out.final.cards["PAD Campaign"].zone == "corp.server.Server 2.root"
     out = _play(text.replace("SERVER", "HQ"), cards_root)
     assert out.error is not None and out.final.cards["PAD Campaign"].zone != "corp.server.HQ.root"
+
+
+def test_armed_asset_protection_counts_card_types_once(cards_root: Path):
+    # Faceup in Archives: 2 operations and an agenda (2 types, one an agenda); the facedown ice counts not.
+    out = _play("""
+title: t
+card_defs:
+  - {name: Hostile Takeover, abilities: []}
+  - {name: Ice Wall, subroutines: [[end_the_run]]}
+start: {turn: corp, at: action_phase}
+corp:
+  credits: 5
+  hand: [Armed Asset Protection]
+  discard: [Hedge Fund, Sprint, Hostile Takeover, {card: Ice Wall, faceup: false}]
+decisions: [{action: play, card: Armed Asset Protection}]
+""", cards_root)
+    assert out.final.corp.credits == 5 - 2 + 3 + 2 + 2
+
+
+def test_reveal_any_number_and_count_them(cards_root: Path):
+    # Meeting of Minds, connection: no search, then reveal 2 connections of the grip: gain 2[c].
+    out = _play("""
+title: t
+card_defs:
+  - {name: Kati Jones, abilities: []}
+  - {name: Professional Contacts, abilities: []}
+start: {turn: runner, at: action_phase}
+runner: {credits: 5, hand: [Meeting of Minds, Kati Jones, Professional Contacts, Sure Gamble]}
+decisions:
+  - {action: play, card: Meeting of Minds}
+  - {choose: 1}
+  - {target: [Kati Jones, Professional Contacts]}
+""", cards_root)
+    assert [s.card for s in out.steps if s.kind == "reveal"] == ["Kati Jones", "Professional Contacts"]
+    assert out.final.runner.credits == 5 - 4 + 2
