@@ -95,7 +95,7 @@ def test_coverage_of_the_slice(cards_root: Path):
     partial = [i for i, c in defs.items() if c is not None and c.partial]  # type: ignore[attr-defined]
     undefined = [i for i, c in defs.items() if c is None]
     # Counted with `grep -L "partial:\|undefined:"` and `grep -l ...` over the slice's files.
-    assert (len(defined), len(partial), len(undefined)) == (88, 16, 27)
+    assert (len(defined), len(partial), len(undefined)) == (89, 15, 27)
 
 
 # --- ruling scenarios ---------------------------------------------------------------------------
@@ -831,3 +831,41 @@ decisions:
 """, cards_root)
     assert [s.card for s in out.steps if s.kind == "reveal"] == ["Kati Jones", "Professional Contacts"]
     assert out.final.runner.credits == 5 - 4 + 2
+
+
+def test_s_dobrado_bypasses_the_first_ice_and_pays_a_click_for_the_second_at_threat_4(cards_root: Path):
+    text = """
+title: t
+card_defs:
+  - {name: Ice Wall, subroutines: [[end_the_run]]}
+  - {name: Enigma, subroutines: [[end_the_run]]}
+  - {name: Hostile Takeover, abilities: []}
+start: {turn: runner, at: action_phase}
+corp:
+  servers: {HQ: {ice: [{card: Enigma, rezzed: true}, {card: Ice Wall, rezzed: true}]}}
+  score: [Hostile Takeover, Hostile Takeover, Hostile Takeover, Hostile Takeover]
+runner: {credits: 5, hand: [S-Dobrado]}
+decisions:
+  - {action: play, card: S-Dobrado}
+  - {target: HQ}
+  - {pay: true}
+"""
+    out = _play(text, cards_root)
+    assert _kinds(out).count("bypass") == 2 and out.final.runner.clicks == 2
+    out = _play(text.replace("score: [Hostile Takeover, Hostile Takeover, Hostile Takeover, Hostile Takeover]",
+                             "score: [Hostile Takeover]"), cards_root)
+    assert _kinds(out).count("bypass") == 1 and out.error is not None  # threat 1: no payment offered
+
+
+def test_remove_tags_cost_paid_and_the_operation_scores_a_point(cards_root: Path):
+    from judgebook.engine.state import queries as q
+
+    out = _play("""
+title: t
+start: {turn: corp, at: action_phase}
+corp: {credits: 5, hand: [Backroom Machinations]}
+runner: {tags: 2}
+decisions: [{action: play, card: Backroom Machinations}]
+""", cards_root)
+    assert out.final.runner.tags == 1 and out.final.cards["Backroom Machinations"].zone == "corp.score"
+    assert q.agenda_points(out.final, "corp") == 1
