@@ -95,7 +95,7 @@ def test_coverage_of_the_slice(cards_root: Path):
     partial = [i for i, c in defs.items() if c is not None and c.partial]  # type: ignore[attr-defined]
     undefined = [i for i, c in defs.items() if c is None]
     # Counted with `grep -L "partial:\|undefined:"` and `grep -l ...` over the slice's files.
-    assert (len(defined), len(partial), len(undefined)) == (89, 15, 27)
+    assert (len(defined), len(partial), len(undefined)) == (90, 14, 27)
 
 
 # --- ruling scenarios ---------------------------------------------------------------------------
@@ -869,3 +869,23 @@ decisions: [{action: play, card: Backroom Machinations}]
 """, cards_root)
     assert out.final.runner.tags == 1 and out.final.cards["Backroom Machinations"].zone == "corp.score"
     assert q.agenda_points(out.final, "corp") == 1
+
+
+def test_cards_at_random_are_chosen_by_no_one(cards_root: Path):
+    # Bring Them Home after a steal: 2 cards of the grip at random go to the top of the stack, then the
+    # Corp's action phase ends.
+    out = _play("""
+title: t
+card_defs:
+  - {name: Hostile Takeover, abilities: []}
+start: {turn: runner, at: action_phase}
+runner: {credits: 10, clicks: 1, hand: [Sure Gamble, Hedge Fund, Sure Gamble]}
+corp: {credits: 5, hand: [Hostile Takeover, Bring Them Home], deck: [Sprint, Sprint]}
+decisions:
+  - {action: run, server: HQ}
+  - {action: play, card: Bring Them Home, player: corp}
+""", cards_root)
+    g = out.final
+    assert "target" not in [s.kind for s in out.steps if s.player == "corp" and s.how == "chosen"]
+    assert len(g.zone("runner.hand")) == 1 and len(g.zone("runner.deck")) == 2
+    assert "rule_forced_action_phase_end" in _anchors(out)

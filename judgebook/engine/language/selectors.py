@@ -358,6 +358,7 @@ class Matching(Selector):
     filters: tuple[Filter, ...]
     count: int | None = 1
     up_to: bool = False
+    at_random: bool = False  # `count: {at_random: N}`: N of the matching cards, chosen by no one
 
     def candidates(self, g: Game, ctx: Ctx) -> list[str]:
         zone = next((f.zone for f in self.filters if isinstance(f, InZone)), "installed")
@@ -367,11 +368,12 @@ class Matching(Selector):
             pool = list(g.cards)
         else:
             pool = [c for z in SEARCH_ZONES[zone] or () for c in g.zone(z)]
-        return [c for c in pool if all(f.matches(g, ctx, c) for f in self.filters)]
+        found = [c for c in pool if all(f.matches(g, ctx, c) for f in self.filters)]
+        return found[: self.count] if self.at_random and self.count is not None else found
 
     @property
     def chooses(self) -> bool:
-        return self.count is not None
+        return self.count is not None and not self.at_random
 
     def render(self) -> str:
         how = (
@@ -386,6 +388,8 @@ class Matching(Selector):
             else str(self.count)
         )
         words = " ".join(f.render() for f in self.filters)
+        if self.at_random:
+            words = f"at random {words}"
         return f"{how} card{'s' if self.count != 1 else ''} {words}".strip()
 
 
@@ -419,7 +423,15 @@ def parse_selector(node: Any, at: At, default_count: int | None = 1) -> Selector
     filters: list[Filter] = []
     count: int | None = default_count
     up_to = False
+    at_random = False
     for key, value in node.items():
+        if key == "count" and isinstance(value, dict) and set(value) == {"at_random"}:
+            # "N cards at random": nobody chooses them (the engine takes the first ones in the zone's order,
+            # one of the possible outcomes, as it does for damage).
+            count, at_random = want_int(value, "at_random", at.key(node, "count")), True
+            if count is None or count < 1:
+                at.key(node, "count").fail("write `count: {at_random: N}`")
+            continue
         if key == "count":
             count, up_to = _count(value, at.key(node, "count"))
             continue
@@ -429,7 +441,7 @@ def parse_selector(node: Any, at: At, default_count: int | None = 1) -> Selector
         if key not in FILTERS.by_name:
             at.key(node, str(key)).fail(f"unknown filter {key!r} (known: count, {', '.join(FILTERS.names())})")
         filters.append(FILTERS.by_name[key].parse(value, at.key(node, str(key))))  # type: ignore[attr-defined]
-    return Matching(tuple(filters), count, up_to)
+    return Matching(tuple(filters), count, up_to, at_random)
 
 
 ANY_NUMBER = 1_000_000  # `{up_to: any}`: "any number of" cards, the chooser's pick of every subset
