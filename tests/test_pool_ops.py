@@ -95,7 +95,7 @@ def test_coverage_of_the_slice(cards_root: Path):
     partial = [i for i, c in defs.items() if c is not None and c.partial]  # type: ignore[attr-defined]
     undefined = [i for i, c in defs.items() if c is None]
     # Counted with `grep -L "partial:\|undefined:"` and `grep -l ...` over the slice's files.
-    assert (len(defined), len(partial), len(undefined)) == (90, 14, 27)
+    assert (len(defined), len(partial), len(undefined)) == (92, 13, 26)
 
 
 # --- ruling scenarios ---------------------------------------------------------------------------
@@ -889,3 +889,34 @@ decisions:
     assert "target" not in [s.kind for s in out.steps if s.player == "corp" and s.how == "chosen"]
     assert len(g.zone("runner.hand")) == 1 and len(g.zone("runner.deck")) == 2
     assert "rule_forced_action_phase_end" in _anchors(out)
+
+
+def test_distinct_names_refuses_two_copies(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: runner, at: action_phase}
+runner: {credits: 5, hand: [Harmony AR Therapy], discard: [Sure Gamble, Sure Gamble, Hedge Fund]}
+decisions:
+  - {action: play, card: Harmony AR Therapy}
+  - {target: [Sure Gamble, Sure Gamble#2]}
+""", cards_root)
+    assert out.error is not None and len(out.final.zone("runner.discard")) == 3
+
+
+def test_top_of_deck_condition(cards_root: Path):
+    # MuslihaT: the top card is an icebreaker: it may be revealed and added to the grip.
+    text = """
+title: t
+card_defs:
+  - {name: Corroder, abilities: []}
+start: {turn: runner, at: runner_turn}
+runner:
+  identity: "MuslihaT: Multifarious Marketeer"
+  deck: [TOP, Sure Gamble]
+decisions:
+  - {choose: 1}
+"""
+    out = _play(text.replace("TOP", "Corroder"), cards_root)
+    assert out.error is None and out.final.zone("runner.hand") == ("Corroder",)
+    out = _play(text.replace("TOP", "Hedge Fund"), cards_root)
+    assert out.error is not None and out.final.zone("runner.hand") == ()  # not an icebreaker: no choice

@@ -247,6 +247,14 @@ def _installed_this_turn(g: Game, ctx: Ctx, cid: str) -> bool:
 _flag_filter("installed_this_turn", _installed_this_turn, "installed this turn")
 
 
+def _top_of_deck(g: Game, ctx: Ctx, cid: str) -> bool:
+    zone = g.cards[cid].zone
+    return zone.endswith(".deck") and g.zone(zone)[:1] == (cid,)
+
+
+_flag_filter("top_of_deck", _top_of_deck, "on top of its deck")
+
+
 @FILTERS.register("counter")
 @dataclass(frozen=True, eq=False)
 class HasCounter(Filter):
@@ -359,6 +367,13 @@ class Matching(Selector):
     count: int | None = 1
     up_to: bool = False
     at_random: bool = False  # `count: {at_random: N}`: N of the matching cards, chosen by no one
+    distinct_names: bool = False  # only cards with different names may be chosen together
+
+    def picks(self, g: Game, ctx: Ctx) -> list[tuple[str, ...]]:
+        out = super().picks(g, ctx)
+        if not self.distinct_names:
+            return out
+        return [p for p in out if len({g.cards[c].name for c in p}) == len(p)]
 
     def candidates(self, g: Game, ctx: Ctx) -> list[str]:
         zone = next((f.zone for f in self.filters if isinstance(f, InZone)), "installed")
@@ -390,6 +405,8 @@ class Matching(Selector):
         words = " ".join(f.render() for f in self.filters)
         if self.at_random:
             words = f"at random {words}"
+        if self.distinct_names:
+            words = f"{words} with different names"
         return f"{how} card{'s' if self.count != 1 else ''} {words}".strip()
 
 
@@ -424,6 +441,7 @@ def parse_selector(node: Any, at: At, default_count: int | None = 1) -> Selector
     count: int | None = default_count
     up_to = False
     at_random = False
+    distinct = False
     for key, value in node.items():
         if key == "count" and isinstance(value, dict) and set(value) == {"at_random"}:
             # "N cards at random": nobody chooses them (the engine takes the first ones in the zone's order,
@@ -435,13 +453,19 @@ def parse_selector(node: Any, at: At, default_count: int | None = 1) -> Selector
         if key == "count":
             count, up_to = _count(value, at.key(node, "count"))
             continue
+        if key == "distinct_names":
+            # "cards with different names": only sets of cards with no title twice can be chosen.
+            distinct = want_bool(node, "distinct_names", at)
+            continue
         if key == "up_to":
             want_bool(node, "up_to", at)
             at.key(node, key).fail("write `count: {up_to: N}`")
         if key not in FILTERS.by_name:
             at.key(node, str(key)).fail(f"unknown filter {key!r} (known: count, {', '.join(FILTERS.names())})")
         filters.append(FILTERS.by_name[key].parse(value, at.key(node, str(key))))  # type: ignore[attr-defined]
-    return Matching(tuple(filters), count, up_to, at_random)
+    if distinct and count is None:
+        at.key(node, "distinct_names").fail("distinct_names limits a choice: give a `count`")
+    return Matching(tuple(filters), count, up_to, at_random, distinct)
 
 
 ANY_NUMBER = 1_000_000  # `{up_to: any}`: "any number of" cards, the chooser's pick of every subset
