@@ -95,7 +95,7 @@ def test_coverage_of_the_slice(cards_root: Path):
     partial = [i for i, c in defs.items() if c is not None and c.partial]  # type: ignore[attr-defined]
     undefined = [i for i, c in defs.items() if c is None]
     # Counted with `grep -L "partial:\|undefined:"` and `grep -l ...` over the slice's files.
-    assert (len(defined), len(partial), len(undefined)) == (92, 13, 26)
+    assert (len(defined), len(partial), len(undefined)) == (94, 13, 24)
 
 
 # --- ruling scenarios ---------------------------------------------------------------------------
@@ -920,3 +920,33 @@ decisions:
     assert out.error is None and out.final.zone("runner.hand") == ("Corroder",)
     out = _play(text.replace("TOP", "Hedge Fund"), cards_root)
     assert out.error is not None and out.final.zone("runner.hand") == ()  # not an icebreaker: no choice
+
+
+def test_exactly_that_many_cards(cards_root: Path):
+    # Simulation Reset: 2 cards trashed from HQ, so 2 from Archives shuffled into R&D and 2 drawn.
+    out = _play("""
+title: t
+start: {turn: corp, at: action_phase}
+corp: {credits: 5, hand: [Simulation Reset, Hedge Fund, Sprint, Pivot], discard: [Nanomanagement], deck: [Hedge Fund]}
+decisions:
+  - {action: play, card: Simulation Reset}
+  - {target: [Hedge Fund, Sprint]}
+  - {target: [Nanomanagement, Sprint]}
+""", cards_root)
+    g = out.final
+    assert out.error is None
+    assert sorted(g.zone("corp.hand")) == ["Hedge Fund#2", "Nanomanagement", "Pivot"]
+    assert g.zone("corp.discard") == ("Hedge Fund",) and g.cards["Simulation Reset"].zone == "corp.removed"
+
+
+def test_exactly_all_but_one(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: corp, at: action_phase}
+corp: {credits: 5, hand: [Peer Review, Hedge Fund, Sprint, Pivot]}
+decisions:
+  - {action: play, card: Peer Review}
+  - {target: [Hedge Fund, Pivot]}
+""", cards_root)
+    assert [s.card for s in out.steps if s.kind == "reveal"] == ["Hedge Fund", "Pivot"]
+    assert out.final.corp.credits == 5 - 4 + 7

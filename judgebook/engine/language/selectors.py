@@ -368,9 +368,14 @@ class Matching(Selector):
     up_to: bool = False
     at_random: bool = False  # `count: {at_random: N}`: N of the matching cards, chosen by no one
     distinct_names: bool = False  # only cards with different names may be chosen together
+    count_of: Any = None  # `count: {exactly: QUANTITY}`: how many, known as the instruction resolves
 
     def picks(self, g: Game, ctx: Ctx) -> list[tuple[str, ...]]:
-        out = super().picks(g, ctx)
+        if self.count_of is not None:
+            cands = self.candidates(g, ctx)
+            out = list(combinations(cands, min(self.count_of.value(g, ctx), len(cands))))[:200]
+        else:
+            out = super().picks(g, ctx)
         if not self.distinct_names:
             return out
         return [p for p in out if len({g.cards[c].name for c in p}) == len(p)]
@@ -394,6 +399,8 @@ class Matching(Selector):
         how = (
             "each"
             if self.count is None
+            else f"{self.count_of.render()}"
+            if self.count_of is not None
             else "any number of"
             if self.up_to and self.count == ANY_NUMBER
             else f"up to {self.count}"
@@ -442,6 +449,7 @@ def parse_selector(node: Any, at: At, default_count: int | None = 1) -> Selector
     up_to = False
     at_random = False
     distinct = False
+    count_of = None
     for key, value in node.items():
         if key == "count" and isinstance(value, dict) and set(value) == {"at_random"}:
             # "N cards at random": nobody chooses them (the engine takes the first ones in the zone's order,
@@ -449,6 +457,13 @@ def parse_selector(node: Any, at: At, default_count: int | None = 1) -> Selector
             count, at_random = want_int(value, "at_random", at.key(node, "count")), True
             if count is None or count < 1:
                 at.key(node, "count").fail("write `count: {at_random: N}`")
+            continue
+        if key == "count" and isinstance(value, dict) and set(value) == {"exactly"}:
+            # "that many cards", "all but 1 card": a number known when the instruction resolves.
+            from judgebook.engine.language.quantities import parse_quantity
+
+            count_of = parse_quantity(value["exactly"], at.key(node, "count").key(value, "exactly"))
+            count = ANY_NUMBER
             continue
         if key == "count":
             count, up_to = _count(value, at.key(node, "count"))
@@ -465,7 +480,7 @@ def parse_selector(node: Any, at: At, default_count: int | None = 1) -> Selector
         filters.append(FILTERS.by_name[key].parse(value, at.key(node, str(key))))  # type: ignore[attr-defined]
     if distinct and count is None:
         at.key(node, "distinct_names").fail("distinct_names limits a choice: give a `count`")
-    return Matching(tuple(filters), count, up_to, at_random, distinct)
+    return Matching(tuple(filters), count, up_to, at_random, distinct, count_of)
 
 
 ANY_NUMBER = 1_000_000  # `{up_to: any}`: "any number of" cards, the chooser's pick of every subset
