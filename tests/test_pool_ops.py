@@ -95,7 +95,7 @@ def test_coverage_of_the_slice(cards_root: Path):
     partial = [i for i, c in defs.items() if c is not None and c.partial]  # type: ignore[attr-defined]
     undefined = [i for i, c in defs.items() if c is None]
     # Counted with `grep -L "partial:\|undefined:"` and `grep -l ...` over the slice's files.
-    assert (len(defined), len(partial), len(undefined)) == (94, 13, 24)
+    assert (len(defined), len(partial), len(undefined)) == (95, 12, 24)
 
 
 # --- ruling scenarios ---------------------------------------------------------------------------
@@ -950,3 +950,17 @@ decisions:
 """, cards_root)
     assert [s.card for s in out.steps if s.kind == "reveal"] == ["Hedge Fund", "Pivot"]
     assert out.final.corp.credits == 5 - 4 + 7
+
+
+def test_a_card_among_those_looked_at(cards_root: Path):
+    # Blueberry Diesel: of the top 2, the second goes to the bottom; then 2 cards are drawn.
+    out = _play("""
+title: t
+start: {turn: runner, at: action_phase}
+runner: {credits: 5, hand: [Blueberry!™ Diesel], deck: [Sure Gamble, Hedge Fund, Sprint, Pivot]}
+decisions:
+  - {action: play, card: Blueberry!™ Diesel}
+  - {target: [Hedge Fund]}
+""", cards_root)
+    assert sorted(out.final.zone("runner.hand")) == ["Sprint", "Sure Gamble"]
+    assert out.final.zone("runner.deck") == ("Pivot", "Hedge Fund")
