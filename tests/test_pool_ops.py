@@ -95,7 +95,7 @@ def test_coverage_of_the_slice(cards_root: Path):
     partial = [i for i, c in defs.items() if c is not None and c.partial]  # type: ignore[attr-defined]
     undefined = [i for i, c in defs.items() if c is None]
     # Counted with `grep -L "partial:\|undefined:"` and `grep -l ...` over the slice's files.
-    assert (len(defined), len(partial), len(undefined)) == (95, 12, 24)
+    assert (len(defined), len(partial), len(undefined)) == (96, 11, 24)
 
 
 # --- ruling scenarios ---------------------------------------------------------------------------
@@ -106,12 +106,12 @@ MINE = [p for p in RULINGS if p.stem.removeprefix("ruling-").rsplit("-", 1)[0] i
     "predictive_planogram", "esa_afontov_eco_insurrectionist", "captain_padma_isbister_intrepid_explorer",
     "into_the_depths", "rigging_up", "bravado", "jailbreak", "carpe_diem", "nyusha_sable_sintashta_symphonic_prodigy",
     "mitosis", "sync_rerouting", "digital_rights_management", "moshing", "harmony_ar_therapy", "overclock",
-    "chastushka", "seamless_launch", "napd_cordon"}]
+    "chastushka", "seamless_launch", "napd_cordon", "big_deal"}]
 
 
 def test_ruling_scenario_count():
-    # `ls rules_source/scenarios/standard/ruling-*` for this slice's cards: 39.
-    assert len(MINE) == 39
+    # `ls rules_source/scenarios/standard/ruling-*` for this slice's cards: 40.
+    assert len(MINE) == 40
 
 
 @pytest.mark.parametrize("path", MINE, ids=[p.stem for p in MINE])
@@ -964,3 +964,20 @@ decisions:
 """, cards_root)
     assert sorted(out.final.zone("runner.hand")) == ["Sprint", "Sure Gamble"]
     assert out.final.zone("runner.deck") == ("Pivot", "Hedge Fund")
+
+
+def test_score_if_able_needs_the_advancement_requirement(cards_root: Path):
+    # Big Deal on Government Takeover (requirement 9): 4 counters are not enough, scoring is not offered.
+    out = _play("""
+title: t
+card_defs:
+  - {name: Government Takeover, abilities: []}
+start: {turn: corp, at: action_phase}
+corp: {credits: 20, hand: [Big Deal], servers: {Server 1: {root: [Government Takeover]}}}
+decisions:
+  - {action: play, card: Big Deal}
+  - {target: Government Takeover}
+  - {choose: 1}
+""", cards_root)
+    assert out.error is not None and out.error.rule == "rule_mandatory_choice"
+    assert out.final.cards["Government Takeover"].count("advancement") == 4

@@ -24,6 +24,7 @@ CITED: frozenset[str] = frozenset(
         "rule_additional_cost_to_run",
         "rule_advance",
         "rule_advancement_requirement",
+        "rule_agenda_scored",
         "rule_arrange_1_or_fewer",
         "rule_arrange_secretly",
         "rule_basic_trash_ability",

@@ -246,4 +246,5 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_sabotage_hq_first": ("10.12.3a", "Additional Rules › Sabotage"),
     "rule_if_successful_lingering_effect": ("6.7.4b", "Success Phase › If Successful"),
     "rule_object_turn_faceup_facedown": ("1.12.5", "Game Concepts › Objects"),
+    "rule_agenda_scored": ("1.17.6", "Game Concepts › Score, Scoring and Stealing"),
 }

@@ -291,15 +291,17 @@ class RemoveFromGame(Instruction):
         return f"remove {self.selector.render()} from the game"
 
 
-@instruction("counters")
+@instruction("counters", "then")
 @dataclass(frozen=True, eq=False)
 class PlaceCounters(Instruction):
-    """{counters: {add: 2, kind: virus, card: self}} / {counters: {remove: 1, kind: power, card: target}}"""
+    """{counters: {add: 2, kind: virus, card: self}} / {counters: {remove: 1, kind: power, card: target}};
+    `then` acts on the cards as `chosen` ("place 4 advancement counters on 1 installed card; score that card")."""
 
     kind: str
     amount: Quantity
     remove: bool
     on: Selector
+    then: tuple[Instruction, ...] = ()
     mods: Mods = field(default_factory=Mods)
 
     @property
@@ -320,6 +322,7 @@ class PlaceCounters(Instruction):
             parse_quantity(arg[key], at.key(arg, key)),
             key == "remove",
             parse_selector(arg.get("card", "self"), at.key(arg, "card")),
+            parse_instructions(mods.get("then"), whole.key(mods, "then")),
         )
 
     def possible(self, g: Game, ctx: Ctx) -> bool:
@@ -333,7 +336,13 @@ class PlaceCounters(Instruction):
 
         n = self.amount.value(g, ctx)
         targets = ctx.targets if self.on.chooses else tuple(self.on.candidates(g, ctx))
-        return effects.counters(g, targets, self.kind, -n if self.remove else n)
+        g = effects.counters(g, targets, self.kind, -n if self.remove else n)
+        if self.then and targets:
+            from judgebook.engine.rules.resolve import resolve_now
+
+            anchor = "rule_checkpoint_after_instruction_resolution"
+            g = resolve_now(g, replace(ctx, targets=(), chosen=targets), self.then, anchor)
+        return g
 
     def render(self) -> str:
         verb = "remove" if self.remove else "place"
@@ -1036,6 +1045,36 @@ class AddToScore(Instruction):
 
     def render(self) -> str:
         return f"add {self.selector.render()} to a score area"
+
+
+@instruction("score")
+@dataclass(frozen=True, eq=False)
+class ScoreAgenda(Instruction):
+    """Score an installed agenda "if able": only with enough advancement counters and nothing forbidding it
+    (rule_advancement_requirement); outside a paid ability window, by the instruction itself."""
+
+    selector: Selector
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ScoreAgenda:
+        return cls(parse_selector(arg, at, default_count=None))
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules.procedures import score_refusal
+
+        return any(score_refusal(g, cid) is None for cid in self.selector.candidates(g, ctx))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.procedures import score_by_instruction
+
+        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        for cid in targets:
+            g = score_by_instruction(g, ctx, cid)
+        return g
+
+    def render(self) -> str:
+        return f"score {self.selector.render()}"
 
 
 @instruction("trace")

@@ -308,3 +308,22 @@ class IdentifyMarkFrame(Frame):
         g = create_lasting(pop(g), replace(self.ctx, chosen=()), Mark(server), "turn")
         return log(g, "mark", f"{server} becomes the Runner's mark for this turn",
                    "rule_mark_designation_lingering_effect", "runner")
+
+
+def score_refusal(g: Game, cid: str) -> tuple[str, str] | None:
+    d = q.definition(g, cid)
+    if d.type != "agenda" or not q.is_installed(g, cid):
+        return "rule_advancement_requirement", f"{cid} is not an installed agenda"
+    if g.cards[cid].count("advancement") < (d.advancement_requirement or 0):
+        return "rule_advancement_requirement", f"{cid} has fewer advancement counters than its requirement"
+    if costs.cannot(g, "score", "corp", q.server_of(g, cid), cid):
+        return "rule_cannot_precedence", f"{cid} cannot be scored"
+    return None
+
+
+def score_by_instruction(g: Game, ctx: Ctx, cid: str) -> Game:
+    why = score_refusal(g, cid)
+    if why is not None:
+        return log(g, "cannot_score", why[1], why[0], "corp", card=cid)
+    g = move(g, cid, "corp.score")
+    return emit(g, event("scored", card=cid, player="corp"), f"the Corp scores {cid}", "rule_agenda_scored", "corp")
