@@ -2,7 +2,8 @@
 
 {at_least: [q, q]} | {at_most: [q, q]} | {equals: [q, q]} | {more_than: [q, q]} | {less_than: [q, q]} |
 {all: [c, ...]} | {any: [c, ...]} | {not: c} | during_run | {run_on: this|central|remote|HQ|...} |
-{encountering: self|any} | during_trace | {tagged: true} | {exists: <selector>} | {rezzed: true} |
+{protecting: HQ|central|remote|...} |
+{encountering: self|any} | during_trace | {tagged: true} | {threat: N} | {exists: <selector>} | {rezzed: true} |
 {first_this_turn: <event name>} | {first_this_run: <event name>}
 """
 
@@ -160,6 +161,31 @@ class RunOn(Condition):
 
     def render(self) -> str:
         return f"during a run on {'this server' if self.server == 'this' else self.server}"
+
+
+@CONDITIONS.register("protecting")
+@dataclass(frozen=True, eq=False)
+class ProtectingServer(Condition):
+    """This card is ice protecting a server ("while this ice is protecting HQ")."""
+
+    server: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> ProtectingServer:
+        if not isinstance(arg, str) or arg in ("this", "attacked"):
+            at.fail("protecting is a server name, central or remote")
+        return cls(arg)
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.state import queries as q
+
+        card = g.cards.get(ctx.source)
+        return card is not None and card.zone.endswith(".ice") and \
+            server_matches(g, ctx, self.server, q.server_of(g, ctx.source))
+
+    def render(self) -> str:
+        where = f"a {self.server} server" if self.server in SERVER_WORDS else self.server
+        return f"this ice is protecting {where}"
 
 
 @CONDITIONS.register("encountering")

@@ -1,6 +1,7 @@
 """Costs (rule_cost): all parts paid together or not at all.
 
-{clicks: 1, credits: 2 | X | <quantity>, trash: self, tags: 1, counters: {power: 1}, damage: {net: 1}, remove_tags: 1}
+{clicks: 1, lose_clicks: 1, credits: 2 | X | <quantity>, trash: self, tags: 1, counters: {power: 1},
+ damage: {net: 1}, remove_tags: 1}
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 from judgebook.engine.language.nodes import At, check_keys, want_int
 from judgebook.engine.language.quantities import Number, Quantity, TheX, parse_quantity
 
-COST_KEYS = ("clicks", "credits", "trash", "tags", "counters", "damage", "forfeit", "remove_tags")
+COST_KEYS = ("clicks", "lose_clicks", "credits", "trash", "tags", "counters", "damage", "forfeit", "remove_tags")
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,7 @@ class Cost:
     damage: tuple[tuple[str, int], ...] = ()
     has_credits: bool = False  # "0[c]" is still a cost that is paid (rule_cost_zero)
     remove_tags: int = 0  # "remove 1 tag" (Backroom Machinations, End of the Line)
+    lose_clicks: int = 0  # "Lose [click]": clicks lost, not spent (no "spent" event)
     trash_cards: Any = None  # a Selector: "trash 1 installed resource" as an additional cost to play
 
     @property
@@ -45,6 +47,7 @@ class Cost:
             self.damage + other.damage,
             self.has_credits or other.has_credits,
             self.remove_tags + other.remove_tags,
+            self.lose_clicks + other.lose_clicks,
             self.trash_cards or other.trash_cards,
         )
 
@@ -52,6 +55,8 @@ class Cost:
         parts = []
         if self.clicks:
             parts.append("[click]" * self.clicks)
+        if self.lose_clicks:
+            parts.append("lose " + "[click]" * self.lose_clicks)
         if self.has_credits:
             c = self.credits
             parts.append(f"{c.render()}[c]" if isinstance(c, Number | TheX) else f"[c] equal to {c.render()}")
@@ -107,5 +112,6 @@ def _parse_cost(node: Any, at: At) -> Cost:
         damage=tuple(sorted(damage.items())),
         has_credits="credits" in node,
         remove_tags=want_int(node, "remove_tags", at, 0) or 0,
+        lose_clicks=want_int(node, "lose_clicks", at, 0) or 0,
         trash_cards=trash_cards,
     )

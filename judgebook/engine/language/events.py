@@ -189,7 +189,7 @@ class IceSubtype(EventFilter):
         return cls(arg)
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
-        ice = event.get("ice")
+        ice = event.get("ice") or event.get("card")  # an encounter's ice, or the card rezzed / installed
         return ice in g.cards and self.subtype in q.definition(g, ice).subtypes
 
     def render(self) -> str:

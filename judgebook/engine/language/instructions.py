@@ -56,6 +56,9 @@ INSTRUCTIONS: Registry[Instruction] = Registry("instruction", MODIFIERS)
 EXTRA: dict[str, tuple[str, ...]] = {}
 
 
+_MODIFIERS_FOR = [-1]  # how many instructions INSTRUCTIONS.modifiers was computed for
+
+
 def parse_instructions(node: Any, at: At) -> tuple[Instruction, ...]:
     if node is None:
         return ()
@@ -65,7 +68,9 @@ def parse_instructions(node: Any, at: At) -> tuple[Instruction, ...]:
 
 
 def parse_instruction(node: Any, at: At) -> Instruction:
-    INSTRUCTIONS.modifiers = tuple(sorted(set(MODIFIERS) | {k for keys in EXTRA.values() for k in keys}))
+    if len(EXTRA) != _MODIFIERS_FOR[0]:  # recomputed only when an instruction was registered since
+        _MODIFIERS_FOR[0] = len(EXTRA)
+        INSTRUCTIONS.modifiers = tuple(sorted(set(MODIFIERS) | {k for keys in EXTRA.values() for k in keys}))
     cls, arg = INSTRUCTIONS.head(node, at)
     name = cls.name  # type: ignore[attr-defined]
     mods = node if isinstance(node, dict) else {}
@@ -137,6 +142,7 @@ for _name, _verb, _noun in (
     ("draw", "draw", "cards"),
     ("remove_tags", "remove", "tags"),
     ("bad_publicity", "take", "bad publicity"),
+    ("remove_bad_publicity", "remove", "bad publicity"),
 ):
     _amount_instruction(_name, _verb, _noun)
 
@@ -175,6 +181,28 @@ def _run_instruction(name: str, words: str) -> None:
 
     RunInstr.__name__ = RunInstr.__qualname__ = f"Run_{name}"
     instruction(name)(RunInstr)
+
+
+@instruction("purge")
+@dataclass(frozen=True, eq=False)
+class Purge(Instruction):
+    """Purge virus counters, as an ability's instruction rather than the Corp's basic action."""
+
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Purge:
+        if arg not in (None, True):
+            at.fail("purge takes no value")
+        return cls()
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.effects import purge_virus
+
+        return purge_virus(g, ctx.controller)
+
+    def render(self) -> str:
+        return "purge virus counters"
 
 
 for _name, _words in (
@@ -401,8 +429,18 @@ class CreateLasting(Instruction):
         return effects.create_lasting(g, ctx, self.effect, self.duration, self.ability, self.condition)
 
     def render(self) -> str:
-        what = self.effect.render() if self.effect is not None else f"delayed: {self.ability.trigger.render()}"
+        if self.effect is not None:
+            return f"{self.effect.render()} ({self.duration.replace('_', ' ')})"
+        ab = self.ability
+        cond = f", if {ab.condition.render()}" if ab.condition is not None else ""
+        what = f"delayed: {ab.trigger.render()}{cond}, {render_all(ab.effects)}"
+        # "When that run ends, ...": a delayed ability waiting for the end of its own duration says no duration
+        if ab.trigger.event == _ENDS.get(self.duration):
+            return what
         return f"{what} ({self.duration.replace('_', ' ')})"
+
+
+_ENDS = {"turn": "turn_ends", "run": "run_ends", "encounter": "encounter_ends"}
 
 
 @instruction("strength")

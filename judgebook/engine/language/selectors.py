@@ -200,6 +200,8 @@ def _field_filter(key: str, words: str) -> None:
                 return d.type in self.values
             if key == "subtype":
                 return any(s in d.subtypes for s in self.values)
+            if key == "not_subtype":
+                return not any(s in d.subtypes for s in self.values)
             return d.name in self.values
 
         def render(self) -> str:
@@ -209,7 +211,8 @@ def _field_filter(key: str, words: str) -> None:
     FILTERS.register(key)(FieldFilter)
 
 
-for _key, _words in (("type", "of type"), ("subtype", "with subtype"), ("name", "named")):
+for _key, _words in (("type", "of type"), ("subtype", "with subtype"), ("not_subtype", "with no subtype"),
+                     ("name", "named")):
     _field_filter(_key, _words)
 
 
@@ -253,6 +256,15 @@ def _top_of_deck(g: Game, ctx: Ctx, cid: str) -> bool:
 
 
 _flag_filter("top_of_deck", _top_of_deck, "on top of its deck")
+
+
+def _can_be_advanced(g: Game, ctx: Ctx, cid: str) -> bool:
+    from judgebook.engine.language.statics import can_be_advanced  # statics parse selectors: import late
+
+    return q.is_installed(g, cid) and can_be_advanced(q.definition(g, cid))
+
+
+_flag_filter("can_be_advanced", _can_be_advanced, "that the Corp can advance")
 
 
 @FILTERS.register("counter")

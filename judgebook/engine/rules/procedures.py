@@ -61,7 +61,8 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
         else:
             g = move(g, cid, q.root_zone(server))
         g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
-    g = emit(g, event("installed", card=cid, type=d.type, player=side), f"{cid} is installed", "rule_installing", side)
+    installed = event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid))
+    g = emit(g, installed, f"{cid} is installed", "rule_installing", side)
     if ins.rez:
         g = rez(g, cid, paid=False)
     return g

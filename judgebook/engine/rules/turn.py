@@ -8,12 +8,13 @@ from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decisio
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import Cost
 from judgebook.engine.language.quantities import Number
+from judgebook.engine.language.statics import can_be_advanced
 from judgebook.engine.rules import costs
 from judgebook.engine.rules.effects import draw, move, set_player, win
 from judgebook.engine.rules.frames import Call, Frame, event, find, log, path, pop, push, react_first, set_top, swap
 from judgebook.engine.rules.resolve import Resolve
 from judgebook.engine.rules.triggers import emit
-from judgebook.engine.rules.values import allotted_clicks, hand_size, max_hand_size, restricts_self
+from judgebook.engine.rules.values import ability_active, allotted_clicks, hand_size, max_hand_size, restricts_self
 from judgebook.engine.rules.windows import PriorityWindow, use_ability
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, Side, evolve, other
@@ -170,10 +171,9 @@ class Action(Frame):
             return play(g, side, str(d.get("card")), server=d.get("server"))
         if kind == "purge":
             g = costs.pay(g, Cost(clicks=2), Ctx("corp", side), side)  # with the action's own click: 3
-            for cid, card in g.cards.items():
-                if card.count("virus"):
-                    g = evolve(g, cards=g.cards.set(cid, card.with_counter("virus", -card.count("virus"))))
-            return log(g, "purge", "the Corp purges virus counters", "rule_purge", side)
+            from judgebook.engine.rules.effects import purge_virus
+
+            return purge_virus(g, side)
         if kind == "trash_resource":
             cid = str(d.get("card"))
             g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx(cid, side), side)
@@ -317,9 +317,8 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             )
         for cid in q.installed(g, "corp"):
             card_def = q.definition(g, cid)
-            if card_def.type == "agenda" or (
-                card_def.type != "ice" and g.cards[cid].count("advancement") >= 0 and "advanceable" in card_def.subtypes
-            ):
+            # An agenda, or a card that says it can be advanced, rezzed or not (rule_you_can_advance).
+            if can_be_advanced(card_def):
                 d = decision("action", "advance", card=cid)
                 why = costs.refusal(g, Cost(clicks=1, credits=Number(1), has_credits=True), Ctx(cid, side), side)
                 if costs.cannot(g, "advance", side, q.server_of(g, cid), cid):
@@ -328,9 +327,10 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                     refused.append(Refused(d, f"advance {cid}", why[0], why[1]))
                 else:
                     opts.append(Option(d, f"advance {cid}", "corp_basic_action_advance"))
-    for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")):
+    # Cards in hand too: an action such as "[click], reveal and trash this ice from HQ" is `active_in: hand`.
+    for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")) + list(g.zone(f"{side}.hand")):
         for ab in q.definition(g, cid).abilities:
-            if ab.is_action and q.is_active(g, cid):
+            if ab.is_action and (q.is_active(g, cid) if ab.active_in is None else ability_active(g, cid, ab.active_in)):
                 d = decision("action", "use", card=cid, ability=ab.id)
                 why = costs.refusal(g, ab.cost, Ctx(cid, side, ab.id), side) if ab.cost else None
                 from judgebook.engine.rules.windows import use_key
@@ -373,7 +373,8 @@ def install(g: Game, side: Side, cid: str, server: object) -> Game:
             g = move(g, cid, q.root_zone(name))
         g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
     return emit(
-        g, event("installed", card=cid, type=d.type, player=side), f"the {side} installs {cid}", "rule_installing", side
+        g, event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid)),
+        f"the {side} installs {cid}", "rule_installing", side
     )
 
 
