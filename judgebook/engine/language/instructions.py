@@ -127,6 +127,8 @@ def _amount_instruction(name: str, verb: str, noun: str) -> None:
 
         def render(self) -> str:
             who = f"{player_phrase(self.mods.player)} " if self.mods.player else ""
+            if noun == "[click]" and isinstance(self.amount, Number):
+                return f"{who}{verb} {'[click]' * self.amount.n}".strip()  # printed "gain [click][click]"
             amount = "all" if self.amount is ALL else self.amount.render()
             return f"{who}{verb} {amount} {noun}".strip()
 
@@ -880,8 +882,11 @@ class Install(Instruction):
 
     def render(self) -> str:
         how = "" if self.pay_cost else ", ignoring all costs"
+        if self.discount is not None:
+            how += f", paying {self.discount.render()}[c] less"
+        rez = " and rez it" if self.rez else ""
         then = f"; then, on that card: {render_all(self.then)}" if self.then else ""
-        return f"install {self.selector.render()}{how}{then}"
+        return f"install {self.selector.render()}{rez}{how}{then}"
 
 
 @instruction("play", "pay_cost")
