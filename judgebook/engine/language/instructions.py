@@ -377,7 +377,8 @@ class PlaceCounters(Instruction):
     def render(self) -> str:
         verb = "remove" if self.remove else "place"
         prep = "from" if self.remove else "on"
-        return f"{verb} {self.amount.render()} {self.kind} counters {prep} {self.on.render()}"
+        then = f"; if you do, {render_all(self.then)}" if self.then else ""
+        return f"{verb} {self.amount.render()} {self.kind} counters {prep} {self.on.render()}{then}"
 
 
 # --- lasting effects --------------------------------------------------------------------------
