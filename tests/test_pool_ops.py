@@ -106,12 +106,12 @@ MINE = [p for p in RULINGS if p.stem.removeprefix("ruling-").rsplit("-", 1)[0] i
     "predictive_planogram", "esa_afontov_eco_insurrectionist", "captain_padma_isbister_intrepid_explorer",
     "into_the_depths", "rigging_up", "bravado", "jailbreak", "carpe_diem", "nyusha_sable_sintashta_symphonic_prodigy",
     "mitosis", "sync_rerouting", "digital_rights_management", "moshing", "harmony_ar_therapy", "overclock",
-    "chastushka", "seamless_launch", "napd_cordon", "big_deal", "lat_ethical_freelancer"}]
+    "chastushka", "seamless_launch", "napd_cordon", "big_deal", "lat_ethical_freelancer", "next_activation_command"}]
 
 
 def test_ruling_scenario_count():
-    # `ls rules_source/scenarios/standard/ruling-*` for this slice's cards: 41.
-    assert len(MINE) == 41
+    # `ls rules_source/scenarios/standard/ruling-*` for this slice's cards: 42.
+    assert len(MINE) == 42
 
 
 @pytest.mark.parametrize("path", MINE, ids=[p.stem for p in MINE])
@@ -981,3 +981,27 @@ decisions:
 """, cards_root)
     assert out.error is not None and out.error.rule == "rule_mandatory_choice"
     assert out.final.cards["Government Takeover"].count("advancement") == 4
+
+
+def test_next_activation_command_bars_non_icebreakers_from_breaking(cards_root: Path):
+    text = """
+title: t
+card_defs:
+  - {name: Test Breaker, side: runner, type: program, subtypes: [SUBTYPES], strength: 5, abilities: [{id: brk, cost: {credits: 0}, break: {subtype: barrier, count: 1}}]}
+  - {name: Ice Wall, subroutines: [[end_the_run]]}
+start: {turn: corp, at: action_phase}
+corp:
+  credits: 5
+  clicks: 1
+  hand: [NEXT Activation Command]
+  servers: {HQ: {ice: [{card: Ice Wall, rezzed: true}]}}
+runner: {credits: 5, installed: [Test Breaker]}
+decisions:
+  - {action: play, card: NEXT Activation Command}
+  - {action: run, server: HQ, player: runner}
+  - {use: Test Breaker, ability: brk, player: runner}
+"""
+    out = _play(text.replace("SUBTYPES", "virus"), cards_root)
+    assert out.error is not None and out.error.rule == "rule_cannot_precedence"
+    out = _play(text.replace("SUBTYPES", "icebreaker"), cards_root)
+    assert out.error is None and "subroutine_broken" in _kinds(out)
