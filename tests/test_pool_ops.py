@@ -987,7 +987,12 @@ def test_next_activation_command_bars_non_icebreakers_from_breaking(cards_root: 
     text = """
 title: t
 card_defs:
-  - {name: Test Breaker, side: runner, type: program, subtypes: [SUBTYPES], strength: 5, abilities: [{id: brk, cost: {credits: 0}, break: {subtype: barrier, count: 1}}]}
+  - name: Test Breaker
+    side: runner
+    type: program
+    subtypes: [SUBTYPES]
+    strength: 5
+    abilities: [{id: brk, cost: {credits: 0}, break: {subtype: barrier, count: 1}}]
   - {name: Ice Wall, subroutines: [[end_the_run]]}
 start: {turn: corp, at: action_phase}
 corp:
