@@ -88,7 +88,8 @@ def _triggers(text: str) -> frozenset[str]:
     out = set()
     if re.search(r"\bthe first time\b", text):
         out.add("first time")
-    if re.search(r"(?:^|[\s,.;])(?:when|whenever)\b", text):
+    # "If successful" is a trigger condition too: after the run becomes successful (rule_if_successful).
+    if re.search(r"(?:^|[\s,.;])(?:when|whenever)\b", text) or re.search(r"\bif successful\b", text):
         out.add("when")
     return frozenset(out)
 

@@ -42,6 +42,7 @@ EVENTS = (
     "purge",
     "drawn",
     "subroutine_broken",
+    "subroutine_resolved",
     "fully_broken",
     "encounter_ends",
     "ability_used",

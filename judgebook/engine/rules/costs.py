@@ -4,7 +4,7 @@ card allows this use; nested costs inside instructions (rule_nested_cost)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.errors import IllegalDecision
@@ -67,7 +67,9 @@ def would_be_prevented(g: Game, what: str, kind: str | None) -> bool:
 def credit_sources(g: Game, side: Side, purpose: str, source: str | None) -> list[tuple[str, int]]:
     """Hosted credits this payment may use: (card, credits), the pool not included."""
     out = []
-    for cid in q.installed(g, side):
+    # Credits hosted on an event being played count too ("you can spend hosted credits during that run").
+    playing = [c for c in g.zone("play") if g.cards[c].owner == side]
+    for cid in list(q.installed(g, side)) + playing:
         d = q.definition(g, cid)
         n = g.cards[cid].count("credit")
         if not n or not q.is_active(g, cid):
@@ -85,6 +87,7 @@ def credit_sources(g: Game, side: Side, purpose: str, source: str | None) -> lis
             "install": purpose == "install",
             "run": current_run(g) is not None,
             "central_run": (run := current_run(g)) is not None and run.server in q.CENTRAL,
+            "trash": purpose == "trash" and current_run(g) is not None,  # trash costs during the run
         }[d.credits_for]
         if allowed:
             out.append((cid, n))
@@ -131,6 +134,12 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
     for kind, n in cost.counters:
         if g.cards[ctx.source].count(kind) < n:
             return "rule_cost", f"needs {n} {kind} counter(s) on {ctx.source}"
+    if cost.trash_cards is not None:
+        # The card being played is in the play area when its costs are paid: it cannot trash itself.
+        cands = [c for c in cost.trash_cards.candidates(g, ctx) if c != ctx.source]
+        need = cost.trash_cards.count or 1
+        if len(cands) < need:
+            return "rule_cost", f"needs {need} card(s) to trash: {cost.trash_cards.render()}"
     return None
 
 
@@ -428,3 +437,35 @@ class AdditionalCostChoice(Frame):
             "runner",
         )
         return swap(g, acc, replace(acc, declined=acc.declined | {self.to})) if acc is not None else g
+
+
+@dataclass(frozen=True)
+class TrashForCost(Frame):
+    """Cards trashed as a cost ("as an additional cost, trash 1 installed resource"): the payer chooses them
+    (`{target: [cards]}`), and they are trashed as a cost, which cannot be prevented (rule_cost)."""
+
+    ctx: Ctx
+    cards: Any  # a Selector with a count
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        from itertools import combinations
+
+        cands = [c for c in self.cards.candidates(g, self.ctx) if c != self.ctx.source]
+        need = min(self.cards.count or 1, len(cands))
+        picks = list(combinations(cands, need))[:200]
+        return ChoicePoint(
+            self.ctx.controller,
+            "target",
+            f"trash as a cost: {self.cards.render()}",
+            "rule_cost",
+            tuple(Option(decision("target", list(p)), ", ".join(p), "rule_cost") for p in picks),
+            default=0,
+            default_reason="only" if len(picks) == 1 else "default",
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        g = pop(g)
+        for cid in option.decision.value or ():
+            g = trash(g, str(cid), self.ctx.controller, cause="cost")
+        return g
