@@ -74,7 +74,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (len(defined), len(partial), len(undefined)) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 108, 32, 32
+DEFINED, PARTIAL, UNDEFINED = 115, 31, 26
 
 
 # The slice's ids, read from the corpus at collection (tests read it at ../shared/corpora, as conftest does):
@@ -285,3 +285,15 @@ def test_the_mark_is_identified_once_and_read_as_a_server(cards_root: Path):
     assert len(points) == 1 and [o.decision.value[0] for o in points[0].options] == ["HQ", "R&D", "Archives"]
     # Virtuoso: the run on the mark (R&D) is followed by a breach of HQ when it ends.
     assert [f.event.get("server") for f in out.final.history if f.event.name == "breach"] == ["R&D", "HQ"]
+
+
+def test_hosted_credits_spent_and_actions_on_resources_are_events(cards_root: Path):
+    toolkit = _out("rig-hosted-credits-penumbral-empty", cards_root)
+    assert ("hosted_credits_spent", "rule_cost") in _steps(toolkit)
+    assert toolkit.final.cards["Penumbral Toolkit"].zone == "runner.discard"
+    juli = _out("rig-action-on-resource-juli", cards_root)
+    used = [f.event for f in juli.final.history if f.event.name == "ability_used"]
+    assert [(e.get("type"), e.get("action")) for e in used] == [("resource", True)]
+    cataloguer = _out("rig-replace-breach-cataloguer", cards_root)
+    kinds = [s.kind for s in cataloguer.steps]
+    assert "arrange" in kinds and "breach" not in kinds

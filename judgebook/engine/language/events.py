@@ -46,6 +46,7 @@ EVENTS = (
     "advanced",
     "clicks_spent",
     "credits_spent",
+    "hosted_credits_spent",
     "would_damage",
     "would_tags",
     "would_trash",
@@ -180,6 +181,7 @@ _value_field("ability", None)
 _value_field("trash_cost", (True, False))  # type: ignore[arg-type]
 _value_field("fully_broken", (True, False))  # type: ignore[arg-type]
 _value_field("successful", (True, False))  # type: ignore[arg-type]  # a run that ends: was it successful
+_value_field("action", (True, False))  # type: ignore[arg-type]  # the used ability was an action ([click] cost)
 
 
 @EVENT_FILTERS.register("ice_subtype")

@@ -862,6 +862,40 @@ class MakeRun(Instruction):
         return text + (f"; if successful, instead of breaching: {render_all(self.instead)}" if self.instead else "")
 
 
+@instruction("replace_breach")
+@dataclass(frozen=True, eq=False)
+class ReplaceBreach(Instruction):
+    """"Whenever you make a successful run on R&D, instead of breaching R&D, …": the current run's breach is
+    replaced by these instructions (rule_if_successful_lingering_effect)."""
+
+    instead: tuple[Instruction, ...]
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ReplaceBreach:
+        instrs = parse_instructions(arg, at)
+        if not instrs:
+            at.fail("replace_breach lists what replaces the breach")
+        return cls(instrs)
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules.frames import current_run
+
+        run = current_run(g)
+        return run is not None and run.instead is None
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.frames import current_run, swap
+
+        run = current_run(g)
+        if run is None or run.instead is not None:
+            return g
+        return swap(g, run, replace(run, instead=(self.instead, ctx)))
+
+    def render(self) -> str:
+        return f"instead of breaching the attacked server: {render_all(self.instead)}"
+
+
 @instruction("identify_mark")
 @dataclass(frozen=True, eq=False)
 class IdentifyMark(Instruction):

@@ -172,6 +172,9 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
                 g = evolve(g, cards=g.cards.set(cid, g.cards[cid].with_counter("credit", -take)))
                 changes.append(f"{take}[c] from {cid}")
                 left -= take
+                # "Spend credits from an installed card" (The Twinning) and "when it is empty" (Penumbral Toolkit).
+                g = emit(g, event("hosted_credits_spent", card=cid, amount=take, player=payer),
+                         f"{take}[c] spent from {cid}", "rule_cost", payer)
         run = current_run(g)
         if left and payer == "runner" and run is not None and run.bp_credits:
             from judgebook.engine.rules.frames import swap
