@@ -74,7 +74,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (len(defined), len(partial), len(undefined)) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 115, 31, 26
+DEFINED, PARTIAL, UNDEFINED = 118, 28, 26
 
 
 # The slice's ids, read from the corpus at collection (tests read it at ../shared/corpora, as conftest does):
@@ -297,3 +297,11 @@ def test_hosted_credits_spent_and_actions_on_resources_are_events(cards_root: Pa
     cataloguer = _out("rig-replace-breach-cataloguer", cards_root)
     kinds = [s.kind for s in cataloguer.steps]
     assert "arrange" in kinds and "breach" not in kinds
+
+
+def test_allotted_clicks_and_install_surcharge(cards_root: Path):
+    out = _out("rig-allotted-clicks-basilar", cards_root)
+    assert [s.anchor for s in out.steps if s.kind == "clicks"] == ["step_runner_turn_allotted_clicks"]
+    assert out.final.runner.clicks == 5
+    masterwork = _out("rig-surcharge-masterwork", cards_root)
+    assert [f.event.get("amount") for f in masterwork.final.history if f.event.name == "credits_spent"] == [3]

@@ -765,7 +765,7 @@ class AllAtOnce(Instruction):
 # --- installing, playing, running ------------------------------------------------------------
 
 
-@instruction("install", "pay_cost", "server", "position", "rezzed", "discount")
+@instruction("install", "pay_cost", "server", "position", "rezzed", "discount", "surcharge")
 @dataclass(frozen=True, eq=False)
 class Install(Instruction):
     """Install cards (ignoring the install cost unless `pay_cost`, lowered by `discount`); Corp cards in
@@ -777,6 +777,7 @@ class Install(Instruction):
     position: str | None = None
     rez: bool = False
     discount: Quantity | None = None
+    surcharge: Quantity | None = None  # "paying 1[c] more" (Masterwork)
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
@@ -784,6 +785,9 @@ class Install(Instruction):
         discount = parse_quantity(mods["discount"], whole.key(mods, "discount")) if "discount" in mods else None
         if discount is not None and not want_bool(mods, "pay_cost", whole):
             whole.key(mods, "discount").fail("a discount lowers a cost that is paid: add `pay_cost: true`")
+        surcharge = parse_quantity(mods["surcharge"], whole.key(mods, "surcharge")) if "surcharge" in mods else None
+        if surcharge is not None and not want_bool(mods, "pay_cost", whole):
+            whole.key(mods, "surcharge").fail("a surcharge raises a cost that is paid: add `pay_cost: true`")
         return cls(
             parse_selector(arg, at),
             want_bool(mods, "pay_cost", whole),
@@ -791,6 +795,7 @@ class Install(Instruction):
             want_str(mods, "position", whole, None, ("inward_of_self", "outermost")),
             want_bool(mods, "rezzed", whole),
             discount,
+            surcharge,
         )
 
     def possible(self, g: Game, ctx: Ctx) -> bool:

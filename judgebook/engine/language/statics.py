@@ -234,6 +234,7 @@ _modifier("strength", "strength", True)
 _modifier("hand_size", "maximum hand size", False)
 _modifier("link", "link", False)
 _modifier("memory", "memory units", False)
+_modifier("allotted_clicks", "allotted [click] each turn", False)  # "You get +1 allotted [click]"
 
 
 def parse_static(node: Any, at: At) -> Static:

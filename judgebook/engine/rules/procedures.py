@@ -27,7 +27,8 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
     side = g.cards[cid].owner
     if ins.pay_cost:
         discount = ins.discount.value(g, ctx) if ins.discount else 0
-        price = max(0, costs.changed(g, "install", cid, d.cost or 0) - discount)
+        surcharge = ins.surcharge.value(g, ctx) if ins.surcharge else 0
+        price = max(0, costs.changed(g, "install", cid, d.cost or 0) - discount + surcharge)
         why = costs.refusal(g, Cost(credits=Number(price), has_credits=True), Ctx(cid, side), side, "install")
         if why:
             return log(g, "cannot_pay", f"{cid} cannot be installed: {why[1]}", why[0], side, card=cid)

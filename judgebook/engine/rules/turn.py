@@ -67,8 +67,11 @@ class Turn(Frame):
         key = st.key
         side = self.side
         if key == "allotted_clicks":
-            g = set_player(g, side, clicks=ALLOTTED[side])
-            return log(g, "clicks", f"the {side} gains {ALLOTTED[side]}[click]", st.anchor, side)
+            from judgebook.engine.rules.values import allotted_clicks
+
+            n = allotted_clicks(g, side, ALLOTTED[side])
+            g = set_player(g, side, clicks=n)
+            return log(g, "clicks", f"the {side} gains {n}[click]", st.anchor, side)
         if key == "refill":
             for cid in q.installed(g, side):
                 d = q.definition(g, cid)

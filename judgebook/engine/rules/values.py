@@ -104,6 +104,11 @@ def link(g: Game) -> int:
     return base + _modifier_sum(g, "link", side="runner")
 
 
+def allotted_clicks(g: Game, side: Side, base: int) -> int:
+    """The clicks a player gains as their turn begins: the rules' allotment changed by statics."""
+    return max(0, base + _modifier_sum(g, "allotted_clicks", side=side))
+
+
 def memory_limit(g: Game) -> int:
     return g.runner.base_memory + _modifier_sum(g, "memory", side="runner")
 
