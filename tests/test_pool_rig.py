@@ -74,7 +74,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (len(defined), len(partial), len(undefined)) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 118, 28, 26
+DEFINED, PARTIAL, UNDEFINED = 121, 25, 26
 
 
 # The slice's ids, read from the corpus at collection (tests read it at ../shared/corpora, as conftest does):
@@ -305,3 +305,9 @@ def test_allotted_clicks_and_install_surcharge(cards_root: Path):
     assert out.final.runner.clicks == 5
     masterwork = _out("rig-surcharge-masterwork", cards_root)
     assert [f.event.get("amount") for f in masterwork.final.history if f.event.name == "credits_spent"] == [3]
+
+
+def test_purging_is_an_event(cards_root: Path):
+    out = _out("rig-purge-physarum", cards_root)
+    kinds = [s.kind for s in out.steps]
+    assert ("purge", "rule_purge") in _steps(out) and kinds.index("purge") < kinds.index("trashed")

@@ -44,6 +44,7 @@ EVENTS = (
     "encounter_ends",
     "ability_used",
     "advanced",
+    "purge",
     "clicks_spent",
     "credits_spent",
     "hosted_credits_spent",
@@ -273,6 +274,13 @@ def _first(scope: str) -> None:
             if scope == "run" and current_run(g) is None:
                 return False
             same = (lambda e: all(o.matches(g, ctx, e) for o in others)) if others else None
+            if scope == "encounter":
+                # Events of one encounter carry its number ("the first time you break a subroutine during each
+                # encounter with host ice").
+                seq = event.get("encounter_seq")
+                earlier = [f.event for f in g.history if f.event.name == event.name]
+                earlier = [e for e in earlier if e.get("encounter_seq") == seq]
+                return seq is not None and sum(1 for e in earlier if same is None or same(e)) <= 1
             return count_matching(g, ctx, event, scope, same) <= 1
 
         def render(self) -> str:
@@ -284,6 +292,7 @@ def _first(scope: str) -> None:
 
 _first("turn")
 _first("run")
+_first("encounter")
 
 
 @EVENT_FILTERS.register("installed")

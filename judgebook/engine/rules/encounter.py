@@ -134,7 +134,9 @@ def break_subroutines(g: Game, breaker: str, subs: list[int]) -> Game:
     for s in subs:
         g = emit(
             g,
-            event("subroutine_broken", ice=enc.ice, by=breaker, breaker=breaker, subroutine=s + 1),
+            event(
+                "subroutine_broken", ice=enc.ice, by=breaker, breaker=breaker, subroutine=s + 1, encounter_seq=enc.seq
+            ),
             f"{breaker} breaks {enc.ice} subroutine {s + 1}",
             "rule_break_subroutine",
             "runner",

@@ -175,7 +175,8 @@ class Action(Frame):
             for cid, card in g.cards.items():
                 if card.count("virus"):
                     g = evolve(g, cards=g.cards.set(cid, card.with_counter("virus", -card.count("virus"))))
-            return log(g, "purge", "the Corp purges virus counters", "rule_purge", side)
+            # An event: "when the Corp purges virus counters" (Physarum Entangler, Heliamphora).
+            return emit(g, event("purge", player=side), "the Corp purges virus counters", "rule_purge", side)
         if kind == "trash_resource":
             cid = str(d.get("card"))
             g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx(cid, side), side)
