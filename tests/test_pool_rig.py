@@ -74,7 +74,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (len(defined), len(partial), len(undefined)) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 121, 25, 26
+DEFINED, PARTIAL, UNDEFINED = 124, 22, 26
 
 
 # The slice's ids, read from the corpus at collection (tests read it at ../shared/corpora, as conftest does):
@@ -311,3 +311,10 @@ def test_purging_is_an_event(cards_root: Path):
     out = _out("rig-purge-physarum", cards_root)
     kinds = [s.kind for s in out.steps]
     assert ("purge", "rule_purge") in _steps(out) and kinds.index("purge") < kinds.index("trashed")
+
+
+def test_credits_from_named_cards_exclude_the_pool(cards_root: Path):
+    out = _out("rig-credits-from-stealth-penrose", cards_root)
+    spent = [f.event for f in out.final.history if f.event.name == "hosted_credits_spent"]
+    assert [(e.get("card"), e.get("amount")) for e in spent] == [("Ghost Runner", 1)]
+    assert out.error is not None and out.error.rule == "rule_cost"

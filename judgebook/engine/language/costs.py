@@ -1,6 +1,7 @@
 """Costs (rule_cost): all parts paid together or not at all.
 
-{clicks: 1, credits: 2 | X | <quantity>, trash: self, remove: self, tags: 1, counters: {power: 1}, damage: {net: 1}}
+{clicks: 1, credits: 2 | X | <quantity>, from: <selector>, trash: self, remove: self, tags: 1, counters: {power: 1},
+ damage: {net: 1}}   (from: the credits come only from the hosted credits of these cards)
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from typing import Any
 
 from judgebook.engine.language.nodes import At, check_keys, want_int
 from judgebook.engine.language.quantities import Number, Quantity, TheX, parse_quantity
+from judgebook.engine.language.selectors import parse_selector
 
-COST_KEYS = ("clicks", "credits", "trash", "remove", "tags", "counters", "damage", "forfeit")
+COST_KEYS = ("clicks", "credits", "from", "trash", "remove", "tags", "counters", "damage", "forfeit")
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,7 @@ class Cost:
     damage: tuple[tuple[str, int], ...] = ()
     has_credits: bool = False  # "0[c]" is still a cost that is paid (rule_cost_zero)
     remove_self: bool = False  # "Remove this hardware from the game:" (rule_rfg_move)
+    credits_from: Any = None  # a Selector: "use this ability only by spending credits from stealth cards"
 
     @property
     def x(self) -> bool:
@@ -44,6 +47,7 @@ class Cost:
             self.damage + other.damage,
             self.has_credits or other.has_credits,
             self.remove_self or other.remove_self,
+            self.credits_from or other.credits_from,
         )
 
     def render(self) -> str:
@@ -53,6 +57,8 @@ class Cost:
         if self.has_credits:
             c = self.credits
             parts.append(f"{c.render()}[c]" if isinstance(c, Number | TheX) else f"[c] equal to {c.render()}")
+            if self.credits_from is not None:
+                parts[-1] += f" (only from {self.credits_from.render()})"
         if self.trash_self:
             parts.append("[trash]")
         if self.remove_self:
@@ -78,6 +84,8 @@ def parse_cost(node: Any, at: At) -> Cost:
             at.key(node, "damage").fail("damage kinds are net, meat, core")
     if "trash" in node and node["trash"] != "self":
         at.key(node, "trash").fail("a [trash] cost is written `trash: self`")
+    if "from" in node and "credits" not in node:
+        at.key(node, "from").fail("`from` says which cards' credits pay the `credits` of this cost")
     if "remove" in node and node["remove"] != "self":
         at.key(node, "remove").fail("removing this card from the game as a cost is written `remove: self`")
     if "forfeit" in node:
@@ -91,4 +99,5 @@ def parse_cost(node: Any, at: At) -> Cost:
         damage=tuple(sorted(damage.items())),
         has_credits="credits" in node,
         remove_self="remove" in node,
+        credits_from=parse_selector(node["from"], at.key(node, "from"), None) if "from" in node else None,
     )

@@ -108,8 +108,14 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
     credits = cost.credits.value(g, ctx) if cost.has_credits else 0
     if credits and cannot(g, "spend_credits", payer):
         return "rule_cannot_precedence", "cannot spend credits"
-    if credits > available_credits(g, payer, purpose, ctx.source):
-        return "rule_cost", f"needs {credits}[c], can spend {available_credits(g, payer, purpose, ctx.source)}"
+    can = available_credits(g, payer, purpose, ctx.source)
+    if cost.credits_from is not None:
+        # Only credits hosted on the named cards may pay (the pool cannot): "… only by spending credits from
+        # stealth cards".
+        named = cost.credits_from.candidates(g, ctx)
+        can = sum(n for c, n in credit_sources(g, payer, purpose, ctx.source) if c in named)
+    if credits > can:
+        return "rule_cost", f"needs {credits}[c], can spend {can}"
     if cost.remove_self and not q.is_installed(g, ctx.source):
         return "rule_cost", "the card is not installed"
     if cost.trash_self and not q.is_installed(g, ctx.source) and g.cards[ctx.source].zone != "play":
@@ -157,6 +163,9 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
                 raise IllegalDecision(f"{cid}'s credits cannot pay for this", "rule_spend_credits")
         pool = 0 if cannot(g, "spend_pool_credits", payer) else g.player(payer).credits
         order = list(using) + ["pool"] + [c for c in sources if c not in using]
+        if cost.credits_from is not None:
+            allowed = set(cost.credits_from.candidates(g, ctx))
+            order = [c for c in order if c in allowed]
         for cid in order:
             if not left:
                 break
@@ -176,7 +185,7 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
                 g = emit(g, event("hosted_credits_spent", card=cid, amount=take, player=payer),
                          f"{take}[c] spent from {cid}", "rule_cost", payer)
         run = current_run(g)
-        if left and payer == "runner" and run is not None and run.bp_credits:
+        if left and payer == "runner" and run is not None and run.bp_credits and cost.credits_from is None:
             from judgebook.engine.rules.frames import swap
 
             take = min(left, run.bp_credits)
