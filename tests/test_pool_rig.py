@@ -318,3 +318,10 @@ def test_credits_from_named_cards_exclude_the_pool(cards_root: Path):
     spent = [f.event for f in out.final.history if f.event.name == "hosted_credits_spent"]
     assert [(e.get("card"), e.get("amount")) for e in spent] == [("Ghost Runner", 1)]
     assert out.error is not None and out.error.rule == "rule_cost"
+
+
+def test_first_this_encounter_counts_within_one_encounter(cards_root: Path):
+    out = _out("rig-first-this-encounter-flux", cards_root)
+    broken = [f.event for f in out.final.history if f.event.name == "subroutine_broken"]
+    assert len(broken) == 2 and len({e.get("encounter_seq") for e in broken}) == 1
+    assert _resolved(out).count("Flux Capacitor:charge") == 1
