@@ -830,7 +830,7 @@ class AllAtOnce(Instruction):
 # --- installing, playing, running ------------------------------------------------------------
 
 
-@instruction("install", "pay_cost", "server", "position", "rezzed", "discount", "then")
+@instruction("install", "pay_cost", "server", "position", "rezzed", "discount", "then", "surcharge")
 @dataclass(frozen=True, eq=False)
 class Install(Instruction):
     """Install cards (ignoring the install cost unless `pay_cost`, lowered by `discount`); Corp cards in
@@ -845,6 +845,7 @@ class Install(Instruction):
     rez: bool = False
     discount: Quantity | None = None
     then: tuple[Instruction, ...] = ()
+    surcharge: Quantity | None = None  # "paying 1[c] more" (Masterwork)
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
@@ -852,6 +853,9 @@ class Install(Instruction):
         discount = parse_quantity(mods["discount"], whole.key(mods, "discount")) if "discount" in mods else None
         if discount is not None and not want_bool(mods, "pay_cost", whole):
             whole.key(mods, "discount").fail("a discount lowers a cost that is paid: add `pay_cost: true`")
+        surcharge = parse_quantity(mods["surcharge"], whole.key(mods, "surcharge")) if "surcharge" in mods else None
+        if surcharge is not None and not want_bool(mods, "pay_cost", whole):
+            whole.key(mods, "surcharge").fail("a surcharge raises a cost that is paid: add `pay_cost: true`")
         return cls(
             parse_selector(arg, at),
             want_bool(mods, "pay_cost", whole),
@@ -860,6 +864,7 @@ class Install(Instruction):
             want_bool(mods, "rezzed", whole),
             discount,
             parse_instructions(mods.get("then"), whole.key(mods, "then")),
+            surcharge,
         )
 
     def possible(self, g: Game, ctx: Ctx) -> bool:

@@ -111,8 +111,14 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
     credits = cost.credits.value(g, ctx) if cost.has_credits else 0
     if credits and cannot(g, "spend_credits", payer):
         return "rule_cannot_precedence", "cannot spend credits"
-    if credits > available_credits(g, payer, purpose, ctx.source):
-        return "rule_cost", f"needs {credits}[c], can spend {available_credits(g, payer, purpose, ctx.source)}"
+    can = available_credits(g, payer, purpose, ctx.source)
+    if cost.credits_from is not None:
+        # Only credits hosted on the named cards may pay (the pool cannot): "… only by spending credits from
+        # stealth cards".
+        named = cost.credits_from.candidates(g, ctx)
+        can = sum(n for c, n in credit_sources(g, payer, purpose, ctx.source) if c in named)
+    if credits > can:
+        return "rule_cost", f"needs {credits}[c], can spend {can}"
     # A [trash] cost trashes the card from where it is: installed, in the play area, or in hand for an
     # ability used from HQ ("reveal and trash this ice from HQ").
     zone = g.cards[ctx.source].zone if cost.trash_self else ""
@@ -178,6 +184,9 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
                 raise IllegalDecision(f"{cid}'s credits cannot pay for this", "rule_spend_credits")
         pool = 0 if cannot(g, "spend_pool_credits", payer) else g.player(payer).credits
         order = list(using) + ["pool"] + [c for c in sources if c not in using]
+        if cost.credits_from is not None:
+            allowed = set(cost.credits_from.candidates(g, ctx))
+            order = [c for c in order if c in allowed]
         for cid in order:
             if not left:
                 break
@@ -193,8 +202,11 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
                 g = evolve(g, cards=g.cards.set(cid, g.cards[cid].with_counter("credit", -take)))
                 changes.append(f"{take}[c] from {cid}")
                 left -= take
+                # "Spend credits from an installed card" (The Twinning) and "when it is empty" (Penumbral Toolkit).
+                g = emit(g, event("hosted_credits_spent", card=cid, amount=take, player=payer),
+                         f"{take}[c] spent from {cid}", "rule_cost", payer)
         run = current_run(g)
-        if left and payer == "runner" and run is not None and run.bp_credits:
+        if left and payer == "runner" and run is not None and run.bp_credits and cost.credits_from is None:
             from judgebook.engine.rules.frames import swap
 
             take = min(left, run.bp_credits)

@@ -36,7 +36,10 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
         printed = (d.cost or 0) if side == "runner" else 0
         if side == "corp" and d.type == "ice" and ins.server not in (None, "new", "this"):
             printed = len(g.zone(q.ice_zone(ins.server)))
-        price = max(0, printed - (ins.discount.value(g, ctx) if ins.discount else 0))
+        if side == "runner":
+            printed = costs.changed(g, "install", cid, printed)
+        surcharge = ins.surcharge.value(g, ctx) if ins.surcharge else 0
+        price = max(0, printed - (ins.discount.value(g, ctx) if ins.discount else 0) + surcharge)
         why = costs.refusal(g, Cost(credits=Number(price), has_credits=True), Ctx(cid, side), side, "install")
         if why:
             return log(g, "cannot_pay", f"{cid} cannot be installed: {why[1]}", why[0], side, card=cid)
