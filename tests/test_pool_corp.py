@@ -71,7 +71,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     for i in sorted(_slice(cards_root)):
         counts[_status(LIBRARY / f"{i}.yaml", source)] += 1
     # Counted independently: `grep -l '^undefined:' | wc -l` and `grep -l '^partial:' | wc -l` over the slice.
-    assert counts == {"defined": 95, "partial": 10, "undefined": 30}
+    assert counts == {"defined": 96, "partial": 10, "undefined": 29}
 
 
 def test_undefined_stubs_say_what_the_language_lacks(cards_root: Path):
@@ -429,3 +429,10 @@ def test_a_derezzed_card_keeps_no_choice(cards_root: Path):
     out = _run("ruling-trieste_model_bioroids-2", cards_root)
     assert out.final.cards["Trieste Model Bioroids"].chosen is None
     assert [s.kind for s in out.steps].count("subroutine_broken") == 1
+
+
+def test_first_pass_of_a_rezzed_code_gate_or_sentry(cards_root: Path):
+    out = _run("card-sisyphus_protocol-1", cards_root)
+    assert [s.kind for s in out.steps].count("pass_ice") == 2           # the extra encounter is not passed again
+    assert [s.card for s in out.steps if s.kind == "pending"] == ["Sisyphus Protocol"]
+    assert [s.card for s in out.steps if s.kind == "encounter_ice"] == ["Test Sentry"] * 3

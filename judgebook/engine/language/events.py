@@ -171,26 +171,26 @@ _value_field("damage_type", ("net", "meat", "core"))
 _value_field("ability", None)
 _value_field("trash_cost", (True, False))  # type: ignore[arg-type]
 _value_field("fully_broken", (True, False))  # type: ignore[arg-type]
-_value_field("rezzed", (True, False))  # type: ignore[arg-type]  # the trashed card was rezzed
 
 
 @EVENT_FILTERS.register("ice_subtype")
 @dataclass(frozen=True, eq=False)
 class IceSubtype(EventFilter):
-    subtype: str
+    subtypes: tuple[str, ...]  # any of them ("a code gate or sentry")
 
     @classmethod
     def parse(cls, arg: Any, at: At) -> IceSubtype:
-        if not isinstance(arg, str):
-            at.fail("ice_subtype is a subtype")
-        return cls(arg)
+        values = arg if isinstance(arg, list) else [arg]
+        if not values or not all(isinstance(v, str) for v in values):
+            at.fail("ice_subtype is a subtype or a list of subtypes")
+        return cls(tuple(values))
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
         ice = event.get("ice")
-        return ice in g.cards and self.subtype in q.definition(g, ice).subtypes
+        return ice in g.cards and any(s in q.definition(g, ice).subtypes for s in self.subtypes)
 
     def render(self) -> str:
-        return f"the ice is a {self.subtype}"
+        return f"the ice is a {' or '.join(self.subtypes)}"
 
 
 def _first(scope: str) -> None:
@@ -222,6 +222,30 @@ def _first(scope: str) -> None:
 
 _first("turn")
 _first("run")
+
+
+@EVENT_FILTERS.register("rezzed")
+@dataclass(frozen=True, eq=False)
+class CardRezzed(EventFilter):
+    """The event's card or ice is rezzed; a trashed card's event says whether it was."""
+
+    want: bool
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> CardRezzed:
+        if not isinstance(arg, bool):
+            at.fail("rezzed is true or false")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        was = event.get("rezzed")
+        if was is None:
+            card = event.get("ice") or event.get("card")
+            was = card in g.cards and g.cards[card].rezzed
+        return bool(was) == self.want
+
+    def render(self) -> str:
+        return "the card is rezzed" if self.want else "the card is not rezzed"
 
 
 @EVENT_FILTERS.register("installed")
