@@ -71,7 +71,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     for i in sorted(_slice(cards_root)):
         counts[_status(LIBRARY / f"{i}.yaml", source)] += 1
     # Counted independently: `grep -l '^undefined:' | wc -l` and `grep -l '^partial:' | wc -l` over the slice.
-    assert counts == {"defined": 96, "partial": 10, "undefined": 29}
+    assert counts == {"defined": 97, "partial": 10, "undefined": 28}
 
 
 def test_undefined_stubs_say_what_the_language_lacks(cards_root: Path):
@@ -84,7 +84,7 @@ def test_undefined_stubs_say_what_the_language_lacks(cards_root: Path):
 
 def test_ruling_scenario_count():
     # `ls rules_source/scenarios/standard/ruling-*.yaml`, this slice's cards only.
-    assert len(MY_RULINGS) == 40
+    assert len(MY_RULINGS) == 41
 
 
 @pytest.mark.parametrize("path", MY_RULINGS, ids=[p.stem for p in MY_RULINGS])
@@ -436,3 +436,13 @@ def test_first_pass_of_a_rezzed_code_gate_or_sentry(cards_root: Path):
     assert [s.kind for s in out.steps].count("pass_ice") == 2           # the extra encounter is not passed again
     assert [s.card for s in out.steps if s.kind == "pending"] == ["Sisyphus Protocol"]
     assert [s.card for s in out.steps if s.kind == "encounter_ice"] == ["Test Sentry"] * 3
+
+
+def test_agenda_points_static(cards_root: Path):
+    from judgebook.engine.rules.values import agenda_points
+
+    out = _run("ruling-megaprix_qualifier-1", cards_root)
+    assert agenda_points(out.final, "corp") == 2 and agenda_points(out.final, "runner") == 1
+    scored = _run("card-megaprix_qualifier-1", cards_root)
+    assert ("counters", "rule_placing_advancement_counter") in _kinds(scored)
+    assert agenda_points(scored.final, "corp") == 2

@@ -199,6 +199,7 @@ _modifier("link", "link", False)
 _modifier("memory", "memory units", False)
 _modifier("advancement_requirement", "advancement requirement", True)
 _modifier("allotted_clicks", "allotted clicks", False)
+_modifier("agenda_points", "agenda points", True)
 
 
 def parse_static(node: Any, at: At) -> Static:
