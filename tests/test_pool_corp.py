@@ -71,7 +71,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     for i in sorted(_slice(cards_root)):
         counts[_status(LIBRARY / f"{i}.yaml", source)] += 1
     # Counted independently: `grep -l '^undefined:' | wc -l` and `grep -l '^partial:' | wc -l` over the slice.
-    assert counts == {"defined": 97, "partial": 10, "undefined": 28}
+    assert counts == {"defined": 98, "partial": 9, "undefined": 28}
 
 
 def test_undefined_stubs_say_what_the_language_lacks(cards_root: Path):
@@ -446,3 +446,11 @@ def test_agenda_points_static(cards_root: Path):
     scored = _run("card-megaprix_qualifier-1", cards_root)
     assert ("counters", "rule_placing_advancement_counter") in _kinds(scored)
     assert agenda_points(scored.final, "corp") == 2
+
+
+def test_installed_from_anywhere_but_hq(cards_root: Path):
+    from_rnd = _run("card-stoke_the_embers-1", cards_root)
+    from_hq = _run("card-stoke_the_embers-2", cards_root)
+    assert ("reveal", "rule_reveal") in _kinds(from_rnd)
+    assert not from_rnd.final.cards["Stoke the Embers"].rezzed          # an agenda is never rezzed
+    assert "pending" not in [s.kind for s in from_hq.steps]

@@ -171,6 +171,7 @@ _value_field("damage_type", ("net", "meat", "core"))
 _value_field("ability", None)
 _value_field("trash_cost", (True, False))  # type: ignore[arg-type]
 _value_field("fully_broken", (True, False))  # type: ignore[arg-type]
+_value_field("from_hand", (True, False))  # type: ignore[arg-type]  # an installed card came from its owner's hand
 
 
 @EVENT_FILTERS.register("ice_subtype")

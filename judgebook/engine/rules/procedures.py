@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
     d = q.definition(g, cid)
     side = g.cards[cid].owner
+    from_hand = g.cards[cid].zone.endswith(".hand")  # "when you install this from anywhere except HQ"
     if ins.pay_cost:
         price = max(0, (d.cost or 0) - (ins.discount.value(g, ctx) if ins.discount else 0))
         why = costs.refusal(g, Cost(credits=Number(price), has_credits=True), Ctx(cid, side), side, "install")
@@ -51,8 +52,9 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
         else:
             g = move(g, cid, q.root_zone(server))
         g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
-    g = emit(g, event("installed", card=cid, type=d.type, player=side), f"{cid} is installed", "rule_installing", side)
-    if ins.rez:
+    g = emit(g, event("installed", card=cid, type=d.type, player=side, from_hand=from_hand), f"{cid} is installed",
+             "rule_installing", side)
+    if ins.rez and d.type != "agenda":  # "install and rez": an agenda is installed, never rezzed
         g = rez(g, cid, paid=False)
     return g
 

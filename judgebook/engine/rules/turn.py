@@ -364,6 +364,7 @@ def _runs_any(card_def: object) -> bool:
 
 def install(g: Game, side: Side, cid: str, server: object) -> Game:
     d = q.definition(g, cid)
+    from_hand = g.cards[cid].zone.endswith(".hand")  # "when you install this from anywhere except HQ"
     if side == "runner":
         g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side, "install")
         g = move(g, cid, "runner.rig")
@@ -381,7 +382,11 @@ def install(g: Game, side: Side, cid: str, server: object) -> Game:
             g = move(g, cid, q.root_zone(name))
         g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
     return emit(
-        g, event("installed", card=cid, type=d.type, player=side), f"the {side} installs {cid}", "rule_installing", side
+        g,
+        event("installed", card=cid, type=d.type, player=side, from_hand=from_hand),
+        f"the {side} installs {cid}",
+        "rule_installing",
+        side,
     )
 
 
