@@ -71,7 +71,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     for i in sorted(_slice(cards_root)):
         counts[_status(LIBRARY / f"{i}.yaml", source)] += 1
     # Counted independently: `grep -l '^undefined:' | wc -l` and `grep -l '^partial:' | wc -l` over the slice.
-    assert counts == {"defined": 98, "partial": 9, "undefined": 28}
+    assert counts == {"defined": 99, "partial": 9, "undefined": 27}
 
 
 def test_undefined_stubs_say_what_the_language_lacks(cards_root: Path):
@@ -84,7 +84,7 @@ def test_undefined_stubs_say_what_the_language_lacks(cards_root: Path):
 
 def test_ruling_scenario_count():
     # `ls rules_source/scenarios/standard/ruling-*.yaml`, this slice's cards only.
-    assert len(MY_RULINGS) == 41
+    assert len(MY_RULINGS) == 42
 
 
 @pytest.mark.parametrize("path", MY_RULINGS, ids=[p.stem for p in MY_RULINGS])
@@ -454,3 +454,19 @@ def test_installed_from_anywhere_but_hq(cards_root: Path):
     assert ("reveal", "rule_reveal") in _kinds(from_rnd)
     assert not from_rnd.final.cards["Stoke the Embers"].rezzed          # an agenda is never rezzed
     assert "pending" not in [s.kind for s in from_hq.steps]
+
+
+def test_last_known_counters_of_a_trashed_card(cards_root: Path):
+    out = _run("card-clearinghouse-1", cards_root)
+    kinds = [s.kind for s in out.steps]
+    assert kinds.index("trashed") < kinds.index("damage")             # trashed first, then 2 meat damage
+    assert out.final.cards["Clearinghouse"].count("advancement") == 0   # the new object in Archives has none
+    assert out.final.corp.credits == 9
+
+
+def test_a_run_that_cannot_be_declared_successful(cards_root: Path):
+    out = _run("ruling-transport_monopoly-1", cards_root)
+    kinds = _kinds(out)
+    assert ("not_successful", "rule_cannot_precedence") in kinds
+    assert "successful_run" not in [k for k, _ in kinds] and "run_unsuccessful" not in [k for k, _ in kinds]
+    assert ("breach", "step_breaching_begins") in kinds

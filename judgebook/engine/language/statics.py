@@ -49,6 +49,7 @@ CANNOT_WHAT = (
     "gain_credits",
     "discard",  # to maximum hand size ("skip your discard step")
     "break",  # subroutines on the cards named
+    "declare_successful",  # the run
 )
 
 
