@@ -33,8 +33,6 @@ SCENARIOS = sorted(REAL.glob("*.yaml"))
 # Scenarios that state the card's real behaviour and fail for lack of engine or language support. They
 # stay as written (strict xfail: the day the support lands they pass, and the mark must go).
 GAPS = {
-    "thomas-haas-counters": "engine: a [trash] cost moves the card first, and the ability then reads the "
-    "counters of the new object (0) instead of last known information",
     "cyberfeeder-installs-virus": "language: `credits_for` names one purpose, Cyberfeeder has two "
     "(icebreakers, installing virus programs)",
 }

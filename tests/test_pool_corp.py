@@ -71,7 +71,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     for i in sorted(_slice(cards_root)):
         counts[_status(LIBRARY / f"{i}.yaml", source)] += 1
     # Counted independently: `grep -l '^undefined:' | wc -l` and `grep -l '^partial:' | wc -l` over the slice.
-    assert counts == {"defined": 95, "partial": 10, "undefined": 30}
+    assert counts == {"defined": 99, "partial": 9, "undefined": 27}
 
 
 def test_undefined_stubs_say_what_the_language_lacks(cards_root: Path):
@@ -84,7 +84,7 @@ def test_undefined_stubs_say_what_the_language_lacks(cards_root: Path):
 
 def test_ruling_scenario_count():
     # `ls rules_source/scenarios/standard/ruling-*.yaml`, this slice's cards only.
-    assert len(MY_RULINGS) == 40
+    assert len(MY_RULINGS) == 42
 
 
 @pytest.mark.parametrize("path", MY_RULINGS, ids=[p.stem for p in MY_RULINGS])
@@ -429,3 +429,44 @@ def test_a_derezzed_card_keeps_no_choice(cards_root: Path):
     out = _run("ruling-trieste_model_bioroids-2", cards_root)
     assert out.final.cards["Trieste Model Bioroids"].chosen is None
     assert [s.kind for s in out.steps].count("subroutine_broken") == 1
+
+
+def test_first_pass_of_a_rezzed_code_gate_or_sentry(cards_root: Path):
+    out = _run("card-sisyphus_protocol-1", cards_root)
+    assert [s.kind for s in out.steps].count("pass_ice") == 2           # the extra encounter is not passed again
+    assert [s.card for s in out.steps if s.kind == "pending"] == ["Sisyphus Protocol"]
+    assert [s.card for s in out.steps if s.kind == "encounter_ice"] == ["Test Sentry"] * 3
+
+
+def test_agenda_points_static(cards_root: Path):
+    from judgebook.engine.rules.values import agenda_points
+
+    out = _run("ruling-megaprix_qualifier-1", cards_root)
+    assert agenda_points(out.final, "corp") == 2 and agenda_points(out.final, "runner") == 1
+    scored = _run("card-megaprix_qualifier-1", cards_root)
+    assert ("counters", "rule_placing_advancement_counter") in _kinds(scored)
+    assert agenda_points(scored.final, "corp") == 2
+
+
+def test_installed_from_anywhere_but_hq(cards_root: Path):
+    from_rnd = _run("card-stoke_the_embers-1", cards_root)
+    from_hq = _run("card-stoke_the_embers-2", cards_root)
+    assert ("reveal", "rule_reveal") in _kinds(from_rnd)
+    assert not from_rnd.final.cards["Stoke the Embers"].rezzed          # an agenda is never rezzed
+    assert "pending" not in [s.kind for s in from_hq.steps]
+
+
+def test_last_known_counters_of_a_trashed_card(cards_root: Path):
+    out = _run("card-clearinghouse-1", cards_root)
+    kinds = [s.kind for s in out.steps]
+    assert kinds.index("trashed") < kinds.index("damage")             # trashed first, then 2 meat damage
+    assert out.final.cards["Clearinghouse"].count("advancement") == 0   # the new object in Archives has none
+    assert out.final.corp.credits == 9
+
+
+def test_a_run_that_cannot_be_declared_successful(cards_root: Path):
+    out = _run("ruling-transport_monopoly-1", cards_root)
+    kinds = _kinds(out)
+    assert ("not_successful", "rule_cannot_precedence") in kinds
+    assert "successful_run" not in [k for k, _ in kinds] and "run_unsuccessful" not in [k for k, _ in kinds]
+    assert ("breach", "step_breaching_begins") in kinds

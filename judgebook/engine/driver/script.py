@@ -321,7 +321,9 @@ def _state_diffs(g: Game, side: str, fields: dict[str, Any]) -> list[str]:
                 diffs.append(f"{side}.trashed: {missing} not in a discard pile")
             continue
         elif key == "score":
-            got = q.agenda_points(g, side)  # type: ignore[arg-type]
+            from judgebook.engine.rules.values import agenda_points
+
+            got = agenda_points(g, side)  # type: ignore[arg-type]
         elif key == "scored":
             missing = [c for c in want if c not in g.zone(f"{side}.score")]
             if missing:

@@ -74,7 +74,9 @@ def board(g: Game) -> dict[str, Any]:
         p = g.player(side)
         out[f"{side} credits"] = p.credits
         out[f"{side} clicks"] = p.clicks
-        out[f"{side} agenda points"] = q.agenda_points(g, side)
+        from judgebook.engine.rules.values import agenda_points
+
+        out[f"{side} agenda points"] = agenda_points(g, side)
         out[f"{side} cards in hand"] = len(g.zone(f"{side}.hand"))
         out[f"{side} discard pile"] = list(g.zone(f"{side}.discard"))
         out[f"{side} installed"] = q.installed(g, side)

@@ -188,9 +188,9 @@ _value_field("damage_type", ("net", "meat", "core"))
 _value_field("ability", None)
 _value_field("trash_cost", (True, False))  # type: ignore[arg-type]
 _value_field("fully_broken", (True, False))  # type: ignore[arg-type]
-_value_field("rezzed", (True, False))  # type: ignore[arg-type]  # the trashed card was rezzed
 _value_field("successful", (True, False))  # type: ignore[arg-type]  # a run that ends: was it successful
 _value_field("action", (True, False))  # type: ignore[arg-type]  # the used ability was an action ([click] cost)
+_value_field("from_hand", (True, False))  # type: ignore[arg-type]  # an installed card came from its owner's hand
 
 
 @EVENT_FILTERS.register("ice_subtype")
@@ -210,7 +210,7 @@ class IceSubtype(EventFilter):
         return ice in g.cards and any(s in q.definition(g, ice).subtypes for s in self.subtype.split(" or "))
 
     def render(self) -> str:
-        return f"the ice is a {self.subtype}"
+        return f"the ice is a {' or '.join(self.subtypes)}"
 
 
 @EVENT_FILTERS.register("subtype")
@@ -293,6 +293,30 @@ def _first(scope: str) -> None:
 _first("turn")
 _first("run")
 _first("encounter")
+
+
+@EVENT_FILTERS.register("rezzed")
+@dataclass(frozen=True, eq=False)
+class CardRezzed(EventFilter):
+    """The event's card or ice is rezzed; a trashed card's event says whether it was."""
+
+    want: bool
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> CardRezzed:
+        if not isinstance(arg, bool):
+            at.fail("rezzed is true or false")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        was = event.get("rezzed")
+        if was is None:
+            card = event.get("ice") or event.get("card")
+            was = card in g.cards and g.cards[card].rezzed
+        return bool(was) == self.want
+
+    def render(self) -> str:
+        return "the card is rezzed" if self.want else "the card is not rezzed"
 
 
 @EVENT_FILTERS.register("installed")

@@ -143,11 +143,21 @@ class Counters(Quantity):
 
     def value(self, g: Game, ctx: Ctx) -> int:
         cards = self.on.candidates(g, ctx) if self.on else [ctx.source]
-        return sum(g.cards[c].count(self.kind) for c in cards if c in g.cards)
+        return sum(_known_counters(g, c, self.kind) for c in cards if c in g.cards)
 
     def render(self) -> str:
         where = f"on {self.on.render()}" if self.on else "on this card"
         return f"the number of {self.kind} counters {where}"
+
+
+def _known_counters(g: Game, cid: str, kind: str) -> int:
+    """Counters on a card; a card no longer in play has none, so its last known information counts (the
+    counters it left play with: an ability paid for by trashing its card still sees them)."""
+    from judgebook.engine.state import queries as q
+
+    card = g.cards[cid]
+    in_play = q.is_installed(g, cid) or card.zone.endswith((".score", ".identity", ".current")) or card.zone == "play"
+    return card.count(kind) if in_play else card.last_counters.get(kind, 0)
 
 
 def _card_stat(stat: str, words: str) -> type:

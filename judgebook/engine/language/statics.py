@@ -51,6 +51,7 @@ CANNOT_WHAT = (
     "gain_credits",
     "discard",  # to maximum hand size ("skip your discard step")
     "break",  # subroutines on the cards named
+    "declare_successful",  # the run
 )
 
 
@@ -323,6 +324,7 @@ _modifier("link", "link", False)
 _modifier("memory", "memory units", False)
 _modifier("advancement_requirement", "advancement requirement", True)
 _modifier("allotted_clicks", "allotted [click]", False)  # "the Runner gets -1 allotted [click] for their next turn"
+_modifier("agenda_points", "agenda points", True)
 
 
 def parse_static(node: Any, at: At) -> Static:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from judgebook.engine.rules.frames import current_encounter, log
-from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import SIDES, Game, Lasting, evolve
 
 
@@ -13,7 +12,9 @@ def checkpoint(g: Game) -> Game:
     if g.over:
         return g
     for side in SIDES:
-        if q.agenda_points(g, side) >= 7:
+        from judgebook.engine.rules.values import agenda_points
+
+        if agenda_points(g, side) >= 7:
             from judgebook.engine.rules.effects import win
 
             return win(g, side, "agenda_points", "step_checkpoint_agenda_points")

@@ -138,6 +138,7 @@ def move(g: Game, cid: str, zone: str, index: int | None = None) -> Game:
         host=None if not zone.startswith("hosted.") else card.host,
         rezzed=card.rezzed and keep,
         counters=card.counters if keep else FMap(),
+        last_counters=card.last_counters if keep else card.counters,
         incarnation=card.incarnation + (0 if keep else 1),
         faceup=card.faceup if keep else not zone.endswith(("corp.deck", "corp.hand")),
     )

@@ -28,6 +28,7 @@ SERVER_CHOICES = ("remote", "central", "any")  # `server:` words that let the Co
 def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
     d = q.definition(g, cid)
     side = g.cards[cid].owner
+    from_hand = g.cards[cid].zone.endswith(".hand")  # "when you install this from anywhere except HQ"
     if side == "corp" and ins.server in SERVER_CHOICES:
         return push(g, InstallWhere(ctx, cid, ins))
     if ins.pay_cost:
@@ -64,9 +65,10 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
         else:
             g = move(g, cid, q.root_zone(server))
         g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
-    installed = event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid))
+    installed = event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid),
+                      from_hand=from_hand)
     g = emit(g, installed, f"{cid} is installed", "rule_installing", side)
-    if ins.rez:
+    if ins.rez and d.type != "agenda":  # "install and rez": an agenda is installed, never rezzed
         g = rez(g, cid, paid=False)
     return g
 

@@ -41,6 +41,7 @@ class Run(Frame):
     ended: bool = False
     ended_by: str | None = None
     successful: bool = False
+    success_prevented: bool = False  # "this run cannot be declared successful": nor is it unsuccessful
     now: int = 0  # the step in progress (for the timeline's path)
     bp_credits: int = 0
     access_bonus: int = 0
@@ -153,6 +154,11 @@ class Run(Frame):
                 "runner",
             )
         if key == "declared_successful":
+            from judgebook.engine.rules.costs import cannot
+
+            if cannot(g, "declare_successful", "runner", self.server):
+                g = set_top(g, replace(me, success_prevented=True))
+                return log(g, "not_successful", "the run cannot be declared successful", "rule_cannot_precedence")
             g = set_top(g, replace(me, successful=True))
             return emit(
                 g, event("successful_run", server=self.server), f"the run on {self.server} is successful", st.anchor
@@ -170,7 +176,7 @@ class Run(Frame):
         if key == "close_windows":
             return g
         if key == "unsuccessful":
-            if me.successful:
+            if me.successful or me.success_prevented:
                 return g
             return emit(g, event("run_unsuccessful", server=self.server), "the run is unsuccessful", st.anchor)
         if key == "run_complete":

@@ -400,6 +400,7 @@ def _runs_any(card_def: object) -> bool:
 
 def install(g: Game, side: Side, cid: str, server: object) -> Game:
     d = q.definition(g, cid)
+    from_hand = g.cards[cid].zone.endswith(".hand")  # "when you install this from anywhere except HQ"
     if side == "runner":
         price = Number(costs.changed(g, "install", cid, d.cost or 0))
         g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(cid, side), side, "install")
@@ -423,8 +424,11 @@ def install(g: Game, side: Side, cid: str, server: object) -> Game:
             g = move(g, cid, q.root_zone(name))
         g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
     return emit(
-        g, event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid)),
-        f"the {side} installs {cid}", "rule_installing", side
+        g,
+        event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid), from_hand=from_hand),
+        f"the {side} installs {cid}",
+        "rule_installing",
+        side,
     )
 
 

@@ -108,6 +108,11 @@ def link(g: Game) -> int:
     return base + _modifier_sum(g, "link", side="runner")
 
 
+def agenda_points(g: Game, side: Side) -> int:
+    """A player's agenda points: the agendas in their score area, as static effects change what each is worth."""
+    return q.agenda_points(g, side) + sum(_modifier_sum(g, "agenda_points", cid=c) for c in g.zone(f"{side}.score"))
+
+
 def allotted_clicks(g: Game, side: Side, base: int) -> int:
     """The clicks a player gains at the start of their turn, as lingering effects modify them (never below 0)."""
     return max(0, base + _modifier_sum(g, "allotted_clicks", side=side))
@@ -141,7 +146,7 @@ def player_stat(g: Game, side: Side, stat: str) -> int:
     if stat in direct:
         return direct[stat]
     if stat == "agenda_points":
-        return q.agenda_points(g, side)
+        return agenda_points(g, side)
     if stat == "hand_size":
         return hand_size(g, side)
     if stat == "link":

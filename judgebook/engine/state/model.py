@@ -47,6 +47,9 @@ class Card:
     host: str | None = None
     chosen: str | None = None  # a choice the card maintains (Femme Fatale's ice)
     incarnation: int = 0
+    # The counters it had when it last moved to a new zone: its last known information, for an ability
+    # still resolving after its card left play ("[trash]: gain 2[c] for each hosted counter").
+    last_counters: Counters = NO_COUNTERS
 
     def count(self, kind: str) -> int:
         return self.counters.get(kind, 0)
