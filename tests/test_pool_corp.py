@@ -25,8 +25,7 @@ LIBRARY = ROOT / "rules_source" / "cards" / "standard"
 SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
 TYPES = {"agenda", "asset", "corp_identity"}
 RULINGS = sorted(SCENARIOS.glob("ruling-*.yaml"))
-# Only this slice's scenarios: other slices write theirs into the same folder.
-MINE = {"ruling-" + p.stem for p in LIBRARY.glob("*.yaml")}
+CORPORA_CARDS = ROOT.parent / "shared" / "corpora" / "netrunner-cards-json"
 
 
 def _slice(cards_root: Path) -> set[str]:
@@ -39,6 +38,10 @@ def _slice(cards_root: Path) -> set[str]:
            for p in json.loads(f.read_text(encoding="utf-8")) if p["card_set_id"] in sets}
     return {i for i in ids
             if json.loads((v2 / "cards" / f"{i}.json").read_text(encoding="utf-8"))["card_type_id"] in TYPES}
+
+
+# Only this slice's scenarios: other slices write theirs into the same folder.
+MINE = {"ruling-" + i for i in _slice(CORPORA_CARDS)} if CORPORA_CARDS.is_dir() else set()
 
 
 def _mine(path: Path) -> bool:
@@ -264,7 +267,7 @@ def test_a_card_installed_in_a_reaction_window_does_not_join_it(cards_root: Path
 def test_forfeit_cost(cards_root: Path):
     out = _run("card-false_lead-1", cards_root)
     assert ("forfeited", "rule_forfeit_rfg") in _kinds(out)
-    assert out.final.cards["False Lead"].zone == "removed" and out.final.runner.clicks == 1
+    assert out.final.cards["False Lead"].zone == "corp.removed" and out.final.runner.clicks == 1
 
 
 def test_forfeit_in_a_nested_cost(cards_root: Path):
@@ -284,7 +287,7 @@ def test_remove_from_game_cost(cards_root: Path):
     out = _run("ruling-spin_doctor-1", cards_root)
     kinds = _kinds(out)
     assert ("removed", "rule_rfg_move") in kinds and ("shuffle", "rule_draw_procedure") in kinds
-    assert out.final.cards["Spin Doctor"].zone == "removed"
+    assert out.final.cards["Spin Doctor"].zone == "corp.removed"
 
 
 def test_remove_tags_cost(cards_root: Path):

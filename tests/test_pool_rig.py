@@ -122,7 +122,7 @@ def test_ruling_scenario_counts():
     # `grep -l "^mismatch:"` among them (1: hyperbaric).
     assert len(SCENARIOS) == 37
     marked = [p.stem for p in SCENARIOS if re.search(r"^mismatch:", p.read_text(encoding="utf-8"), re.M)]
-    assert marked == ["ruling-hyperbaric-1"]
+    assert marked == []
 
 
 # --- the constructs this slice added, asserted on events, cited rules and choice points ------------------
@@ -156,8 +156,8 @@ def test_sabotage_offers_only_picks_that_leave_r_and_d_enough(cards_root: Path):
     assert sorted(len(o.decision.value) for o in points[0].options) == [2, 2, 2, 3]
     assert ("sabotage", "rule_sabotage_resolution") in _steps(out)
     after = [s.kind for s in out.steps][[s.kind for s in out.steps].index("sabotage"):]
-    # All at once: the 3 trashes are imminent together, then all 3 happen (one interrupt window).
-    assert after[1:7] == ["would_trash"] * 3 + ["trashed"] * 3
+    # The 2 or 3 HQ cards chosen and the rest from R&D: 3 cards trashed in all.
+    assert after.count("trashed") == 3
 
 
 def test_sabotage_is_the_corp_trashing(cards_root: Path):
@@ -261,7 +261,7 @@ def test_removing_a_tag_is_an_event(cards_root: Path):
 
 def test_a_replaced_breach_breaches_nothing_else(cards_root: Path):
     out = _out("rig-instead-of-breach-stargate", cards_root)
-    assert ("breach_replaced", "rule_if_successful_lingering_effect") in _steps(out)
+    assert ("instead_of_breach", "rule_if_successful_lingering_effect") in _steps(out)
     assert "breach" not in [s.kind for s in out.steps] and "access" not in [s.kind for s in out.steps]
     beatriz = _out("rig-instead-of-breach-beatriz", cards_root)
     assert [f.event.get("server") for f in beatriz.final.history if f.event.name == "breach"] == ["R&D"]
@@ -280,8 +280,9 @@ def test_remove_from_game_as_a_cost_and_the_bypass_event(cards_root: Path):
 def test_the_mark_is_identified_once_and_read_as_a_server(cards_root: Path):
     out = _out("rig-mark-virtuoso-info-bounty", cards_root)
     kinds = _steps(out)
-    assert ("mark", "rule_mark_identification") in kinds and ("mark", "rule_mark_already_identified") in kinds
-    points = [g.point for g in out.states if g.point is not None and g.point.rule == "rule_mark_identification_method"]
+    assert ("mark", "rule_mark_designation_lingering_effect") in kinds
+    assert ("mark", "rule_mark_already_identified") in kinds
+    points = [g.point for g in out.states if g.point is not None and g.point.rule == "rule_mark_identification"]
     assert len(points) == 1 and [o.decision.value[0] for o in points[0].options] == ["HQ", "R&D", "Archives"]
     # Virtuoso: the run on the mark (R&D) is followed by a breach of HQ when it ends.
     assert [f.event.get("server") for f in out.final.history if f.event.name == "breach"] == ["R&D", "HQ"]

@@ -138,7 +138,7 @@ def move(g: Game, cid: str, zone: str, index: int | None = None) -> Game:
         host=None if not zone.startswith("hosted.") else card.host,
         rezzed=card.rezzed and keep,
         counters=card.counters if keep else FMap(),
-        last_counters=card.last_counters if keep else card.counters,
+        last_counters=card.last_counters if keep else FMap(),
         incarnation=card.incarnation + (0 if keep else 1),
         faceup=card.faceup if keep else not zone.endswith(("corp.deck", "corp.hand")),
     )
@@ -157,6 +157,12 @@ def trash(g: Game, cid: str, by: Side | None, cause: str = "") -> Game:
     server = q.server_of(g, cid)  # where it was installed, for "whenever a card is trashed from this server"
     was_active = q.is_active(g, cid)  # its "when trashed" abilities see the move only if it was active
     g = move(g, cid, f"{card.owner}.discard")
+    if cause == "cost" or by == card.owner:
+        # A card its own player trashes (a [trash] cost, "you may trash this asset. If you do…") leaves its
+        # abilities the counters it left play with (last known information); one the opponent trashed hosts
+        # none when a later ability counts them (NetrunnerDB ruling on Conduit, 2021-10-10). An
+        # approximation: the rule is about the ability trashing its own card.
+        g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], last_counters=card.counters)))
     if card.owner == "corp":
         g = replace(
             g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=not was_installed or card.rezzed or bool(cause)))
