@@ -75,7 +75,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (defined, partial, undefined) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 58, 39, 12
+DEFINED, PARTIAL, UNDEFINED = 63, 34, 12
 
 
 def test_the_library_loader_takes_every_defined_card(cards_root: Path):
@@ -516,3 +516,39 @@ def test_cannot_break_except_using_a_subtype(cards_root: Path):
     other = replay(parse_scenario(HAMMER % ("HQ", "HQ", "decoder", "HQ"), None, LIBRARY, cards_root))
     assert other.error is not None
     assert len([k for k in _kinds(other) if k[0] == "subroutine_broken"]) == 1
+
+
+REGION = """
+title: a second region in the root of a server
+start: {turn: corp, at: action_phase}
+corp:
+  hand: [Cayambe Grid]
+  servers:
+    Server 1: {root: [Djupstad Grid, PAD Campaign]}
+card_defs: [{name: PAD Campaign}]
+decisions:
+  - {action: install, card: Cayambe Grid, server: Server 1}
+expect:
+  state:
+    corp: {installed: [Cayambe Grid, PAD Campaign], trashed: [Djupstad Grid]}
+"""
+
+
+def test_installing_a_region_trashes_the_region_already_in_that_root(cards_root: Path):
+    out = _replay(REGION, cards_root)
+    assert ("region", "rule_region_install") in _kinds(out)
+    elsewhere = _replay(REGION.replace("server: Server 1}", "server: new}").replace(
+        "installed: [Cayambe Grid, PAD Campaign], trashed: [Djupstad Grid]",
+        "installed: [Cayambe Grid, PAD Campaign, Djupstad Grid]"), cards_root)
+    assert "region" not in [k for k, _ in _kinds(elsewhere)]
+
+
+def test_server_only_refuses_every_central_root_and_allows_remotes(cards_root: Path):
+    sc = parse_scenario(REGION.replace("Cayambe Grid", "La Costa Grid"), None, LIBRARY, cards_root)
+    out = replay(sc)
+    action = next(g.point for g in out.states if g.point is not None and g.point.kind == "action")
+    refused = {str(r.decision.get("server")) for r in action.refused
+               if r.decision.get("card") == "La Costa Grid" and r.rule == "rule_x_server_only"}
+    allowed = {str(o.decision.get("server")) for o in action.options if o.decision.get("card") == "La Costa Grid"}
+    assert refused == {"HQ", "R&D", "Archives"}
+    assert allowed == {"Server 1", "new"}

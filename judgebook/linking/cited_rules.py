@@ -100,6 +100,7 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_reaction_window": ("9.2.8", "Abilities › Timing and Priority"),
     "rule_reaction_window_closing_timing_structure": ("9.2.8f", "Abilities › Timing and Priority"),
     "rule_reaction_window_priority": ("9.2.8b", "Abilities › Timing and Priority"),
+    "rule_region_install": ("3.6.5d", "Upgrades › Regions"),
     "rule_rez_ice_restriction": ("6.4.3", "Runs › Approach Ice"),
     "rule_rez_procedure": ("8.1.2e", "Card Manipulation › Faceup and Facedown Status"),
     "rule_run_ends_close_paws": ("6.8.2a", "Runs › Run Ends Phase"),
@@ -230,4 +231,5 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_look": ("1.21.2", "Game Concepts › Card Visibility"),
     "rule_reveal": ("1.21.3", "Game Concepts › Card Visibility"),
     "rule_use_restriction": ("9.3.3c", "Abilities › Interpreting Card Text"),
+    "rule_x_server_only": ("8.5.12", "Card Manipulation › Installing and Uninstalling Cards"),
 }

@@ -97,6 +97,36 @@ class CanBeAdvanced(Static):
         return "you can advance this card"
 
 
+@STATICS.register("server_only")
+@dataclass(frozen=True, eq=False)
+class ServerOnly(Static):
+    """"Remote server only." / "Central server only." / "HQ only.": where this upgrade may be installed, at all
+    times, even while inactive (rule_x_server_only), so the install reads it from the card's definition."""
+
+    servers: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> ServerOnly:
+        vals = arg if isinstance(arg, list) else [arg]
+        if not vals or not all(isinstance(v, str) and v not in ("this", "attacked") for v in vals):
+            at.fail("server_only is remote, central or server names")
+        return cls(tuple(vals))
+
+    def allows(self, server: str) -> bool:
+        central = server in ("HQ", "R&D", "Archives")
+        return any(s == server or (s == "remote" and not central) or (s == "central" and central)
+                   for s in self.servers)
+
+    def render(self) -> str:
+        return f"{' or '.join(self.servers)} server only"
+
+
+def server_only_refuses(card_def: Any, server: str) -> bool:
+    """Whether a "... server only" restriction of this card keeps it out of `server` ("new" is a remote)."""
+    where = "Server new" if server == "new" else server
+    return any(isinstance(a.static, ServerOnly) and not a.static.allows(where) for a in card_def.abilities)
+
+
 def can_be_advanced(card_def: Any) -> bool:
     """Whether the Corp can advance a card of this definition: an agenda, or a card saying it can be advanced."""
     return card_def.type == "agenda" or "advanceable" in card_def.subtypes or any(

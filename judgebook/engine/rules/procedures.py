@@ -10,7 +10,7 @@ from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import Cost
 from judgebook.engine.language.quantities import Number
 from judgebook.engine.rules import costs
-from judgebook.engine.rules.effects import move, rez
+from judgebook.engine.rules.effects import move, rez, trash
 from judgebook.engine.rules.frames import Frame, current_run, event, log, path, pop, push, swap
 from judgebook.engine.rules.resolve import resolve_now
 from judgebook.engine.rules.triggers import emit
@@ -20,6 +20,20 @@ from judgebook.engine.state.model import Game, Side, evolve
 
 if TYPE_CHECKING:
     from judgebook.engine.language.instructions import Install, Trace
+
+
+def region_limit(g: Game, cid: str) -> Game:
+    """Limit 1 region per server: a region installed in a root where a region already is makes the Corp
+    trash the one already installed (rule_region_install), active or not (rule_region_active_inactive)."""
+    server = q.server_of(g, cid)
+    if server is None or "region" not in q.definition(g, cid).subtypes or g.cards[cid].zone != q.root_zone(server):
+        return g
+    for other in g.zone(q.root_zone(server)):
+        if other != cid and "region" in q.definition(g, other).subtypes:
+            g = log(g, "region", f"{other} is trashed: limit 1 region per server", "rule_region_install", "corp",
+                    card=other)
+            g = trash(g, other, "corp")
+    return g
 
 
 def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
@@ -37,6 +51,11 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
         server = ins.server
         if server == "this" or (server is None and ins.position == "inward_of_self"):
             server = q.server_of(g, ctx.source)
+        from judgebook.engine.language.statics import server_only_refuses
+
+        if server_only_refuses(d, server or "new"):
+            return log(g, "cannot_install", f"{cid} cannot be installed in {server}", "rule_x_server_only", side,
+                       card=cid)
         if server in (None, "new"):
             n = 1 + sum(1 for s in g.servers if s.startswith("Server "))
             server = f"Server {n}"
@@ -51,6 +70,7 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
         else:
             g = move(g, cid, q.root_zone(server))
         g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
+    g = region_limit(g, cid)
     installed = event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid))
     g = emit(g, installed, f"{cid} is installed", "rule_installing", side)
     if ins.rez:
