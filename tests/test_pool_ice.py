@@ -75,7 +75,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (defined, partial, undefined) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 63, 34, 12
+DEFINED, PARTIAL, UNDEFINED = 66, 31, 12
 
 
 def test_the_library_loader_takes_every_defined_card(cards_root: Path):
@@ -552,3 +552,56 @@ def test_server_only_refuses_every_central_root_and_allows_remotes(cards_root: P
     allowed = {str(o.decision.get("server")) for o in action.options if o.decision.get("card") == "La Costa Grid"}
     assert refused == {"HQ", "R&D", "Archives"}
     assert allowed == {"Server 1", "new"}
+
+
+ENVELOPMENT = """
+title: Envelopment's gained subroutines come before its printed one
+start: {turn: runner, at: action_phase}
+corp:
+  servers:
+    HQ: {ice: [{card: Envelopment, rezzed: true, counters: {power: 2}}]}
+runner:
+  credits: 10
+  installed: [Breaker]
+card_defs:
+  - {name: Breaker, side: runner, type: program, subtypes: [icebreaker], cost: 0, strength: 9,
+     abilities: [{id: break, cost: {credits: 1}, break: {count: 1}}]}
+decisions:
+  - {action: run, server: HQ}
+  - {use: Breaker, ability: break, subroutines: [1], at: encounter_ice}
+  - {use: Breaker, ability: break, subroutines: [2], at: encounter_ice}
+expect:
+  run: {successful: true}
+  state:
+    corp: {trashed: [Envelopment]}
+    runner: {credits: 8}
+"""
+
+
+def test_gain_subroutine_adds_subroutines_before_the_printed_ones(cards_root: Path):
+    # 2 power counters: 2 "End the run." first, then "Trash this ice.": both gained ones broken, the
+    # printed one resolves and trashes Envelopment.
+    out = _replay(ENVELOPMENT, cards_root)
+    subs = [s.ability for s in out.steps if s.kind == "subroutine"]
+    assert subs == ["sub3"]
+    assert ("trashed", "rule_trashing") in _kinds(out)
+
+
+WINCHESTER = """
+title: Winchester protecting %s, unbroken
+start: {turn: runner, at: action_phase}
+corp:
+  servers:
+    %s: {ice: [{card: Winchester, rezzed: true}]}
+decisions:
+  - {action: run, server: %s}
+expect:
+  run: {successful: %s}
+"""
+
+
+def test_gain_subroutine_while_a_condition_holds(cards_root: Path):
+    hq = _replay(WINCHESTER % ("HQ", "HQ", "HQ", "false"), cards_root)
+    assert [s.ability for s in hq.steps if s.kind == "subroutine"] == ["sub1", "sub2", "sub3"]
+    rd = _replay(WINCHESTER % ("R&D", "R&D", "R&D", "true"), cards_root)
+    assert [s.ability for s in rd.steps if s.kind == "subroutine"] == ["sub1", "sub2"]

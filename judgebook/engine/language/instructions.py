@@ -968,11 +968,11 @@ class ResolveSubroutine(Instruction):
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.engine.rules.frames import log, push
         from judgebook.engine.rules.resolve import Resolve
-        from judgebook.engine.state.queries import definition
+        from judgebook.engine.rules.values import subroutines
 
         targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
         for ice in targets:
-            subs = definition(g, ice).subroutines
+            subs = subroutines(g, ice)
             if len(subs) < self.subroutine:
                 g = log(g, "no_subroutine", f"{ice} has no subroutine {self.subroutine}", "rule_instruction_target")
                 continue

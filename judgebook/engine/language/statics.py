@@ -234,6 +234,42 @@ class Prevent(Static):
         return f"prevent {n} {self.damage_type + ' ' if self.damage_type else ''}{self.what.replace('_', ' ')}"
 
 
+@STATICS.register("gain_subroutine")
+@dataclass(frozen=True, eq=False)
+class GainSubroutine(Static):
+    """An ice gains a subroutine ("This ice gains '[subroutine] End the run.' for each hosted power counter"):
+    `count` copies (a quantity, default 1) of `subroutine` (instructions), `position: before` or after (the
+    default) its printed subroutines, on `target` (default this ice)."""
+
+    subroutine: Any  # the Subroutine the ice gains (a card-language value; parsed late: instructions import this)
+    count: Quantity
+    before: bool = False
+    target: Selector | None = None
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> GainSubroutine:
+        from judgebook.engine.language.cards import Subroutine
+        from judgebook.engine.language.instructions import parse_instructions
+
+        check_keys(arg, ("subroutine", "count", "position", "target"), at)
+        if "subroutine" not in arg:
+            at.fail("gain_subroutine needs `subroutine` (its instructions)")
+        position = want_str(arg, "position", at, "after", ("before", "after"))
+        return cls(
+            Subroutine("", parse_instructions(arg["subroutine"], at.key(arg, "subroutine"))),
+            parse_quantity(arg.get("count", 1), at.key(arg, "count") if "count" in arg else at),
+            position == "before",
+            parse_selector(arg["target"], at.key(arg, "target"), None) if "target" in arg else None,
+        )
+
+    def render(self) -> str:
+        from judgebook.engine.language.instructions import render_all
+
+        n = self.count.render()
+        where = "before" if self.before else "after"
+        return f"gains {n} \"[subroutine] {render_all(self.subroutine.effects)}\" {where} its printed subroutines"
+
+
 def _modifier(key: str, words: str, targets_cards: bool) -> None:
     @dataclass(frozen=True, eq=False)
     class Modify(Static):

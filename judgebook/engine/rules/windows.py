@@ -21,7 +21,7 @@ from judgebook.engine.rules.checkpoint import checkpoint
 from judgebook.engine.rules.frames import Frame, current_encounter, current_run, event, log, path, pop, push, set_top
 from judgebook.engine.rules.resolve import Resolve
 from judgebook.engine.rules.triggers import emit
-from judgebook.engine.rules.values import ability_active, strength
+from judgebook.engine.rules.values import ability_active, strength, subroutines
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, Pending, Side, Use, evolve, other
 
@@ -397,7 +397,7 @@ def _ability_options(
                 )
             )
             return
-        unbroken = [i for i in range(len(ice_def.subroutines)) if i not in enc.broken]
+        unbroken = [i for i in range(len(subroutines(g, enc.ice))) if i not in enc.broken]
         if not unbroken:
             refused.append(Refused(base, label, "rule_break_subroutine", "no unbroken subroutine", later=True))
             return
