@@ -75,7 +75,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (defined, partial, undefined) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 66, 31, 12
+DEFINED, PARTIAL, UNDEFINED = 67, 31, 11
 
 
 def test_the_library_loader_takes_every_defined_card(cards_root: Path):
@@ -605,3 +605,30 @@ def test_gain_subroutine_while_a_condition_holds(cards_root: Path):
     assert [s.ability for s in hq.steps if s.kind == "subroutine"] == ["sub1", "sub2", "sub3"]
     rd = _replay(WINCHESTER % ("R&D", "R&D", "R&D", "true"), cards_root)
     assert [s.ability for s in rd.steps if s.kind == "subroutine"] == ["sub1", "sub2"]
+
+
+VOVO = """
+title: Vovô Ozetti lowers the rez cost of ice protecting its server
+start: {turn: runner, at: action_phase}
+corp:
+  credits: 10
+  servers:
+    %s: {ice: [Ivik], root: [{card: Vovô Ozetti, rezzed: true}]}
+    R&D: {ice: [{card: Funhouse, rezzed: true}]}
+decisions:
+  - {action: run, server: %s}
+  - {rez: Ivik, player: corp}
+expect:
+  state:
+    corp: {credits: %d}
+    cards:
+      Ivik: {rezzed: true}
+"""
+
+
+def test_rez_cost_statics_add_up_and_a_card_lowers_its_own_while_unrezzed(cards_root: Path):
+    printed = card_source(cards_root).by_id["ivik"].cost
+    assert printed is not None
+    # Ivik: 1 less for the rezzed Funhouse (a code gate); Vovô Ozetti: 2 less for ice protecting its server.
+    out = _replay(VOVO % ("HQ", "HQ", 10 - (printed - 3)), cards_root)
+    assert ("rezzed", "rule_rez_procedure") in _kinds(out)

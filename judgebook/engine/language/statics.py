@@ -308,6 +308,7 @@ def _modifier(key: str, words: str, targets_cards: bool) -> None:
 
 
 _modifier("strength", "strength", True)
+_modifier("rez_cost", "rez cost", True)
 _modifier("hand_size", "maximum hand size", False)
 _modifier("link", "link", False)
 _modifier("memory", "memory units", False)

@@ -21,7 +21,9 @@ def statics(g: Game) -> Iterator[tuple[Static, Ctx]]:
                 continue
             ctx = Ctx(cid, card.owner, ab.id)
             # An additional cost to play or install this card applies while it is not yet active.
-            own_cost = isinstance(ab.static, AdditionalCost) and ab.static.card == "self"
+            # So does a change to its own rez cost ("the rez cost of this ice is lowered by ..."), while unrezzed.
+            own_cost = (isinstance(ab.static, AdditionalCost) and ab.static.card == "self") or (
+                ab.static.name == "rez_cost" and getattr(ab.static, "target", None) is None and not card.rezzed)
             if not own_cost and not ability_active(g, cid, ab.active_in):
                 continue
             if ab.condition is not None and not ab.condition.holds(g, ctx):
@@ -97,6 +99,11 @@ def subroutines(g: Game, cid: str) -> tuple[Any, ...]:
     return tuple(before) + tuple(printed) + tuple(after)
 
 
+def rez_cost(g: Game, cid: str) -> int:
+    """A card's rez cost with the `rez_cost` statics in force, never below 0."""
+    return max(0, (q.definition(g, cid).cost or 0) + _modifier_sum(g, "rez_cost", cid=cid))
+
+
 def hand_size(g: Game, side: Side) -> int:
     return max(0, max_hand_size(g, side))
 
@@ -154,7 +161,9 @@ def card_stat(g: Game, cid: str, stat: str) -> int:
     d = q.definition(g, cid)
     if stat == "strength":
         return strength(g, cid)
-    if stat in ("install_cost", "rez_cost", "play_cost"):
+    if stat == "rez_cost":
+        return rez_cost(g, cid)
+    if stat in ("install_cost", "play_cost"):
         return d.cost or 0
     if stat == "trash_cost":
         return d.trash_cost or 0

@@ -21,7 +21,7 @@ from judgebook.engine.rules.checkpoint import checkpoint
 from judgebook.engine.rules.frames import Frame, current_encounter, current_run, event, log, path, pop, push, set_top
 from judgebook.engine.rules.resolve import Resolve
 from judgebook.engine.rules.triggers import emit
-from judgebook.engine.rules.values import ability_active, strength, subroutines
+from judgebook.engine.rules.values import ability_active, rez_cost, strength, subroutines
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, Pending, Side, Use, evolve, other
 
@@ -233,7 +233,7 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
             if why:
                 refused.append(Refused(decision("rez", cid), f"rez {cid}", why[0], why[1]))
             else:
-                opts.append(Option(decision("rez", cid), f"rez {cid} ({d.cost or 0}[c])", "rule_rez_procedure"))
+                opts.append(Option(decision("rez", cid), f"rez {cid} ({rez_cost(g, cid)}[c])", "rule_rez_procedure"))
     if "score" in kinds and side == "corp":
         for cid in q.installed(g, "corp"):
             d = q.definition(g, cid)
@@ -295,11 +295,10 @@ def _approached(g: Game) -> str | None:
 def _rez_refusal(g: Game, cid: str) -> tuple[str, str] | None:
     if costs.cannot(g, "rez", "corp", q.server_of(g, cid), cid):
         return "rule_cannot_precedence", "a card forbids rezzing it"
-    d = q.definition(g, cid)
     from judgebook.engine.language.costs import Cost
     from judgebook.engine.language.quantities import Number
 
-    return costs.refusal(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, "corp"), "corp")
+    return costs.refusal(g, Cost(credits=Number(rez_cost(g, cid)), has_credits=True), Ctx(cid, "corp"), "corp")
 
 
 def use_key(g: Game, cid: str, ab: Ability) -> Use | None:
@@ -439,7 +438,7 @@ def act(g: Game, side: Side, option: Option) -> Game:
         from judgebook.engine.language.costs import Cost
         from judgebook.engine.language.quantities import Number
 
-        cost = Cost(credits=Number(q.definition(g, cid).cost or 0), has_credits=True)
+        cost = Cost(credits=Number(rez_cost(g, cid)), has_credits=True)
         g = costs.pay(g, cost, Ctx(cid, "corp"), "corp")
         return rez(g, cid, paid=True)
     if d.kind == "score":
