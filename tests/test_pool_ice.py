@@ -75,7 +75,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (defined, partial, undefined) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 67, 31, 11
+DEFINED, PARTIAL, UNDEFINED = 68, 30, 11
 
 
 def test_the_library_loader_takes_every_defined_card(cards_root: Path):
@@ -632,3 +632,32 @@ def test_rez_cost_statics_add_up_and_a_card_lowers_its_own_while_unrezzed(cards_
     # Ivik: 1 less for the rezzed Funhouse (a code gate); Vovô Ozetti: 2 less for ice protecting its server.
     out = _replay(VOVO % ("HQ", "HQ", 10 - (printed - 3)), cards_root)
     assert ("rezzed", "rule_rez_procedure") in _kinds(out)
+
+
+CLOUD_EATER = """
+title: Cloud Eater's ability when an encounter with it ends
+start: {turn: runner, at: action_phase}
+corp:
+  credits: 10
+  servers:
+    HQ: {ice: [{card: Cloud Eater, rezzed: %s}]}
+runner:
+  credits: 10
+  installed: [Breaker]
+card_defs:
+  - {name: Breaker, side: runner, type: program, subtypes: [icebreaker], cost: 0, strength: 9,
+     abilities: [{id: break, cost: {credits: 1}, break: {count: all}}]}
+decisions:
+  - {action: run, server: HQ}
+  %s
+  - {use: Breaker, ability: break, subroutines: [1, 2, 3], at: encounter_ice}
+"""
+
+
+def test_rezzed_this_turn_holds_only_for_a_card_rezzed_this_turn(cards_root: Path):
+    fresh = replay(parse_scenario(CLOUD_EATER % ("false", "- {rez: Cloud Eater, player: corp}"), None, LIBRARY,
+                                  cards_root))
+    assert "Cloud Eater:encounter-ends" in _pending(fresh)
+    assert ("trashed", "rule_trashing") in _kinds(fresh)  # nothing paid: the Runner loses the Breaker
+    old = replay(parse_scenario(CLOUD_EATER % ("true", ""), None, LIBRARY, cards_root))
+    assert "Cloud Eater:encounter-ends" not in _pending(old)

@@ -3,7 +3,8 @@
 {at_least: [q, q]} | {at_most: [q, q]} | {equals: [q, q]} | {more_than: [q, q]} | {less_than: [q, q]} |
 {all: [c, ...]} | {any: [c, ...]} | {not: c} | during_run | {run_on: this|central|remote|HQ|...} |
 {protecting: HQ|central|remote|...} |
-{encountering: self|any} | during_trace | {tagged: true} | {threat: N} | {exists: <selector>} | {rezzed: true} |
+{encountering: self|any} | during_trace | {tagged: true} | {threat: N} |
+{rezzed_this_turn: true} | {exists: <selector>} | {rezzed: true} |
 {first_this_turn: <event name>} | {first_this_run: <event name>}
 """
 
@@ -304,6 +305,28 @@ class SelfRezzed(Condition):
 
     def render(self) -> str:
         return "this card is rezzed" if self.want else "this card is not rezzed"
+
+
+@CONDITIONS.register("rezzed_this_turn")
+@dataclass(frozen=True, eq=False)
+class RezzedThisTurn(Condition):
+    """This card was (not) rezzed this turn ("if it was rezzed this turn")."""
+
+    want: bool
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> RezzedThisTurn:
+        if not isinstance(arg, bool):
+            at.fail("rezzed_this_turn is true or false")
+        return cls(arg)
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        rezzed = any(f.event.name == "rezzed" and f.event.get("card") == ctx.source and f.turn == g.turn
+                     for f in g.history)
+        return rezzed == self.want
+
+    def render(self) -> str:
+        return "this card was rezzed this turn" if self.want else "this card was not rezzed this turn"
 
 
 def _first(scope: str) -> None:
