@@ -661,3 +661,34 @@ def test_rezzed_this_turn_holds_only_for_a_card_rezzed_this_turn(cards_root: Pat
     assert ("trashed", "rule_trashing") in _kinds(fresh)  # nothing paid: the Runner loses the Breaker
     old = replay(parse_scenario(CLOUD_EATER % ("true", ""), None, LIBRARY, cards_root))
     assert "Cloud Eater:encounter-ends" not in _pending(old)
+
+
+REDUCED_SERVICE = """
+title: Reduced Service, rezzed with 3 power counters bought, taxes a run on its server
+start: {turn: corp, at: action_phase}
+corp:
+  credits: 10
+  clicks: 1
+  servers:
+    Server 1: {root: [Reduced Service]}
+runner:
+  credits: 7
+decisions:
+  - {rez: Reduced Service, player: corp}
+  - {choose: 4, player: corp}
+  - {action: gain_credit, player: corp}
+  - {action: run, server: Server 1, player: runner}
+expect:
+  state:
+    corp: {credits: %d}
+    runner: {credits: 1}
+    cards:
+      Reduced Service: {counters: {power: 3}}
+"""
+
+
+def test_an_additional_cost_quantity_is_valued_on_the_card_that_states_it(cards_root: Path):
+    printed = card_source(cards_root).by_id["reduced_service"].cost
+    assert printed is not None
+    out = _replay(REDUCED_SERVICE % (10 - printed - 3 + 1), cards_root)
+    assert ("action", "runner_basic_action_run") in _kinds(out)
