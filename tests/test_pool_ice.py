@@ -75,7 +75,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (defined, partial, undefined) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 68, 30, 11
+DEFINED, PARTIAL, UNDEFINED = 69, 31, 9
 
 
 def test_the_library_loader_takes_every_defined_card(cards_root: Path):
@@ -692,3 +692,74 @@ def test_an_additional_cost_quantity_is_valued_on_the_card_that_states_it(cards_
     assert printed is not None
     out = _replay(REDUCED_SERVICE % (10 - printed - 3 + 1), cards_root)
     assert ("action", "runner_basic_action_run") in _kinds(out)
+
+
+KONJIN = """
+title: Konjin's Psi Game
+start: {turn: runner, at: action_phase}
+corp:
+  credits: 5
+  servers:
+    HQ: {ice: [{card: Konjin, rezzed: true}]}
+    R&D: {ice: [{card: Maskirovka, rezzed: true}]}
+runner:
+  credits: 5
+decisions:
+  - {action: run, server: HQ}
+  - {trace: 1, player: corp}
+  - {trace: %d, player: runner}
+  %s
+expect:
+  run: {successful: %s}
+  state:
+    corp: {credits: %d}
+    runner: {credits: %d}
+"""
+
+
+def test_psi_game_bids_are_spent_and_the_outcome_picks_the_branch(cards_root: Path):
+    # Bids differ: the Corp has the Runner encounter Maskirovka (gain 2[c]; end the run).
+    differ = _replay(KONJIN % (0, "- {choose: 2, player: corp}", "false", 6, 5), cards_root)
+    assert ("psi_outcome", "rule_psi_outcome") in _kinds(differ)
+    assert ("forced_encounter", "rule_forced_encounter") in _kinds(differ)
+    match = _replay(KONJIN % (1, "", "true", 4, 4), cards_root)
+    assert ("psi_outcome", "rule_psi_outcome") in _kinds(match)
+    assert "forced_encounter" not in [k for k, _ in _kinds(match)]
+
+
+def test_psi_game_refuses_a_bid_the_player_cannot_spend(cards_root: Path):
+    sc = parse_scenario((KONJIN % (0, "", "false", 6, 5)).replace("  credits: 5\ndecisions", "  credits: 1\ndecisions"),
+                        None, LIBRARY, cards_root)
+    out = replay(sc)
+    bids = [g.point for g in out.states if g.point is not None and g.point.rule == "rule_psi_bid_options"
+            and g.point.player == "runner"]
+    assert bids and [o.decision.value for o in bids[0].options] == [0, 1]
+    assert [(r.decision.value, r.rule) for r in bids[0].refused] == [(2, "rule_bid_possible")]
+
+
+ADRIAN = """
+title: Adrian Seis's Psi Game
+start: {turn: runner, at: action_phase}
+corp:
+  servers:
+    Server 1: {root: [{card: Adrian Seis, rezzed: true}, Hostile Takeover]}
+runner:
+  credits: 5
+card_defs: [{name: Hostile Takeover}]
+decisions:
+  - {action: run, server: Server 1}
+  - {trace: 0, player: corp}
+  - {trace: %d, player: runner}
+expect:
+  run: {successful: true}
+  state:
+    runner: {score: %d}
+"""
+
+
+def test_psi_game_branches_limit_what_the_runner_accesses(cards_root: Path):
+    differ = _replay(ADRIAN % (1, 0), cards_root)  # only Adrian Seis can be accessed: no agenda stolen
+    accessed = [s.card for s in differ.steps if s.kind == "access"]
+    assert accessed == ["Adrian Seis"]
+    match = _replay(ADRIAN % (0, 1), cards_root)  # Adrian Seis cannot be accessed; the agenda is stolen
+    assert [s.card for s in match.steps if s.kind == "access"] == ["Hostile Takeover"]

@@ -217,6 +217,49 @@ class TraceFrame(Frame):
         return resolve_now(g, self.ctx, branch, "step_trace_determine_success") if branch else g  # type: ignore[arg-type]
 
 
+@dataclass(frozen=True)
+class PsiFrame(Frame):
+    """A Psi Game (sec_psi_games): the Corp, then the Runner, secretly bid 0, 1 or 2[c] (rule_psi_bid_options),
+    never more than they can spend (rule_bid_possible); both bids are then revealed and spent with no checkpoint
+    between (rule_psi_bid_reveal), and the outcome picks the instructions (rule_psi_outcome). A script answers
+    each bid with `{trace: N}`, the decision that spends credits secretly."""
+
+    ctx: Ctx
+    match: tuple[object, ...]
+    differ: tuple[object, ...]
+    corp: int | None = None
+    label = "psi game"
+
+    @staticmethod
+    def start(g: Game, ctx: Ctx, match: tuple[object, ...], differ: tuple[object, ...]) -> Game:
+        g = log(g, "psi_game", "a Psi Game is played", "rule_psi_game", "corp", card=ctx.source)
+        return push(g, PsiFrame(ctx, match, differ))
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        side: Side = "corp" if self.corp is None else "runner"
+        limit = 0 if costs.cannot(g, "spend_credits", side) else min(2, costs.available_credits(g, side, "any"))
+        opts = tuple(Option(decision("trace", n, player=side), f"bid {n}[c]", "rule_psi_bid_options")
+                     for n in range(0, limit + 1))
+        refused = tuple(Refused(decision("trace", n, player=side), f"bid {n}[c]", "rule_bid_possible",
+                                f"the {side} cannot spend {n}[c]") for n in range(limit + 1, 3))
+        return ChoicePoint(side, "trace", f"Psi Game: the {side} bids secretly", "rule_psi_bid_options", opts,
+                           refused, default=0, path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        n = int(option.decision.value)
+        if self.corp is None:
+            return swap(g, self, replace(self, corp=n))
+        g = pop(g)
+        for side, bid in (("corp", self.corp), ("runner", n)):
+            if bid:
+                g = costs.pay(g, Cost(credits=Number(bid), has_credits=True), Ctx(self.ctx.source, side), side)  # type: ignore[arg-type]
+        same = self.corp == n
+        g = log(g, "psi_outcome", f"the bids ({self.corp}[c], {n}[c]) {'match' if same else 'differ'}",
+                "rule_psi_outcome", card=self.ctx.source)
+        branch = self.match if same else self.differ
+        return resolve_now(g, self.ctx, branch, "rule_psi_outcome") if branch else g  # type: ignore[arg-type]
+
+
 def start_trace(g: Game, ctx: Ctx, ins: Trace) -> Game:
     g = emit(
         g, event("trace", card=ctx.source), f"trace[{ins.base.render()}] is initiated", "step_trace_initiated", "corp"
