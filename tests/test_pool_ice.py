@@ -75,7 +75,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (defined, partial, undefined) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 69, 31, 9
+DEFINED, PARTIAL, UNDEFINED = 72, 28, 9
 
 
 def test_the_library_loader_takes_every_defined_card(cards_root: Path):
@@ -763,3 +763,37 @@ def test_psi_game_branches_limit_what_the_runner_accesses(cards_root: Path):
     assert accessed == ["Adrian Seis"]
     match = _replay(ADRIAN % (0, 1), cards_root)  # Adrian Seis cannot be accessed; the agenda is stolen
     assert [s.card for s in match.steps if s.kind == "access"] == ["Hostile Takeover"]
+
+
+ISAAC = """
+title: Isaac Liberdade moves to another server's root as the Corp's turn ends
+start: {turn: corp, at: action_phase}
+corp:
+  clicks: 1
+  servers:
+    Server 1: {root: [{card: Isaac Liberdade, rezzed: true}]}
+    Server 2: {ice: [{card: Ice Wall, id: Advanced, counters: {advancement: 1}}, {card: Ice Wall, id: Plain}]}
+    Server 3: {root: [{card: Djupstad Grid, rezzed: true}]}
+card_defs: [{name: Ice Wall}]
+decisions:
+  - {action: gain_credit, player: corp}
+  - {target: [Server 2], player: corp}
+  - {target: Plain, player: corp}
+expect:
+  resolved: ["Isaac Liberdade:move", "Isaac Liberdade:moved"]
+  state:
+    cards:
+      Isaac Liberdade: {zone: installed, rezzed: true}
+      Plain: {counters: {advancement: 1}}
+      Advanced: {counters: {advancement: 1}}
+"""
+
+
+def test_move_to_root_keeps_the_same_object_and_triggers_moved_to_root(cards_root: Path):
+    out = _replay(ISAAC, cards_root)
+    assert ("moved_to_root", "rule_object_move_known_location") in _kinds(out)
+    assert out.states[-1].cards["Isaac Liberdade"].zone.endswith("Server 2.root")
+    # The target of the "moved" ability: only ice protecting its new server with no advancement counter.
+    points = [g.point for g in out.states if g.point is not None and g.point.kind == "target"]
+    assert sorted(o.decision.value[0] for o in points[0].options) == ["Archives", "HQ", "R&D", "Server 2", "Server 3"]
+    assert [o.decision.value for o in points[1].options] == [["Plain"]]

@@ -31,6 +31,7 @@ EVENTS = (
     "rezzed",
     "played",
     "trashed",
+    "moved_to_root",
     "scored",
     "stolen",
     "damage",
