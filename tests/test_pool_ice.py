@@ -75,7 +75,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (defined, partial, undefined) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 72, 28, 9
+DEFINED, PARTIAL, UNDEFINED = 74, 26, 9
 
 
 def test_the_library_loader_takes_every_defined_card(cards_root: Path):
@@ -797,3 +797,60 @@ def test_move_to_root_keeps_the_same_object_and_triggers_moved_to_root(cards_roo
     points = [g.point for g in out.states if g.point is not None and g.point.kind == "target"]
     assert sorted(o.decision.value[0] for o in points[0].options) == ["Archives", "HQ", "R&D", "Server 2", "Server 3"]
     assert [o.decision.value for o in points[1].options] == [["Plain"]]
+
+
+LOGJAM = """
+title: Logjam rezzed with three card types faceup in Archives
+start: {turn: runner, at: action_phase}
+corp:
+  credits: 10
+  discard: [Hedge Fund, {card: Hedge Fund, id: Second}, Ice Wall, PAD Campaign, {card: Hostile Takeover, faceup: false}]
+  servers:
+    HQ: {ice: [Logjam]}
+card_defs: [{name: Hedge Fund}, {name: Ice Wall}, {name: PAD Campaign}, {name: Hostile Takeover}]
+decisions:
+  - {action: run, server: HQ}
+  - {rez: Logjam, player: corp}
+expect:
+  run: {successful: false, ended_by: end_the_run}
+  state:
+    cards:
+      Logjam: {counters: {advancement: 4}}
+"""
+
+
+def test_card_types_counts_types_not_cards_and_only_the_faceup_ones(cards_root: Path):
+    # operation, ice, asset faceup (the facedown agenda is not seen): 1 + 3 counters.
+    out = _replay(LOGJAM, cards_root)
+    assert "Logjam:rez" in _pending(out)
+
+
+ATTINI = """
+title: Attini at threat level %d
+start: {turn: runner, at: action_phase}
+corp:
+  servers:
+    HQ: {ice: [{card: Attini, rezzed: true}]}
+runner:
+  credits: 6
+  hand: [Sure Gamble, Sure Gamble, Sure Gamble, Sure Gamble]
+  score: [%s]
+card_defs: [{name: Sure Gamble}, {name: Hostile Takeover}, {name: Project Vitruvius}]
+decisions:
+  - {action: run, server: HQ}
+  - {pay: true, player: runner, if_able: true}
+  - {pay: true, player: runner, if_able: true}
+  - {pay: true, player: runner, if_able: true}
+expect:
+  state:
+    runner: {credits: %d, hand: %d}
+"""
+
+
+def test_resolving_subroutines_bars_spending_while_this_ice_resolves_them(cards_root: Path):
+    # Threat 3 (1 + 2 points): the Runner cannot pay 2[c] for any subroutine and takes 3 net damage.
+    barred = _replay(ATTINI % (3, "Hostile Takeover, Project Vitruvius", 6, 1), cards_root)
+    assert [k for k in _kinds(barred) if k[0] == "damage"] == [("damage", "rule_meat_net_damage")] * 3
+    # Threat 1: the Runner pays for all three.
+    paid = _replay(ATTINI % (1, "Hostile Takeover", 0, 4), cards_root)
+    assert "damage" not in [k for k, _ in _kinds(paid)]

@@ -4,7 +4,7 @@
 {all: [c, ...]} | {any: [c, ...]} | {not: c} | during_run | {run_on: this|central|remote|HQ|...} |
 {protecting: HQ|central|remote|...} |
 {encountering: self|any} | during_trace | {tagged: true} | {threat: N} |
-{rezzed_this_turn: true} | {exists: <selector>} | {rezzed: true} |
+{rezzed_this_turn: true} | {resolving_subroutines: self} | {exists: <selector>} | {rezzed: true} |
 {first_this_turn: <event name>} | {first_this_run: <event name>}
 """
 
@@ -215,6 +215,28 @@ class Encountering(Condition):
             "any": "during an encounter",
             "chosen": "during the encounter with the chosen ice",
         }[self.ice]
+
+
+@CONDITIONS.register("resolving_subroutines")
+@dataclass(frozen=True, eq=False)
+class ResolvingSubroutines(Condition):
+    """The subroutines of this ice are resolving: its encounter has reached the resolve-subroutines step
+    ("while subroutines on this ice are resolving")."""
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> ResolvingSubroutines:
+        if arg != "self":
+            at.fail("resolving_subroutines is self (this ice)")
+        return cls()
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules.frames import current_encounter
+
+        enc = current_encounter(g)
+        return enc is not None and enc.ice == ctx.source and getattr(enc, "at", "") == "subroutines"
+
+    def render(self) -> str:
+        return "while subroutines on this ice are resolving"
 
 
 @CONDITIONS.register("during_trace")
