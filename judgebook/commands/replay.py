@@ -48,11 +48,12 @@ class LibraryError(Exception):
     pass
 
 
-def library_for(file: str | Path, explicit: str | None) -> Path | None:
+def library_for(file: str | Path, explicit: str | None) -> Path | list[Path] | None:
     """The card library for a scenario: `explicit`, else `cards/NAME` for a scenario in `scenarios/NAME/`,
-    else `../cards` beside the scenario's folder, else the remembered one, else None (the scenario must
-    define its cards inline)."""
-    from judgebook.config import load_config
+    else `../cards` beside the scenario's folder, else the remembered one followed by the project's whole
+    library (`config.card_library()`: a scenario downloaded from the judge's table replays from anywhere),
+    else None (the scenario must define its cards inline)."""
+    from judgebook.config import card_data, card_library, load_config
 
     if explicit is not None:
         if not Path(explicit).is_dir():
@@ -67,12 +68,11 @@ def library_for(file: str | Path, explicit: str | None) -> Path | None:
     if beside.is_dir():
         return beside
     remembered = load_config().library
-    if remembered is None:
-        return None
-    if not Path(remembered).is_dir():
+    if remembered is not None and not Path(remembered).is_dir():
         raise LibraryError(f"the remembered card library {remembered} is not a folder "
                            "(judgebook replay --forget-library, or --library DIR --remember)")
-    return Path(remembered)
+    folders = ([Path(remembered)] if remembered is not None else []) + card_library(card_data() is not None)
+    return folders or None
 
 
 def _library_settings(args: argparse.Namespace) -> int | None:
@@ -104,35 +104,48 @@ def _library_settings(args: argparse.Namespace) -> int | None:
 
 @dataclass(frozen=True)
 class Expectation:
-    """Whether the outcome is the one the scenario's `expect` block states."""
+    """Whether the outcome is the one the scenario's `expect` block states; with a `mismatch` (a ruling the
+    engine is known not to reach) the scenario passes when the outcome misses it."""
     stated: bool
     differences: tuple[str, ...] = ()
+    mismatch: Any = None     # engine.scenario.board.Mismatch
 
     @property
     def met(self) -> bool | None:
         return not self.differences if self.stated else None
 
+    @property
+    def verdict(self) -> Any:
+        from judgebook.engine.scenario.verdict import verdict
+        return verdict(self.stated, self.differences, self.mismatch)
+
     def as_dict(self) -> dict[str, Any]:
-        return {"stated": self.stated, "met": self.met, "differences": list(self.differences)}
+        out: dict[str, Any] = {"stated": self.stated, "met": self.met, "differences": list(self.differences)}
+        if self.mismatch is not None:
+            out["mismatch"] = {"wrong": self.mismatch.wrong, "why": self.mismatch.why,
+                               "stale": self.verdict.stale}
+        return out
 
     def lines(self) -> list[str]:
         if not self.stated:
             return ["Expectation: none stated (the scenario has no `expect` block)"]
+        head = [f"Expectation: {self.verdict.label()}"] if self.mismatch is not None else []
         if not self.differences:
-            return ["Expectation: met"]
-        return [f"Expectation: NOT met ({len(self.differences)} difference(s))"] + [
+            return head + ["Expectation: met"]
+        return head + [f"Expectation: NOT met ({len(self.differences)} difference(s))"] + [
             f"  - {d}" for d in self.differences]
 
 
-def expectation(stated: bool, differences: list[str]) -> Expectation:
-    return Expectation(stated, tuple(differences) if stated else ())
+def expectation(stated: bool, differences: list[str], mismatch: Any = None) -> Expectation:
+    return Expectation(stated, tuple(differences) if stated else (), mismatch)
 
 
 def exit_code(exp: Expectation, check: bool, replay_code: int) -> int:
-    """With --check the verdict decides (an expected illegal decision is a pass); without, the replay's."""
+    """With --check the verdict decides (an expected illegal decision is a pass, and so is a known
+    mismatch that is still missed); without, the replay's."""
     if not check:
         return replay_code
-    return 0 if exp.met else 1
+    return 0 if exp.verdict.passed else 1
 
 
 # --- the command ---------------------------------------------------------------
@@ -189,15 +202,16 @@ def _one(args: argparse.Namespace, file: str, corpus: Any) -> tuple[int, dict[st
         data["error"] = error
     if not args.json:
         _emit(args, data, error, exp)
-    if args.check and not exp.met:
-        print(f"judgebook replay: {file}: the outcome is not the scenario's `expect`", file=sys.stderr)
+    if args.check and not exp.verdict.passed:
+        what = exp.verdict.label() if exp.mismatch is not None else "the outcome is not the scenario's `expect`"
+        print(f"judgebook replay: {file}: {what}", file=sys.stderr)
     return exit_code(exp, args.check, code), data
 
 
 Result = tuple[dict[str, Any] | None, dict[str, Any] | None, Expectation, int] | int
 
 
-def read_scenario(command: str, file: str, library: Path | None) -> Any:
+def read_scenario(command: str, file: str, library: Path | list[Path] | None) -> Any:
     """A scenario for `replay` and `play`, with card statistics from the NetrunnerDB data given to
     `judgebook build --with` when there is any; None (the reason on stderr) when it cannot be read."""
     from judgebook.config import card_data
@@ -215,7 +229,7 @@ def read_scenario(command: str, file: str, library: Path | None) -> Any:
     return None
 
 
-def _replay(args: argparse.Namespace, file: str, library: Path | None, corpus: Any) -> Result:
+def _replay(args: argparse.Namespace, file: str, library: Path | list[Path] | None, corpus: Any) -> Result:
     from judgebook.engine.driver.script import check, replay
     from judgebook.engine.errors import IllegalDecision, ScenarioError
 
@@ -237,7 +251,7 @@ def _replay(args: argparse.Namespace, file: str, library: Path | None, corpus: A
     if outcome.error is not None:
         err = outcome.error
         error = {"message": str(err), "field": err.field, "line": err.line, "rule": rule_ref(corpus, err.rule)}
-    return data, error, expectation(scenario.expect is not None, differences), 1 if error else 0
+    return data, error, expectation(scenario.expect is not None, differences, scenario.mismatch), 1 if error else 0
 
 
 def _internal(file: str, exc: Exception) -> int:
@@ -292,8 +306,7 @@ def _corpus(index: str | None) -> Any:
 def _emit(args: argparse.Namespace, data: dict[str, Any], error: dict[str, Any] | None,
           exp: Expectation) -> None:
     if args.check:
-        verdict = "expectation met" if exp.met else "expectation NOT met"
-        print(f"{data['file']}: {verdict}")
+        print(f"{data['file']}: {exp.verdict.label()}")
         for d in exp.differences:
             print(f"  - {d}")
         return

@@ -52,24 +52,42 @@ def check_bounds(text: str, file: str | None = None, limits: Limits = DEFAULT) -
     if size > limits.max_bytes:
         raise ScenarioError(f"the YAML text is too large: {size} bytes, at most {limits.max_bytes}",
                             file=file)
-    _check_raw_depth(text, file, limits)
-    _check_expansion(text, file, limits)
+    flow = _check_raw_depth(text, file, limits)
+    if not _expands_to_itself(text, flow, limits):
+        _check_expansion(text, file, limits)
 
 
-def _check_raw_depth(text: str, file: str | None, limits: Limits) -> None:
+def _check_raw_depth(text: str, file: str | None, limits: Limits) -> int:
+    """The deepest flow nesting ([ and {) written; raises past the limit."""
     # Quotes and comments are not tracked on purpose: brackets inside strings
     # only make this stricter, and no honest scenario has dozens unclosed.
-    depth, line = 0, 1
+    depth, deepest, line = 0, 0, 1
     for ch in text:
         if ch == "\n":
             line += 1
         elif ch in "[{":
             depth += 1
+            deepest = max(deepest, depth)
             if depth > limits.max_depth:
                 raise ScenarioError(f"the YAML is nested too deeply (more than {limits.max_depth} "
                                     "levels of [ or {)", line=line, file=file)
         elif ch in "]}" and depth:
             depth -= 1
+    return deepest
+
+
+def _expands_to_itself(text: str, flow: int, limits: Limits) -> bool:
+    """A small text with no alias (no `*` at all) stands for what is written, so the limits can be read off the
+    text and the event walk is not needed (a card library loads hundreds of files: bench/cards.py). Bounds:
+    every node takes at least half a character (a key and its empty value); scalar text is at most the text;
+    a line nests no deeper than its indentation plus its "- ", "? " and ": " plus the flow nesting."""
+    if "*" in text or 2 * len(text) > limits.max_nodes or len(text) > limits.max_scalar_bytes:
+        return False
+    block = 0
+    for line in text.splitlines():
+        body = line.lstrip(" ")
+        block = max(block, len(line) - len(body) + body.count("- ") + body.count("? ") + body.count(": ") + 1)
+    return block + flow <= limits.max_depth
 
 
 def _check_expansion(text: str, file: str | None, limits: Limits) -> None:

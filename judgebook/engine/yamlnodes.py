@@ -30,8 +30,17 @@ class LocList(list[Any]):
         return lines[index] if index < len(lines) else self.line
 
 
-class _Loader(yaml.SafeLoader):
-    pass
+# libyaml's loader when PyYAML was built with it: the same nodes and marks, a third of the time (loading the
+# card definitions of a whole pool is mostly YAML scanning; bench/cards.py).
+if yaml.__with_libyaml__:
+
+    class _Loader(yaml.CSafeLoader):
+        pass
+
+else:  # pragma: no cover - a PyYAML built without libyaml
+
+    class _Loader(yaml.SafeLoader):  # type: ignore[no-redef]
+        pass
 
 
 def _mapping(loader: _Loader, node: yaml.MappingNode) -> LocDict:

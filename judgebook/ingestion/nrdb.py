@@ -306,6 +306,7 @@ class FormatRules:
     banned: frozenset[str]
     restricted: frozenset[str]
     points: dict[str, int]
+    pool_id: str = ""          # the card pool's id ("rotation_2025"): what `judgebook cards coverage` reports
 
     def status(self, card_id: str, card_sets: set[str]) -> str:
         """"banned", "legal", "legal, restricted", "legal, N points" or "not in the card pool"."""
@@ -344,7 +345,8 @@ def read_formats(v2: Path, root: Path) -> list[FormatRules]:
             restriction_name=str(restriction.get("name", "")),
             restriction_date=str(restriction.get("date_start", "")),
             banned=frozenset(restriction.get("banned") or ()),
-            restricted=frozenset(restriction.get("restricted") or ()), points=points))
+            restricted=frozenset(restriction.get("restricted") or ()), points=points,
+            pool_id=str(pool["id"])))
     return out
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, send_from_directory
 
-from judgebook.web import pages
+from judgebook.web import card_pool, pages
 from judgebook.web.app import STATIC, state
 from judgebook.web.params import int_arg, plausible_id, text_arg
 
@@ -48,7 +48,7 @@ def section(sid: str):
     page = pages.section_page(state().corpus, sid)
     if page is None:
         abort(404)
-    return render_template("section.html", page=page, sec=page.section)
+    return render_template("section.html", page=page, sec=page.section, panel=card_pool.card_panel(page.section))
 
 
 @bp.get("/diff/<path:sid>")
@@ -117,7 +117,7 @@ def rulings():
 def cards():
     corpus = state().corpus
     return render_template("cards.html", cards=pages.card_list(corpus),
-                           doc=corpus.documents.get("cards"))
+                           doc=corpus.documents.get("cards"), pool=card_pool.pool_page())
 
 
 @bp.get("/sw.js")

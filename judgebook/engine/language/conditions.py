@@ -5,7 +5,7 @@
 {protecting: HQ|central|remote|...} |
 {encountering: self|any} | during_trace | {tagged: true} | {threat: N} |
 {rezzed_this_turn: true} | {resolving_subroutines: self} | {exists: <selector>} | {rezzed: true} |
-{first_this_turn: <event name>} | {first_this_run: <event name>}
+{first_this_turn: <event name>} | {first_this_run: <event name>} | {installed_this_turn: true}
 """
 
 from __future__ import annotations
@@ -143,6 +143,28 @@ class DuringRun(Condition):
         return "during a run"
 
 
+@CONDITIONS.register("turn_of")
+@dataclass(frozen=True, eq=False)
+class TurnOf(Condition):
+    """Whose turn it is ("use this ability only during your turn")."""
+
+    who: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> TurnOf:
+        from judgebook.engine.language.context import PLAYER_WORDS
+
+        if arg not in PLAYER_WORDS:
+            at.fail(f"turn_of is one of: {', '.join(PLAYER_WORDS)}")
+        return cls(str(arg))
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        return bool(g.active == ctx.side(self.who))
+
+    def render(self) -> str:
+        return "during your turn" if self.who == "you" else f"during the {self.who}'s turn"
+
+
 @CONDITIONS.register("run_on")
 @dataclass(frozen=True, eq=False)
 class RunOn(Condition):
@@ -196,8 +218,8 @@ class Encountering(Condition):
 
     @classmethod
     def parse(cls, arg: Any, at: At) -> Encountering:
-        if arg not in ("self", "any", "chosen"):
-            at.fail("encountering is self, chosen or any")
+        if arg not in ("self", "any", "chosen", "host"):
+            at.fail("encountering is self, chosen, host (a trojan's host ice) or any")
         return cls(str(arg))
 
     def holds(self, g: Game, ctx: Ctx) -> bool:
@@ -214,6 +236,7 @@ class Encountering(Condition):
             "self": "during the encounter with this ice",
             "any": "during an encounter",
             "chosen": "during the encounter with the chosen ice",
+            "host": "during the encounter with the host ice",
         }[self.ice]
 
 
@@ -351,6 +374,29 @@ class RezzedThisTurn(Condition):
         return "this card was rezzed this turn" if self.want else "this card was not rezzed this turn"
 
 
+@CONDITIONS.register("installed_this_turn")
+@dataclass(frozen=True, eq=False)
+class InstalledThisTurn(Condition):
+    """"Only if this program was installed this turn": this card's install is in this turn's history."""
+
+    want: bool
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> InstalledThisTurn:
+        if not isinstance(arg, bool):
+            at.fail("installed_this_turn is true or false")
+        return cls(arg)
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        done = any(
+            f.event.name == "installed" and f.event.get("card") == ctx.source and f.turn == g.turn for f in g.history
+        )
+        return done == self.want
+
+    def render(self) -> str:
+        return "this card was installed this turn" if self.want else "this card was not installed this turn"
+
+
 def _first(scope: str) -> None:
     @dataclass(frozen=True, eq=False)
     class FirstThis(Condition):
@@ -378,3 +424,27 @@ def _first(scope: str) -> None:
 
 _first("turn")
 _first("run")
+
+
+@CONDITIONS.register("this_turn")
+@dataclass(frozen=True, eq=False)
+class ThisCardThisTurn(Condition):
+    """This card was the card of such an event this turn ("if it was installed this turn")."""
+
+    event: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> ThisCardThisTurn:
+        from judgebook.engine.language.events import EVENTS
+
+        if arg not in EVENTS:
+            at.fail(f"expected an event name ({', '.join(EVENTS)})")
+        return cls(str(arg))
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        return any(
+            f.turn == g.turn and f.event.name == self.event and f.event.get("card") == ctx.source for f in g.history
+        )
+
+    def render(self) -> str:
+        return f"this card was {self.event.replace('_', ' ')} this turn"

@@ -20,6 +20,7 @@ EVENTS = (
     "run_begins",
     "approach_ice",
     "encounter_ice",
+    "bypass",
     "pass_ice",
     "approach_server",
     "successful_run",
@@ -29,13 +30,17 @@ EVENTS = (
     "run_unsuccessful",
     "installed",
     "rezzed",
+    "derezzed",
     "played",
     "trashed",
     "moved_to_root",
     "scored",
     "stolen",
+    "forfeited",
     "damage",
     "tags_taken",
+    "tags_removed",
+    "purge",
     "drawn",
     "subroutine_broken",
     "fully_broken",
@@ -87,6 +92,7 @@ def _card_field(key: str, words: str) -> None:
 
 _card_field("card", "the card")
 _card_field("ice", "the ice")
+_card_field("breaker", "the breaking card")  # "whenever this program fully breaks a piece of ice"
 
 
 @EVENT_FILTERS.register("player")
@@ -129,18 +135,24 @@ class DoneBy(EventFilter):
 @dataclass(frozen=True, eq=False)
 class OnServer(EventFilter):
     server: str
+    among: tuple[str, ...] = ()  # a list: on any of these servers ("a run on HQ or R&D")
 
     @classmethod
     def parse(cls, arg: Any, at: At) -> OnServer:
+        if isinstance(arg, list) and len(arg) >= 2 and all(isinstance(a, str) for a in arg):
+            return cls("among", tuple(arg))
         if not isinstance(arg, str):
-            at.fail("server is a server name, this, central or remote")
+            at.fail("server is a server name, this, central, remote, mark or a list of servers")
         return cls(arg)
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        if self.among:
+            return any(server_matches(g, ctx, s, event.get("server")) for s in self.among)
         return server_matches(g, ctx, self.server, event.get("server"))
 
     def render(self) -> str:
-        return f"on {'this server' if self.server == 'this' else self.server}"
+        where = " or ".join(self.among) if self.among else self.server
+        return f"on {'this server' if self.server == 'this' else where}"
 
 
 def _value_field(key: str, choices: tuple[str, ...] | None) -> None:
@@ -150,11 +162,16 @@ def _value_field(key: str, choices: tuple[str, ...] | None) -> None:
 
         @classmethod
         def parse(cls, arg: Any, at: At) -> ValueField:
+            # A list is "any of these" ("whenever you install a program or piece of hardware").
+            if isinstance(arg, list) and choices is not None and arg and all(a in choices for a in arg):
+                return cls(tuple(arg))
             if choices is not None and arg not in choices:
-                at.fail(f"{key} is one of: {', '.join(choices)}")
+                at.fail(f"{key} is one of: {', '.join(choices)} (or a list of them)")
             return cls(arg)
 
         def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+            if isinstance(self.value, tuple):
+                return event.get(key) in self.value
             return bool(event.get(key) == self.value)
 
         def render(self) -> str:
@@ -169,25 +186,71 @@ _value_field("damage_type", ("net", "meat", "core"))
 _value_field("ability", None)
 _value_field("trash_cost", (True, False))  # type: ignore[arg-type]
 _value_field("fully_broken", (True, False))  # type: ignore[arg-type]
+_value_field("rezzed", (True, False))  # type: ignore[arg-type]  # the trashed card was rezzed
+_value_field("successful", (True, False))  # type: ignore[arg-type]  # a run that ends: was it successful
 
 
 @EVENT_FILTERS.register("ice_subtype")
 @dataclass(frozen=True, eq=False)
 class IceSubtype(EventFilter):
-    subtype: str
+    subtype: str  # one subtype, or several joined by " or " ("AP, destroyer, or observer ice")
 
     @classmethod
     def parse(cls, arg: Any, at: At) -> IceSubtype:
-        if not isinstance(arg, str):
-            at.fail("ice_subtype is a subtype")
-        return cls(arg)
+        names = arg if isinstance(arg, list) else [arg]
+        if not names or not all(isinstance(n, str) for n in names):
+            at.fail("ice_subtype is a subtype or a list of subtypes")
+        return cls(" or ".join(names))
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
         ice = event.get("ice") or event.get("card")  # an encounter's ice, or the card rezzed / installed
-        return ice in g.cards and self.subtype in q.definition(g, ice).subtypes
+        return ice in g.cards and any(s in q.definition(g, ice).subtypes for s in self.subtype.split(" or "))
 
     def render(self) -> str:
         return f"the ice is a {self.subtype}"
+
+
+@EVENT_FILTERS.register("subtype")
+@dataclass(frozen=True, eq=False)
+class CardSubtype(EventFilter):
+    """The event's card has a subtype ("whenever you install a virus program", "play a run event")."""
+
+    subtype: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> CardSubtype:
+        if not isinstance(arg, str):
+            at.fail("subtype is a subtype")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        card = event.get("card")
+        return card in g.cards and self.subtype in q.definition(g, card).subtypes
+
+    def render(self) -> str:
+        return f"the card is a {self.subtype}"
+
+
+@EVENT_FILTERS.register("not_subtype")
+@dataclass(frozen=True, eq=False)
+class CardNotSubtype(EventFilter):
+    """The event's card (or, for an encounter, its ice) lacks a subtype ("a non-AI icebreaker", "if it is
+    not a barrier")."""
+
+    subtype: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> CardNotSubtype:
+        if not isinstance(arg, str):
+            at.fail("not_subtype is a subtype")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        card = event.get("card") or event.get("ice")
+        return card in g.cards and self.subtype not in q.definition(g, card).subtypes
+
+    def render(self) -> str:
+        return f"the card is not a {self.subtype}"
 
 
 def _first(scope: str) -> None:
@@ -200,12 +263,15 @@ def _first(scope: str) -> None:
             return cls()
 
         def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+            return self.first_among(g, ctx, event, ())
+
+        def first_among(self, g: Game, ctx: Ctx, event: GameEvent, others: tuple[EventFilter, ...]) -> bool:
             from judgebook.engine.rules.frames import current_run
             from judgebook.engine.rules.history import count_matching
 
             if scope == "run" and current_run(g) is None:
                 return False
-            return count_matching(g, ctx, event, scope) <= 1
+            return count_matching(g, ctx, event, scope, others) <= 1
 
         def render(self) -> str:
             return f"the first time this {scope}"
@@ -230,11 +296,39 @@ class CardInstalled(EventFilter):
         return cls(arg)
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        # A trashed card is no longer installed: its event says whether it was (the Runner trashes an installed card).
+        was = event.get("installed")
+        if was is not None:
+            return bool(was) == self.want
         card = event.get("card")
         return card in g.cards and q.is_installed(g, card) == self.want
 
     def render(self) -> str:
         return "the card is installed" if self.want else "the card is not installed"
+
+
+FROM_ZONES = ("hand", "deck", "discard", "play", "installed")
+
+
+@EVENT_FILTERS.register("from_zone")
+@dataclass(frozen=True, eq=False)
+class FromZone(EventFilter):
+    """Where the event's card was before it moved ("when this event is trashed from your grip or stack")."""
+
+    zones: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> FromZone:
+        zones = tuple(arg) if isinstance(arg, list) else (arg,)
+        if not zones or any(z not in FROM_ZONES for z in zones):
+            at.fail(f"from_zone is one or a list of: {', '.join(FROM_ZONES)}")
+        return cls(tuple(str(z) for z in zones))
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        return event.get("from_zone") in self.zones
+
+    def render(self) -> str:
+        return f"from {' or '.join(self.zones)}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -243,7 +337,14 @@ class Trigger(Value):
     filters: tuple[EventFilter, ...]
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
-        return event.name == self.event and all(f.matches(g, ctx, event) for f in self.filters)
+        if event.name != self.event:
+            return False
+        # "The first time" counts only the earlier events that pass this trigger's other filters too.
+        others = tuple(f for f in self.filters if not hasattr(f, "first_among"))
+        return all(
+            f.first_among(g, ctx, event, others) if hasattr(f, "first_among") else f.matches(g, ctx, event)
+            for f in self.filters
+        )
 
     def render(self) -> str:
         words = ", ".join(f.render() for f in self.filters)

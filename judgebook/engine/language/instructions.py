@@ -15,7 +15,7 @@ from judgebook.engine.language.conditions import Condition, parse_condition
 from judgebook.engine.language.context import PLAYER_WORDS, Ctx, player_phrase
 from judgebook.engine.language.costs import Cost, parse_cost
 from judgebook.engine.language.nodes import At, check_keys, want_bool, want_str
-from judgebook.engine.language.quantities import Quantity, parse_quantity
+from judgebook.engine.language.quantities import Number, Quantity, parse_quantity
 from judgebook.engine.language.registry import Registry
 from judgebook.engine.language.selectors import Selector, parse_selector
 from judgebook.engine.language.statics import Static, parse_static
@@ -56,6 +56,9 @@ INSTRUCTIONS: Registry[Instruction] = Registry("instruction", MODIFIERS)
 EXTRA: dict[str, tuple[str, ...]] = {}
 
 
+_MODIFIERS_FOR = [-1]  # how many instructions INSTRUCTIONS.modifiers was computed for
+
+
 def parse_instructions(node: Any, at: At) -> tuple[Instruction, ...]:
     if node is None:
         return ()
@@ -65,7 +68,9 @@ def parse_instructions(node: Any, at: At) -> tuple[Instruction, ...]:
 
 
 def parse_instruction(node: Any, at: At) -> Instruction:
-    INSTRUCTIONS.modifiers = tuple(sorted(set(MODIFIERS) | {k for keys in EXTRA.values() for k in keys}))
+    if len(EXTRA) != _MODIFIERS_FOR[0]:  # recomputed only when an instruction was registered since
+        _MODIFIERS_FOR[0] = len(EXTRA)
+        INSTRUCTIONS.modifiers = tuple(sorted(set(MODIFIERS) | {k for keys in EXTRA.values() for k in keys}))
     cls, arg = INSTRUCTIONS.head(node, at)
     name = cls.name  # type: ignore[attr-defined]
     mods = node if isinstance(node, dict) else {}
@@ -178,28 +183,6 @@ def _run_instruction(name: str, words: str) -> None:
     instruction(name)(RunInstr)
 
 
-@instruction("purge")
-@dataclass(frozen=True, eq=False)
-class Purge(Instruction):
-    """Purge virus counters, as an ability's instruction rather than the Corp's basic action."""
-
-    mods: Mods = field(default_factory=Mods)
-
-    @classmethod
-    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Purge:
-        if arg not in (None, True):
-            at.fail("purge takes no value")
-        return cls()
-
-    def run(self, g: Game, ctx: Ctx) -> Game:
-        from judgebook.engine.rules.effects import purge_virus
-
-        return purge_virus(g, ctx.controller)
-
-    def render(self) -> str:
-        return "purge virus counters"
-
-
 for _name, _words in (
     ("end_the_run", "end the run"),
     ("bypass", "bypass the encountered ice"),
@@ -257,12 +240,62 @@ for _name, _verb in (
     ("expose", "expose"),
     ("reveal", "reveal"),
     ("look_at", "look at"),
+    ("turn_faceup", "turn faceup"),
+    ("choose_card", "choose"),
     ("add_to_hand", "add to its owner's hand"),
     ("shuffle_into_deck", "shuffle into its owner's deck"),
     ("add_to_top_of_deck", "add to the top of its owner's deck"),
     ("add_to_bottom_of_deck", "add to the bottom of its owner's deck"),
 ):
     _card_instruction(_name, _verb)
+
+
+@instruction("sabotage")
+@dataclass(frozen=True, eq=False)
+class Sabotage(Instruction):
+    """ "Sabotage N": the Corp trashes N cards collectively from HQ (its choice) and the top of R&D
+    (rule_sabotage); the decision `{target: [HQ cards]}` is the Corp's, the rest comes from R&D."""
+
+    amount: Quantity
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Sabotage:
+        return cls(parse_quantity(arg, at))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.verbs import sabotage
+
+        return sabotage(g, ctx, self.amount.value(g, ctx))
+
+    def render(self) -> str:
+        return f"sabotage {self.amount.render()}"
+
+
+@instruction("remove_from_game")
+@dataclass(frozen=True, eq=False)
+class RemoveFromGame(Instruction):
+    """Move cards to the removed-from-game zone (rule_rfg_move); a played card removed this way is not
+    trashed when it finishes resolving (rule_play_no_trash_left_play_area)."""
+
+    selector: Selector
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> RemoveFromGame:
+        return cls(parse_selector(arg, at))
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        return bool(self.selector.candidates(g, ctx))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.verbs import remove_from_game
+
+        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        return remove_from_game(g, ctx, targets)
+
+    def render(self) -> str:
+        return f"remove {self.selector.render()} from the game"
 
 
 @instruction("counters")
@@ -366,8 +399,18 @@ class CreateLasting(Instruction):
         return effects.create_lasting(g, ctx, self.effect, self.duration, self.ability, self.condition)
 
     def render(self) -> str:
-        what = self.effect.render() if self.effect is not None else f"delayed: {self.ability.trigger.render()}"
+        if self.effect is not None:
+            return f"{self.effect.render()} ({self.duration.replace('_', ' ')})"
+        ab = self.ability
+        cond = f", if {ab.condition.render()}" if ab.condition is not None else ""
+        what = f"delayed: {ab.trigger.render()}{cond}, {render_all(ab.effects)}"
+        # "When that run ends, ...": a delayed ability waiting for the end of its own duration says no duration
+        if ab.trigger.event == _ENDS.get(self.duration):
+            return what
         return f"{what} ({self.duration.replace('_', ' ')})"
+
+
+_ENDS = {"turn": "turn_ends", "run": "run_ends", "encounter": "encounter_ends"}
 
 
 @instruction("strength")
@@ -501,22 +544,28 @@ class ForEach(Instruction):
         return f"for each of {self.over.render()}: {render_all(self.body)}"
 
 
-@instruction("choose", "by")
+@instruction("choose", "by", "count")
 @dataclass(frozen=True, eq=False)
 class ChooseOne(Instruction):
-    """ "X or Y": the chooser picks an option that can be carried out (rule_mandatory_choice)."""
+    """ "X or Y": the chooser picks an option that can be carried out (rule_mandatory_choice); `count: N`:
+    "resolve N of the following in any order", N different options, each resolved before the next is chosen."""
 
     options: tuple[tuple[Instruction, ...], ...]
     by: str
+    count: Quantity = Number(1)  # how many different options ("for each time you passed ice": a quantity)
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ChooseOne:
         if not isinstance(arg, list) or len(arg) < 2:
             at.fail("choose is a list of at least two options, each a list of instructions")
+        count = parse_quantity(mods.get("count", 1), whole.key(mods, "count"))
+        if isinstance(count, Number) and not 1 <= count.n <= len(arg):
+            whole.key(mods, "count").fail("count is at least 1 and at most the number of options")
         return cls(
             tuple(parse_instructions(o, at.key(arg, i)) for i, o in enumerate(arg)),
             want_str(mods, "by", whole, "you", PLAYER_WORDS) or "you",
+            count,
         )
 
     def run(self, g: Game, ctx: Ctx) -> Game:
@@ -525,7 +574,9 @@ class ChooseOne(Instruction):
         return push_choose(g, ctx, self)
 
     def render(self) -> str:
-        return " or ".join(f"({render_all(o)})" for o in self.options)
+        text = " or ".join(f"({render_all(o)})" for o in self.options)
+        single = isinstance(self.count, Number) and self.count.n == 1
+        return text if single else f"resolve {self.count.render()} of: {text}, in any order"
 
 
 @instruction("win")
@@ -549,6 +600,29 @@ class Win(Instruction):
         return f"{player_phrase(self.side)} win{'s' if self.side != 'you' else ''} the game"
 
 
+@instruction("end_action_phase")
+@dataclass(frozen=True, eq=False)
+class EndActionPhase(Instruction):
+    """A terminal card's "after you resolve this operation, your action phase ends" (rule_forced_action_phase_end),
+    written as the last instruction of its play ability."""
+
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> EndActionPhase:
+        if arg not in (None, True):
+            at.fail("end_action_phase takes no value")
+        return cls()
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.turn import end_action_phase
+
+        return end_action_phase(g, self.who(ctx))
+
+    def render(self) -> str:
+        return "your action phase ends"
+
+
 @instruction("shuffle")
 @dataclass(frozen=True, eq=False)
 class Shuffle(Instruction):
@@ -568,6 +642,28 @@ class Shuffle(Instruction):
 
     def render(self) -> str:
         return f"shuffle {player_phrase(self.deck)}'s deck"
+
+
+@instruction("purge")
+@dataclass(frozen=True, eq=False)
+class Purge(Instruction):
+    """Purge virus counters (rule_purge): always possible, even with none in play."""
+
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Purge:
+        if arg not in (None, True):
+            at.fail("purge takes no value")
+        return cls()
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules import effects
+
+        return effects.purge(g, ctx.controller)
+
+    def render(self) -> str:
+        return "purge virus counters"
 
 
 @instruction("damage", "by")
@@ -721,11 +817,12 @@ class AllAtOnce(Instruction):
 # --- installing, playing, running ------------------------------------------------------------
 
 
-@instruction("install", "pay_cost", "server", "position", "rezzed", "discount")
+@instruction("install", "pay_cost", "server", "position", "rezzed", "discount", "then")
 @dataclass(frozen=True, eq=False)
 class Install(Instruction):
     """Install cards (ignoring the install cost unless `pay_cost`, lowered by `discount`); Corp cards in
-    `server` (new | this | a name), ice `position: inward_of_self`; `rezzed: true` installs and rezzes it."""
+    `server` (new | this | a name), ice `position: inward_of_self`; `rezzed: true` installs and rezzes it;
+    `then` acts on each installed card as `chosen` ("place 2 advancement counters on that card")."""
 
     selector: Selector
     pay_cost: bool = False
@@ -733,6 +830,7 @@ class Install(Instruction):
     position: str | None = None
     rez: bool = False
     discount: Quantity | None = None
+    then: tuple[Instruction, ...] = ()
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
@@ -747,6 +845,7 @@ class Install(Instruction):
             want_str(mods, "position", whole, None, ("inward_of_self", "outermost")),
             want_bool(mods, "rezzed", whole),
             discount,
+            parse_instructions(mods.get("then"), whole.key(mods, "then")),
         )
 
     def possible(self, g: Game, ctx: Ctx) -> bool:
@@ -754,15 +853,34 @@ class Install(Instruction):
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.engine.rules.procedures import install_by_instruction
+        from judgebook.engine.rules.resolve import resolve_now
 
         targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        from judgebook.engine.state.queries import is_installed
+
+        seq0 = g.seq
+        installed = []
         for cid in targets:
             g = install_by_instruction(g, ctx, cid, self)
+            if is_installed(g, cid):
+                installed.append(cid)
+        if not self.then or not installed:
+            return g
+        anchor = "rule_checkpoint_after_instruction_resolution"
+        for cid in reversed(installed):  # the first installed card's `then` first
+            g = resolve_now(g, replace(ctx, targets=(), chosen=(cid,)), self.then, anchor)
+        if any(p.serial > seq0 for p in g.pending):
+            # `then` is the next instruction: what the install made pending resolves first (rule_chain_reaction).
+            from judgebook.engine.rules.frames import push
+            from judgebook.engine.rules.windows import ReactionWindow
+
+            g = push(g, ReactionWindow(after=seq0))
         return g
 
     def render(self) -> str:
         how = "" if self.pay_cost else ", ignoring all costs"
-        return f"install {self.selector.render()}{how}"
+        then = f"; then, on that card: {render_all(self.then)}" if self.then else ""
+        return f"install {self.selector.render()}{how}{then}"
 
 
 @instruction("play", "pay_cost")
@@ -791,25 +909,83 @@ class Play(Instruction):
         return f"play {self.selector.render()}"
 
 
-@instruction("run")
+@instruction("run", "instead_of_breach")
 @dataclass(frozen=True, eq=False)
 class MakeRun(Instruction):
-    server: str  # a server name, or `any`
+    server: str  # a server name, `any`, `central`, `remote`, `mark`, or `among` (a list: "run HQ or R&D")
+    among: tuple[str, ...] = ()
+    instead: tuple[Instruction, ...] = ()  # "If successful, instead of breaching the server, ..."
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> MakeRun:
+        instead = parse_instructions(mods.get("instead_of_breach"), whole.key(mods, "instead_of_breach"))
+        if "instead_of_breach" in mods and not instead:
+            whole.key(mods, "instead_of_breach").fail("instead_of_breach lists what replaces the breach")
+        if isinstance(arg, list) and len(arg) >= 2 and all(isinstance(a, str) for a in arg):
+            return cls("among", tuple(arg), instead)
         if not isinstance(arg, str):
-            at.fail("run names a server or `any`")
-        return cls(arg)
+            at.fail("run names a server, `any`, `central`, `remote`, `mark` or a list of servers")
+        return cls(arg, (), instead)
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.engine.rules.procedures import run_instruction
 
-        return run_instruction(g, ctx, self.server)
+        return run_instruction(g, ctx, self.server, self.among, (self.instead, ctx) if self.instead else None)
 
     def render(self) -> str:
-        return "run any server" if self.server == "any" else f"run {self.server}"
+        names = {"any": "any server", "mark": "your mark", "central": "a central server", "remote": "a remote server"}
+        text = f"run {' or '.join(self.among) if self.among else names.get(self.server, self.server)}"
+        return text + (f"; if successful, instead of breaching: {render_all(self.instead)}" if self.instead else "")
+
+
+@instruction("instead_of_breaching")
+@dataclass(frozen=True, eq=False)
+class InsteadOfBreaching(Instruction):
+    """ "If successful, instead of breaching the server, ...": at this run's breach step the instructions
+    resolve and there is no breach (a replacement, rule_if_successful_lingering_effect)."""
+
+    instrs: tuple[Instruction, ...]
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> InsteadOfBreaching:
+        instrs = parse_instructions(arg, at)
+        if not instrs:
+            at.fail("instead_of_breaching lists the instructions that replace the breach")
+        return cls(instrs)
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.run import replace_breach
+
+        return replace_breach(g, ctx, self.instrs)
+
+    def render(self) -> str:
+        return f"instead of breaching the server, {render_all(self.instrs)}"
+
+
+@instruction("identify_mark")
+@dataclass(frozen=True, eq=False)
+class IdentifyMark(Instruction):
+    """ "Identify your mark": if no server is the mark, a random central server becomes it for the turn
+    (rule_mark_identification); otherwise nothing (rule_mark_already_identified). The random result is a
+    decision `{target: SERVER}` a scenario may state."""
+
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> IdentifyMark:
+        if arg not in (None, True):
+            at.fail("identify_mark takes no value")
+        return cls()
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.procedures import identify_mark
+
+        return identify_mark(g, ctx)
+
+    def render(self) -> str:
+        return "identify your mark"
 
 
 @instruction("access")

@@ -63,29 +63,81 @@ class CardStats:
 
 
 class CardSource:
-    """Every card of a netrunner-cards-json folder, by title."""
+    """Every card of a netrunner-cards-json folder, by id and by title.
+
+    A card is read from its own `v2/cards/<id>.json` when it is first asked for by id: a pool's definitions
+    are keyed by id, so loading them reads only their cards (bench/cards.py). Asking by title reads them all,
+    once."""
 
     def __init__(self, root: str | Path) -> None:
         self.root = Path(root)
-        cards_dir = self.root / "v2" / "cards"
-        if not cards_dir.is_dir():
-            raise ScenarioError(f"{cards_dir} is not a folder: the card source is a netrunner-cards-json checkout",
-                                file=str(self.root))
-        names = _subtype_names(self.root / "v2" / "card_subtypes.json")
-        self.by_title: dict[str, CardStats] = {}
-        self.by_id: dict[str, CardStats] = {}
-        for file in sorted(cards_dir.glob("*.json")):
-            raw = json.loads(file.read_text(encoding="utf-8"))
-            stats = _stats(raw, names)
-            self.by_title[stats.title] = stats
-            self.by_id[stats.id] = stats
-            self.by_title.setdefault(str(raw.get("stripped_title", stats.title)), stats)
+        self.cards_dir = self.root / "v2" / "cards"
+        if not self.cards_dir.is_dir():
+            raise ScenarioError(f"{self.cards_dir} is not a folder: the card source is a netrunner-cards-json "
+                                "checkout", file=str(self.root))
+        self._names: dict[str, str] | None = None
+        self._by_id: dict[str, CardStats | None] = {}
+        self._by_title: dict[str, CardStats] | None = None
+        self._stripped: dict[str, str] = {}
+        self.by_id = _ById(self)
+
+    def stats(self, card_id: str) -> CardStats | None:
+        if card_id not in self._by_id:
+            file = self.cards_dir / f"{card_id}.json"
+            found = None
+            if ID.fullmatch(card_id) and file.is_file():
+                found = self._read(file)
+            self._by_id[card_id] = found
+        return self._by_id[card_id]
+
+    def _read(self, file: Path) -> CardStats:
+        if self._names is None:
+            self._names = _subtype_names(self.root / "v2" / "card_subtypes.json")
+        raw = json.loads(file.read_text(encoding="utf-8"))
+        stats = _stats(raw, self._names)
+        self._stripped[stats.id] = str(raw.get("stripped_title", stats.title))
+        return stats
+
+    @property
+    def by_title(self) -> dict[str, CardStats]:
+        if self._by_title is None:
+            titles: dict[str, CardStats] = {}
+            for file in sorted(self.cards_dir.glob("*.json")):
+                stats = self.stats(file.stem)
+                if stats is None:
+                    continue
+                titles[stats.title] = stats
+                titles.setdefault(self._stripped[stats.id], stats)
+            self._by_title = titles
+        return self._by_title
 
     def get(self, title: str) -> CardStats | None:
         return self.by_title.get(title)
 
     def __len__(self) -> int:
         return len({s.id for s in self.by_title.values()})
+
+
+ID = re.compile(r"[a-z0-9_]+")
+
+
+class _ById:
+    """`source.by_id.get(id)` / `source.by_id[id]`: one card file read on first use."""
+
+    def __init__(self, source: CardSource) -> None:
+        self.source = source
+
+    def get(self, card_id: str) -> CardStats | None:
+        return self.source.stats(card_id)
+
+    def __getitem__(self, card_id: str) -> CardStats:
+        found = self.source.stats(card_id)
+        if found is None:
+            raise KeyError(card_id)
+        return found
+
+    def __contains__(self, card_id: object) -> bool:
+        return isinstance(card_id, str) and self.source.stats(card_id) is not None
 
 
 def _subtype_names(file: Path) -> dict[str, str]:
@@ -170,9 +222,20 @@ def parse_with_stats(node: Any, source: CardSource | None, at: At, file: str | N
     return parse_card(node, at, file)
 
 
-def load_with_stats(library_dir: str | Path, cards_source: str | Path | CardSource | None,
+Library = str | Path | list[Path] | tuple[Path, ...]   # a folder, or folders searched in order
+
+
+def load_with_stats(library_dir: Library, cards_source: str | Path | CardSource | None,
                     names: set[str] | None = None) -> dict[str, CardDef]:
-    """Card definitions under a library folder (only `names` when given), statistics from NetrunnerDB."""
+    """Card definitions under a library folder (only `names` when given), statistics from NetrunnerDB.
+    Given several folders, the first that defines a name wins (a pool before worked examples)."""
+    if isinstance(library_dir, list | tuple):
+        found: dict[str, CardDef] = {}
+        for folder in library_dir:
+            rest = None if names is None else names - set(found)
+            if rest is None or rest:
+                found = {**load_with_stats(folder, cards_source, rest), **found}
+        return found
     source = cards_source if isinstance(cards_source, CardSource) or cards_source is None \
         else card_source(cards_source)
     out: dict[str, CardDef] = {}
@@ -193,7 +256,7 @@ def load_with_stats(library_dir: str | Path, cards_source: str | Path | CardSour
     return out
 
 
-def parse_scenario(text: str, file: str | None, library: str | Path | None,
+def parse_scenario(text: str, file: str | None, library: Library | None,
                    cards_source: str | Path | CardSource | None) -> Any:
     """A scenario whose card definitions (inline and from the library) take their statistics from
     NetrunnerDB. It mirrors `scenario.load.parse` (the board, decisions and expectations are read by the
@@ -232,7 +295,7 @@ def parse_scenario(text: str, file: str | None, library: str | Path | None,
                     mismatch=board._mismatch(node.get("mismatch")))
 
 
-def _cards(node: dict[str, Any], library: str | Path | None, source: CardSource | None,
+def _cards(node: dict[str, Any], library: Library | None, source: CardSource | None,
            specs: list[Any]) -> dict[str, CardDef]:
     wanted = node.get("cards") or []
     inline = node.get("card_defs") or []
@@ -259,7 +322,7 @@ def _cards(node: dict[str, Any], library: str | Path | None, source: CardSource 
     return defs
 
 
-def load_scenario(path: str | Path, library: str | Path | None,
+def load_scenario(path: str | Path, library: Library | None,
                   cards_source: str | Path | CardSource | None) -> Any:
     path = Path(path)
     try:

@@ -157,6 +157,109 @@ class InZone(Filter):
         }[self.zone]
 
 
+@FILTERS.register("among_top")
+@dataclass(frozen=True, eq=False)
+class AmongTop(Filter):
+    """Among the top N cards of its deck ("look at the top 5 cards of R&D. You may install 1 of those")."""
+
+    n: int
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> AmongTop:
+        if isinstance(arg, bool) or not isinstance(arg, int) or arg < 1:
+            at.fail("among_top is a number of cards (1 or more)")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        zone = g.cards[cid].zone
+        return zone.endswith(".deck") and g.zone(zone).index(cid) < self.n
+
+    def render(self) -> str:
+        return f"among the top {self.n} cards of its deck"
+
+
+@FILTERS.register("score_area")
+@dataclass(frozen=True, eq=False)
+class InScoreArea(Filter):
+    """In a given player's score area (an agenda the Runner stole is the Corp's card in the Runner's area)."""
+
+    who: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> InScoreArea:
+        if arg not in PLAYER_WORDS:
+            at.fail(f"score_area is one of: {', '.join(PLAYER_WORDS)}")
+        return cls(str(arg))
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        return g.cards[cid].zone == f"{ctx.side(self.who)}.score"
+
+    def render(self) -> str:
+        return f"in {player_phrase(self.who)}'s score area"
+
+
+@FILTERS.register("rez_cost")
+@dataclass(frozen=True, eq=False)
+class PrintedRezCost(Filter):
+    """A card with a printed rez cost (ice, asset, upgrade) equal to a quantity; agendas have none."""
+
+    amount: Any  # a Quantity (quantities import selectors, so the type is not named here)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> PrintedRezCost:
+        from judgebook.engine.language.quantities import parse_quantity
+
+        return cls(parse_quantity(arg, at))
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        d = q.definition(g, cid)
+        return d.type in ("ice", "asset", "upgrade") and (d.cost or 0) == self.amount.value(g, ctx)
+
+    def render(self) -> str:
+        return f"with a printed rez cost of {self.amount.render()}"
+
+
+@FILTERS.register("cost_at_most")
+@dataclass(frozen=True, eq=False)
+class PrintedCostAtMost(Filter):
+    """A printed play, install or rez cost at most a quantity (a card without one counts 0)."""
+
+    amount: Any  # a Quantity (quantities import selectors, so the type is not named here)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> PrintedCostAtMost:
+        from judgebook.engine.language.quantities import parse_quantity
+
+        return cls(parse_quantity(arg, at))
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        return bool((q.definition(g, cid).cost or 0) <= self.amount.value(g, ctx))
+
+    def render(self) -> str:
+        return f"with a printed cost of {self.amount.render()} or less"
+
+
+@FILTERS.register("agenda_points_at_most")
+@dataclass(frozen=True, eq=False)
+class AgendaPointsAtMost(Filter):
+    """An agenda worth at most a number of agenda points ("1 agenda worth 1 or less agenda points")."""
+
+    n: int
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> AgendaPointsAtMost:
+        if isinstance(arg, bool) or not isinstance(arg, int):
+            at.fail("agenda_points_at_most is a number")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        d = q.definition(g, cid)
+        return d.type == "agenda" and d.agenda_points <= self.n
+
+    def render(self) -> str:
+        return f"worth {self.n} or fewer agenda points"
+
+
 @FILTERS.register("side")
 @dataclass(frozen=True, eq=False)
 class OfSide(Filter):
@@ -209,6 +312,41 @@ for _key, _words in (("type", "of type"), ("subtype", "with subtype"), ("not_sub
     _field_filter(_key, _words)
 
 
+def _advanceable(g: Game, cid: str) -> bool:
+    from judgebook.engine.rules.values import can_be_advanced
+
+    return q.is_installed(g, cid) and can_be_advanced(g, cid)
+
+
+def _excluding_filter(key: str, field_name: str, words: str) -> None:
+    """"A non-agenda card", "a non-AI icebreaker": the card's type or subtypes exclude these."""
+
+    @dataclass(frozen=True, eq=False)
+    class Excluding(Filter):
+        values: tuple[str, ...]
+
+        @classmethod
+        def parse(cls, arg: Any, at: At) -> Excluding:
+            vals = arg if isinstance(arg, list) else [arg]
+            if not vals or not all(isinstance(v, str) for v in vals):
+                at.fail(f"{key} is a word or a list of words")
+            return cls(tuple(vals))
+
+        def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+            d = q.definition(g, cid)
+            have = (d.type,) if field_name == "type" else d.subtypes
+            return not any(v in have for v in self.values)
+
+        def render(self) -> str:
+            return f"{words} " + " or ".join(self.values)
+
+    Excluding.__name__ = Excluding.__qualname__ = f"Filter_{key}"
+    FILTERS.register(key)(Excluding)
+
+
+_excluding_filter("not_type", "type", "not of type")
+
+
 def _flag_filter(key: str, test: Any, words: str) -> None:
     @dataclass(frozen=True, eq=False)
     class FlagFilter(Filter):
@@ -234,15 +372,18 @@ _flag_filter("rezzed", lambda g, ctx, cid: g.cards[cid].rezzed, "rezzed")
 _flag_filter("faceup", lambda g, ctx, cid: g.cards[cid].faceup, "faceup")
 _flag_filter("other", lambda g, ctx, cid: cid != ctx.source, "other than this card")
 _flag_filter("active", lambda g, ctx, cid: q.is_active(g, cid), "active")
+_flag_filter("can_be_advanced", lambda g, ctx, cid: _advanceable(g, cid), "that can be advanced")
 
 
-def _can_be_advanced(g: Game, ctx: Ctx, cid: str) -> bool:
-    from judgebook.engine.language.statics import can_be_advanced  # statics parse selectors: import late
+def _being_accessed(g: Game, ctx: Ctx, cid: str) -> bool:
+    from judgebook.engine.rules.access import Access
+    from judgebook.engine.rules.frames import find
 
-    return q.is_installed(g, cid) and can_be_advanced(q.definition(g, cid))
+    frame = find(g, Access)
+    return frame is not None and frame.card == cid
 
 
-_flag_filter("can_be_advanced", _can_be_advanced, "that the Corp can advance")
+_flag_filter("accessed", _being_accessed, "being accessed")  # "the card you are accessing"
 
 
 @FILTERS.register("counter")
@@ -281,7 +422,7 @@ class HasNoCounter(Filter):
         return f"with no {self.kind} counter"
 
 
-SERVER_WORDS = ("this", "attacked", "central", "remote")
+SERVER_WORDS = ("this", "attacked", "central", "remote", "mark")
 
 
 def server_matches(g: Game, ctx: Ctx, want: str, server: str | None) -> bool:
@@ -298,6 +439,10 @@ def server_matches(g: Game, ctx: Ctx, want: str, server: str | None) -> bool:
         return server in q.CENTRAL
     if want == "remote":
         return server not in q.CENTRAL
+    if want == "mark":
+        from judgebook.engine.rules.values import mark
+
+        return server == mark(g)
     return server == want
 
 
@@ -408,8 +553,13 @@ class TopOfDeck(Selector):
     def candidates(self, g: Game, ctx: Ctx) -> list[str]:
         return list(g.zone(f"{ctx.side(self.deck)}.deck")[: self.n])
 
+    @property
+    def chooses(self) -> bool:
+        return self.count is not None  # "trash 1 of the revealed cards": chosen among the top N
+
     def render(self) -> str:
-        return f"the top {self.n} cards of {player_phrase(self.deck)}'s deck"
+        some = f"{self.count} of " if self.count is not None else ""
+        return f"{some}the top {self.n} cards of {player_phrase(self.deck)}'s deck"
 
 
 def parse_selector(node: Any, at: At, default_count: int | None = 1) -> Selector:
@@ -420,12 +570,15 @@ def parse_selector(node: Any, at: At, default_count: int | None = 1) -> Selector
     if not isinstance(node, dict):
         at.fail("a selector is a card reference (self, target, event_card, ...) or a mapping of filters")
     if "top" in node:
-        check_keys(node, ("top", "deck"), at)
+        check_keys(node, ("top", "deck", "count"), at)
         n = want_int(node, "top", at)
         deck = node.get("deck", "you")
         if n is None or n < 1 or deck not in PLAYER_WORDS:
             at.fail("write {top: N, deck: you|opponent|corp|runner}")
-        return TopOfDeck(n, str(deck))
+        picked = want_int(node, "count", at)
+        if picked is not None and not 1 <= picked <= n:
+            at.key(node, "count").fail(f"count chooses 1 to {n} of the top {n} cards")
+        return TopOfDeck(n, str(deck), picked)
     filters: list[Filter] = []
     count: int | None = default_count
     up_to = False
@@ -450,6 +603,26 @@ def _count(value: Any, at: At) -> tuple[int | None, bool]:
     if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
         return value, False
     at.fail("count is a number, `all` or {up_to: N}")
+
+
+@FILTERS.register("is")
+@dataclass(frozen=True, eq=False)
+class IsRef(Filter):
+    """The card a reference names, with further filters ("if that card is not a trojan")."""
+
+    ref: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> IsRef:
+        if not isinstance(arg, str):
+            at.fail("is is a card reference")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        return cid in resolve_ref(g, ctx, self.ref)
+
+    def render(self) -> str:
+        return f"that is {Ref(self.ref).render()}"
 
 
 @FILTERS.register("same_name_as")

@@ -4,6 +4,7 @@
 {cannot_break: {ice: self, more_than: 1, except_subtype: killer, breaker: <selector>}} |
 {additional_cost: {to: run, cost: {...}, server: ..., card: self|any, first_this_turn: true}} |
 {prevent: {what: damage, amount: 1|all, damage_type: net}} |
+{cost_change: {to: install|play|rez|trash|use, card: self|<selector>, by: <quantity>, minus: true, ability: ID}} |
 {strength: <quantity>, target: self|<selector>} | {strength_minus: ...} |
 {hand_size: <quantity>, player: runner, minus: true} | {link: N} | {memory: N}
 """
@@ -48,6 +49,8 @@ CANNOT_WHAT = (
     "spend_pool_credits",
     "advance",
     "gain_credits",
+    "discard",  # to maximum hand size ("skip your discard step")
+    "break",  # subroutines on the cards named
 )
 
 
@@ -84,8 +87,8 @@ class Cannot(Static):
 @STATICS.register("can_be_advanced")
 @dataclass(frozen=True, eq=False)
 class CanBeAdvanced(Static):
-    """"You can advance this card": the Corp may advance it, even while it is unrezzed (rule_you_can_advance),
-    so the advance action reads it from the card's definition, not from the active statics."""
+    """"You can advance this card": the Corp may advance it (corp_basic_action_advance), even while it is
+    unrezzed: abilities allowing a card to be advanced are active then (rule_active_exception_can_be_advanced)."""
 
     @classmethod
     def parse(cls, arg: Any, at: At) -> CanBeAdvanced:
@@ -125,12 +128,6 @@ def server_only_refuses(card_def: Any, server: str) -> bool:
     """Whether a "... server only" restriction of this card keeps it out of `server` ("new" is a remote)."""
     where = "Server new" if server == "new" else server
     return any(isinstance(a.static, ServerOnly) and not a.static.allows(where) for a in card_def.abilities)
-
-
-def can_be_advanced(card_def: Any) -> bool:
-    """Whether the Corp can advance a card of this definition: an agenda, or a card saying it can be advanced."""
-    return card_def.type == "agenda" or "advanceable" in card_def.subtypes or any(
-        isinstance(a.static, CanBeAdvanced) for a in card_def.abilities)
 
 
 @STATICS.register("cannot_break")
@@ -206,6 +203,50 @@ class AdditionalCost(Static):
         return f"an additional cost of {self.cost.render()} to {self.to}"
 
 
+COST_CHANGE_TO = ("install", "play", "rez", "trash", "use")
+
+
+@STATICS.register("cost_change")
+@dataclass(frozen=True, eq=False)
+class CostChange(Static):
+    """A changed cost (rule_cost_modifiers): "this program costs 2[c] less to install", "the rez cost of each
+    code gate is increased by 1[c]", "this ability costs 1[c] less to use" (`to: use`, `ability`). A cost is
+    never lowered below 0."""
+
+    to: str
+    card: Selector
+    amount: Quantity
+    minus: bool
+    ability: str | None = None
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> CostChange:
+        check_keys(arg, ("to", "card", "by", "minus", "ability"), at)
+        to = want_str(arg, "to", at, None, COST_CHANGE_TO)
+        if to is None or "by" not in arg:
+            at.fail(f"cost_change needs `to` ({', '.join(COST_CHANGE_TO)}) and `by`")
+        ability = want_str(arg, "ability", at)
+        if ability is not None and to != "use":
+            at.key(arg, "ability").fail("`ability` names the ability whose cost to use changes: `to: use`")
+        return cls(
+            to,
+            parse_selector(arg.get("card", "self"), at.key(arg, "card"), None),
+            parse_quantity(arg["by"], at.key(arg, "by")),
+            want_bool(arg, "minus", at),
+            ability,
+        )
+
+    @property
+    def own(self) -> bool:
+        """A change to installing, playing or rezzing this very card applies while it is not yet active (Ivik:
+        "the rez cost of this ice is lowered by ...", while unrezzed)."""
+        return self.to in ("install", "play", "rez") and self.card.render() == "this card"
+
+    def render(self) -> str:
+        what = f"its {self.ability} ability" if self.ability else self.card.render()
+        return f"the cost to {self.to} {what} is {'lowered' if self.minus else 'increased'} by {self.amount.render()}"
+
+
 PREVENT_WHAT = ("damage", "tags", "trash", "end_run")
 
 
@@ -268,6 +309,38 @@ class GainSubroutine(Static):
         n = self.count.render()
         where = "before" if self.before else "after"
         return f"gains {n} \"[subroutine] {render_all(self.subroutine.effects)}\" {where} its printed subroutines"
+@STATICS.register("not_trashed")
+@dataclass(frozen=True, eq=False)
+class NotTrashed(Static):
+    """A played event or operation stays in the play area instead of being trashed, as a lingering effect
+    (`lasting`, its duration the "until ..."): when that expires it is trashed (rule_play_not_trashed_until)."""
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> NotTrashed:
+        if arg != "self":
+            at.fail("write `not_trashed: self` (the played card itself)")
+        return cls()
+
+    def render(self) -> str:
+        return "this card is not trashed"
+
+
+@STATICS.register("mark")
+@dataclass(frozen=True, eq=False)
+class Mark(Static):
+    """The Runner's mark: a central server designated for the turn, as a lingering effect
+    (rule_mark_designation_lingering_effect). Created by `identify_mark`; written here only to be read."""
+
+    server: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> Mark:
+        if arg not in ("HQ", "R&D", "Archives"):
+            at.fail("the mark is a central server: HQ, R&D or Archives")
+        return cls(str(arg))
+
+    def render(self) -> str:
+        return f"{self.server} is the Runner's mark"
 
 
 def _modifier(key: str, words: str, targets_cards: bool) -> None:
@@ -308,10 +381,11 @@ def _modifier(key: str, words: str, targets_cards: bool) -> None:
 
 
 _modifier("strength", "strength", True)
-_modifier("rez_cost", "rez cost", True)
 _modifier("hand_size", "maximum hand size", False)
 _modifier("link", "link", False)
 _modifier("memory", "memory units", False)
+_modifier("advancement_requirement", "advancement requirement", True)
+_modifier("allotted_clicks", "allotted [click]", False)  # "the Runner gets -1 allotted [click] for their next turn"
 
 
 def parse_static(node: Any, at: At) -> Static:

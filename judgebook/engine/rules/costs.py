@@ -12,7 +12,7 @@ from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import Cost
 from judgebook.engine.language.quantities import Number
 from judgebook.engine.language.statics import Cannot
-from judgebook.engine.rules.effects import move, set_player, trash
+from judgebook.engine.rules.effects import forfeit, move, remove_from_game, set_player, tags_removed, trash
 from judgebook.engine.rules.frames import Frame, current_run, event, log, path, pop
 from judgebook.engine.rules.resolve import resolve_now
 from judgebook.engine.rules.triggers import emit
@@ -71,7 +71,13 @@ def credit_sources(g: Game, side: Side, purpose: str, source: str | None) -> lis
     for cid in q.installed(g, side):
         d = q.definition(g, cid)
         n = g.cards[cid].count("credit")
-        if not n or d.credits_for is None or not q.is_active(g, cid):
+        if not n or not q.is_active(g, cid):
+            continue
+        if d.credits_when is not None:
+            if d.credits_when.allows(g, purpose, source, Ctx(cid, side)):
+                out.append((cid, n))
+            continue
+        if d.credits_for is None:
             continue
         allowed = {
             "any": True,
@@ -79,6 +85,7 @@ def credit_sources(g: Game, side: Side, purpose: str, source: str | None) -> lis
             "traces": purpose == "trace",
             "install": purpose == "install",
             "run": current_run(g) is not None,
+            "central_run": (run := current_run(g)) is not None and run.server in q.CENTRAL,
         }[d.credits_for]
         if allowed:
             out.append((cid, n))
@@ -109,6 +116,12 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
     zone = g.cards[ctx.source].zone if cost.trash_self else ""
     if cost.trash_self and not q.is_installed(g, ctx.source) and zone != "play" and not zone.endswith(".hand"):
         return "rule_cost", "the card is not installed"
+    if cost.forfeit_self and not g.cards[ctx.source].zone.endswith(".score"):
+        return "rule_cost", "the agenda is not in a score area"
+    if cost.remove_self and g.cards[ctx.source].zone.endswith(".removed"):
+        return "rule_cost", "the card is already removed from the game"
+    if cost.remove_tags > g.runner.tags:
+        return "rule_cost", f"needs {cost.remove_tags} tag(s) to remove, the Runner has {g.runner.tags}"
     if cost.tags and cannot(g, "take_tags", payer):
         return "rule_cannot_precedence", "cannot take tags"
     if cost.tags and would_be_prevented(g, "tags", None):
@@ -200,6 +213,13 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
             "rule_cost",
             "runner",
         )
+    if cost.remove_tags:
+        g = set_player(g, "runner", tags=g.runner.tags - cost.remove_tags)
+        g = tags_removed(g, cost.remove_tags, "rule_remove_tags_or_bad_publicity_as_cost")
+    if cost.forfeit_self:
+        g = forfeit(g, ctx.source, payer)
+    if cost.remove_self:
+        g = remove_from_game(g, ctx.source, payer)
     if cost.trash_self:
         g = trash(g, ctx.source, payer, cause="cost")
     for kind, n in cost.damage:
@@ -302,6 +322,35 @@ def nested(g: Game, ctx: Ctx, instr: NestedCost) -> Game:
 
 def trash_to_discard(g: Game, cid: str) -> Game:
     return move(g, cid, f"{g.cards[cid].owner}.discard")
+
+
+def changed(g: Game, to: str, card: str, base: int, ability: str | None = None) -> int:
+    """A cost of `base` credits to `to` (install, play, rez, trash, use) `card`, after the static abilities that
+    lower or increase it (rule_cost_calculation); never below 0."""
+    from judgebook.engine.language.statics import CostChange
+
+    total = base
+    for effect, ctx in statics(g):
+        if not isinstance(effect, CostChange) or effect.to != to:
+            continue
+        if effect.ability is not None and effect.ability != ability:
+            continue
+        if card not in effect.card.candidates(g, ctx):
+            continue
+        n = effect.amount.value(g, ctx)
+        total += -n if effect.minus else n
+    return max(0, total)
+
+
+def changed_cost(g: Game, cost: Cost, ctx: Ctx, to: str = "use") -> Cost:
+    """An ability's cost with its credits changed by `cost_change` statics (rule_cost_calculation)."""
+    from judgebook.engine.language.quantities import Number
+
+    if not cost.has_credits:
+        return cost
+    base = cost.credits.value(g, ctx)
+    n = changed(g, to, ctx.source, base, ctx.ability or None)
+    return cost if n == base else replace(cost, credits=Number(n))
 
 
 def additional_cost(g: Game, to: str, card: str | None = None, server: str | None = None) -> Cost | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.language.context import Ctx
@@ -40,7 +40,10 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
     d = q.definition(g, cid)
     side = g.cards[cid].owner
     if ins.pay_cost:
-        price = max(0, (d.cost or 0) - (ins.discount.value(g, ctx) if ins.discount else 0))
+        # A Corp card's printed cost is its rez or play cost: its install cost is the ice tax of a server, and
+        # this instruction installs into a new server, so 0 (rule_install_cost_ice).
+        printed = (d.cost or 0) if side == "runner" else 0
+        price = max(0, printed - (ins.discount.value(g, ctx) if ins.discount else 0))
         why = costs.refusal(g, Cost(credits=Number(price), has_credits=True), Ctx(cid, side), side, "install")
         if why:
             return log(g, "cannot_pay", f"{cid} cannot be installed: {why[1]}", why[0], side, card=cid)
@@ -78,24 +81,41 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
     return g
 
 
-def run_instruction(g: Game, ctx: Ctx, server: str) -> Game:
+def run_instruction(g: Game, ctx: Ctx, server: str, among: tuple[str, ...] = (), instead: Any = None) -> Game:
+    """`instead`: (instructions, ctx) that replace the breach of this run if it is successful."""
     from judgebook.engine.rules.run import start_run
 
+    if server == "mark":
+        from judgebook.engine.rules.values import mark
+
+        found = mark(g)
+        if found is None:
+            return log(g, "no_mark", "the Runner has no mark: no run", "rule_mark_identification", ctx.controller)
+        return start_run(g, found, instead)
     if server == "any":
         if ctx.server is not None:
-            return start_run(g, ctx.server)
-        return push(g, ChooseServer(ctx))
-    return start_run(g, server)
+            return start_run(g, ctx.server, instead)
+        return push(g, ChooseServer(ctx, instead=instead))
+    if server in ("central", "remote", "among"):
+        return push(g, ChooseServer(ctx, server, among, instead))
+    return start_run(g, server, instead)
 
 
 @dataclass(frozen=True)
 class ChooseServer(Frame):
     ctx: Ctx
+    want: str = "any"  # any | central | remote | among (the servers listed)
+    among: tuple[str, ...] = ()
+    instead: Any = None  # what replaces the breach of that run, if it is successful
 
     def step(self, g: Game) -> ChoicePoint:
         opts = []
         refused = []
         for s in g.servers:
+            if (self.want == "central") != (s in q.CENTRAL) and self.want in ("central", "remote"):
+                continue
+            if self.want == "among" and s not in self.among:
+                continue
             d = decision("target", [s])
             if costs.cannot(g, "run", "runner", s):
                 refused.append(Refused(d, f"run on {s}", "rule_cannot_run_abilities", "a card forbids it"))
@@ -115,7 +135,7 @@ class ChooseServer(Frame):
     def choose(self, g: Game, option: Option) -> Game:
         from judgebook.engine.rules.run import start_run
 
-        return start_run(pop(g), str(option.decision.value[0]))
+        return start_run(pop(g), str(option.decision.value[0]), self.instead)
 
 
 def access_bonus(g: Game, n: int) -> Game:
@@ -265,3 +285,39 @@ def start_trace(g: Game, ctx: Ctx, ins: Trace) -> Game:
         g, event("trace", card=ctx.source), f"trace[{ins.base.render()}] is initiated", "step_trace_initiated", "corp"
     )
     return push(g, TraceFrame(ctx, ins.base.value(g, ctx), ins.success, ins.failure))
+
+
+def identify_mark(g: Game, ctx: Ctx) -> Game:
+    from judgebook.engine.rules.values import mark
+
+    found = mark(g)
+    if found is not None:
+        return log(g, "mark", f"{found} is already the mark: nothing happens", "rule_mark_already_identified", "runner")
+    return push(g, IdentifyMarkFrame(ctx))
+
+
+@dataclass(frozen=True)
+class IdentifyMarkFrame(Frame):
+    """The random central server that becomes the mark: a decision `{target: SERVER}` states the outcome
+    (default HQ, one of the possible outcomes: rule_mark_identification_method)."""
+
+    ctx: Ctx
+
+    def step(self, g: Game) -> ChoicePoint:
+        opts = tuple(
+            Option(decision("target", [s]), f"{s} becomes the mark", "rule_mark_identification_method")
+            for s in ("HQ", "R&D", "Archives")
+        )
+        return ChoicePoint(
+            "runner", "target", "a random central server becomes the mark", "rule_mark_identification", opts,
+            default=0, path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        from judgebook.engine.language.statics import Mark
+        from judgebook.engine.rules.effects import create_lasting
+
+        server = str(option.decision.value[0])
+        g = create_lasting(pop(g), replace(self.ctx, chosen=()), Mark(server), "turn")
+        return log(g, "mark", f"{server} becomes the Runner's mark for this turn",
+                   "rule_mark_designation_lingering_effect", "runner")

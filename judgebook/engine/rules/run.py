@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from judgebook.engine.driver.choice import ChoicePoint, Option, decision
 from judgebook.engine.language.context import Ctx
@@ -44,6 +45,9 @@ class Run(Frame):
     bp_credits: int = 0
     access_bonus: int = 0
     strength: tuple[tuple[str, int], ...] = ()  # strength changes lasting for the run
+    # "If successful, instead of breaching ...": what resolves at the breach step instead, and for whom.
+    instead_of_breach: tuple[object, ...] = ()
+    instead_ctx: Ctx | None = None
     label = "run"
 
     @property
@@ -156,6 +160,12 @@ class Run(Frame):
         if key == "breach":
             from judgebook.engine.rules.access import Breach
 
+            if me.instead_of_breach and me.instead_ctx is not None:
+                from judgebook.engine.rules.resolve import Resolve
+
+                anchor = "rule_if_successful_lingering_effect"
+                g = log(g, "instead_of_breach", f"instead of breaching {self.server}", anchor, "runner")
+                return push(g, Resolve(me.instead_of_breach, me.instead_ctx, anchor))  # type: ignore[arg-type]
             return push(g, Breach(self.server, self.seq))
         if key == "close_windows":
             return g
@@ -244,6 +254,17 @@ def instruction(g: Game, ctx: Ctx, name: str) -> Game:
     raise ValueError(name)
 
 
-def start_run(g: Game, server: str) -> Game:
+def start_run(g: Game, server: str, instead: Any = None) -> Game:
+    """`instead`: (instructions, ctx) replacing the breach if the run is successful ("Run R&D. If successful,
+    instead of breaching R&D, ...": rule_if_successful_lingering_effect)."""
     seq = g.runs + 1
-    return push(evolve(g, runs=seq), Run(server, seq))
+    instrs, ctx = instead if instead is not None else ((), None)
+    return push(evolve(g, runs=seq), Run(server, seq, instead_of_breach=tuple(instrs), instead_ctx=ctx))
+
+
+def replace_breach(g: Game, ctx: Ctx, instrs: tuple[object, ...]) -> Game:
+    """A replacement of this run's breach, made by an "if successful" ability (rule_if_successful_lingering_effect)."""
+    run = current_run(g)
+    if run is None:
+        return g
+    return swap(g, run, replace(run, instead_of_breach=instrs, instead_ctx=ctx))

@@ -8,14 +8,21 @@ from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decisio
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import Cost
 from judgebook.engine.language.quantities import Number
-from judgebook.engine.language.statics import can_be_advanced, server_only_refuses
+from judgebook.engine.language.statics import server_only_refuses
 from judgebook.engine.rules import costs
 from judgebook.engine.rules.effects import draw, move, set_player, win
-from judgebook.engine.rules.frames import Call, Frame, event, log, path, pop, push, react_first, set_top
+from judgebook.engine.rules.frames import Call, Frame, event, find, log, path, pop, push, react_first, set_top, swap
 from judgebook.engine.rules.resolve import Resolve
 from judgebook.engine.rules.triggers import emit
-from judgebook.engine.rules.values import ability_active, hand_size, max_hand_size
-from judgebook.engine.rules.windows import PriorityWindow, use_ability
+from judgebook.engine.rules.values import (
+    ability_active,
+    allotted_clicks,
+    can_be_advanced,
+    hand_size,
+    max_hand_size,
+    restricts_self,
+)
+from judgebook.engine.rules.windows import PriorityWindow, ReactionWindow, use_ability
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, Side, evolve, other
 from judgebook.engine.timing.structures import CORP_TURN, RUNNER_TURN
@@ -62,14 +69,16 @@ class Turn(Frame):
         if self.at >= len(steps):
             g = pop(g)
             nxt = other(self.side)
-            return push(evolve(g, active=nxt, turn=g.turn + 1, history=()), Turn(nxt))
+            # The turn's facts are kept one more turn, for "during their last turn" conditions.
+            return push(evolve(g, active=nxt, turn=g.turn + 1, history=(), last_turn=g.history), Turn(nxt))
         phase, st = steps[self.at]
         g = set_top(g, replace(self, at=self.at + 1))
         key = st.key
         side = self.side
         if key == "allotted_clicks":
-            g = set_player(g, side, clicks=ALLOTTED[side])
-            return log(g, "clicks", f"the {side} gains {ALLOTTED[side]}[click]", st.anchor, side)
+            n = allotted_clicks(g, side, ALLOTTED[side])
+            g = set_player(g, side, clicks=n)
+            return log(g, "clicks", f"the {side} gains {n}[click]", st.anchor, side)
         if key == "refill":
             for cid in q.installed(g, side):
                 d = q.definition(g, cid)
@@ -161,17 +170,20 @@ class Action(Frame):
                 g = costs.pay(g, extra, Ctx("runner", "runner"), "runner")
             return start_run(g, str(d.get("server")))
         if kind == "remove_tag":
+            from judgebook.engine.rules.effects import tags_removed
+
             g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx("runner", side), side)
-            return set_player(g, "runner", tags=g.runner.tags - 1)
+            g = set_player(g, "runner", tags=g.runner.tags - 1)
+            return tags_removed(g, 1, "runner_basic_action_remove_tag", side)
         if kind == "install":
             return install(g, side, str(d.get("card")), d.get("server"))
         if kind == "play":
             return play(g, side, str(d.get("card")), server=d.get("server"))
         if kind == "purge":
-            g = costs.pay(g, Cost(clicks=2), Ctx("corp", side), side)  # with the action's own click: 3
-            from judgebook.engine.rules.effects import purge_virus
+            from judgebook.engine.rules.effects import purge
 
-            return purge_virus(g, side)
+            g = costs.pay(g, Cost(clicks=2), Ctx("corp", side), side)  # with the action's own click: 3
+            return purge(g, side)
         if kind == "trash_resource":
             cid = str(d.get("card"))
             g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx(cid, side), side)
@@ -190,6 +202,18 @@ class Action(Frame):
                 side,
             )
         raise ValueError(kind)
+
+
+def _scored(g: Game, side: Side) -> list[str]:
+    """The player's own cards in either score area: their agendas' [click] abilities are actions too."""
+    return [c for z in ("corp.score", "runner.score") for c in g.zone(z) if g.cards[c].owner == side]
+
+
+def _usable_where_scored(g: Game, cid: str, side: Side, active_in: str | None) -> bool:
+    """An agenda in the opponent's score area is the opponent's to use, unless its ability says the owner
+    can use it there ("even if this agenda is in the Runner's score area": `active_in: score`)."""
+    zone = g.cards[cid].zone
+    return not zone.endswith(".score") or zone == f"{side}.score" or active_in == "score"
 
 
 def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
@@ -237,11 +261,17 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                 Refused(installing, f"install {cid}", cite["install"], f"a card of type {card_def.type} is played")
             )
             d = decision("action", "play", card=cid)
-            price = Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True)
+            price = Cost(clicks=1, credits=Number(costs.changed(g, "play", cid, card_def.cost or 0)), has_credits=True)
             extra = costs.additional_cost(g, "play", cid)
-            why = costs.refusal(g, price.plus(extra) if extra else price, Ctx(cid, side), side)
-            if costs.cannot(g, "play", side, card=cid):
-                why = ("rule_cannot_precedence", "a card forbids playing it")
+            why = costs.refusal(g, price.plus(extra) if extra else price, Ctx(cid, side), side, "play")
+            forbids = costs.cannot(g, "play", side, card=cid)
+            if forbids is not None:
+                # Its own "play only if" is a restriction (rule_act_restriction); another card's is a "cannot".
+                why = (
+                    ("rule_act_restriction", "its play restriction is not met")
+                    if restricts_self(forbids)
+                    else ("rule_cannot_precedence", "a card forbids playing it")
+                )
             if why:
                 refused.append(Refused(d, f"play {cid}", why[0], why[1]))
             elif _runs_any(card_def):
@@ -251,10 +281,30 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                 ]
             else:
                 opts.append(Option(d, f"play {cid}", cite["play"]))
+        elif side == "runner" and card_def.install_on == "ice":
+            # "Install only on a piece of ice": one option per installed ice, the host (rule_valid_hosts).
+            hosts = [c for c in q.installed(g, "corp") if q.is_ice(g, c)]
+            if not hosts:
+                refused.append(Refused(decision("action", "install", card=cid), f"install {cid}", "rule_valid_hosts",
+                                       "no installed piece of ice to host it"))
+            for ice in hosts:
+                d = decision("action", "install", card=cid, server=ice)
+                charge = Number(costs.changed(g, "install", cid, card_def.cost or 0))
+                price_ice = Cost(clicks=1, credits=charge, has_credits=True)
+                why = costs.refusal(g, price_ice, Ctx(cid, side), side, "install")
+                (
+                    refused.append(Refused(d, f"install {cid} on {ice}", why[0], why[1]))
+                    if why
+                    else opts.append(Option(d, f"install {cid} on {ice}", "runner_basic_action_install"))
+                )
         elif side == "runner":
             d = decision("action", "install", card=cid)
             why = costs.refusal(
-                g, Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True), Ctx(cid, side), side, "install"
+                g,
+                Cost(clicks=1, credits=Number(costs.changed(g, "install", cid, card_def.cost or 0)), has_credits=True),
+                Ctx(cid, side),
+                side,
+                "install",
             )
             if costs.cannot(g, "install", side, card=cid):
                 why = ("rule_cannot_precedence", "a card forbids installing it")
@@ -311,8 +361,7 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             )
         for cid in q.installed(g, "corp"):
             card_def = q.definition(g, cid)
-            # An agenda, or a card that says it can be advanced, rezzed or not (rule_you_can_advance).
-            if can_be_advanced(card_def):
+            if can_be_advanced(g, cid):
                 d = decision("action", "advance", card=cid)
                 why = costs.refusal(g, Cost(clicks=1, credits=Number(1), has_credits=True), Ctx(cid, side), side)
                 if costs.cannot(g, "advance", side, q.server_of(g, cid), cid):
@@ -321,12 +370,16 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                     refused.append(Refused(d, f"advance {cid}", why[0], why[1]))
                 else:
                     opts.append(Option(d, f"advance {cid}", "corp_basic_action_advance"))
-    # Cards in hand too: an action such as "[click], reveal and trash this ice from HQ" is `active_in: hand`.
-    for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")) + list(g.zone(f"{side}.hand")):
+    # Cards in hand too: an action such as "[click], reveal and trash this ice from HQ" is `active_in: hand`;
+    # and the player's agendas in a score area.
+    for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")) + list(g.zone(f"{side}.hand")) \
+            + _scored(g, side):
         for ab in q.definition(g, cid).abilities:
-            if ab.is_action and (q.is_active(g, cid) if ab.active_in is None else ability_active(g, cid, ab.active_in)):
+            active = q.is_active(g, cid) if ab.active_in in (None, "score") else ability_active(g, cid, ab.active_in)
+            if ab.is_action and active and _usable_where_scored(g, cid, side, ab.active_in):
                 d = decision("action", "use", card=cid, ability=ab.id)
-                why = costs.refusal(g, ab.cost, Ctx(cid, side, ab.id), side) if ab.cost else None
+                here = Ctx(cid, side, ab.id)
+                why = costs.refusal(g, costs.changed_cost(g, ab.cost, here), here, side, "use") if ab.cost else None
                 from judgebook.engine.rules.windows import use_key
 
                 use = use_key(g, cid, ab)
@@ -351,8 +404,14 @@ def _runs_any(card_def: object) -> bool:
 def install(g: Game, side: Side, cid: str, server: object) -> Game:
     d = q.definition(g, cid)
     if side == "runner":
-        g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side, "install")
-        g = move(g, cid, "runner.rig")
+        price = Number(costs.changed(g, "install", cid, d.cost or 0))
+        g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(cid, side), side, "install")
+        if d.install_on is not None:
+            # Installed hosted on the chosen ice: installed while its host is (rule_valid_hosts).
+            g = move(g, cid, f"hosted.{server}")
+            g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], host=str(server))))
+        else:
+            g = move(g, cid, "runner.rig")
     else:
         name = str(server or "new")
         if name == "new":
@@ -378,29 +437,63 @@ def install(g: Game, side: Side, cid: str, server: object) -> Game:
 def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = None) -> Game:
     d = q.definition(g, cid)
     extra = costs.additional_cost(g, "play", cid)
+    # The card goes to the play area first, then its costs are paid (rule_steps_playing_place,
+    # rule_steps_playing_play_cost): damage paid as a cost cannot trash the card being played.
+    g = move(g, cid, "play")
     if extra is not None:
         g = costs.pay(g, extra, Ctx(cid, side), side)
     if pay:
-        g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side)
-    g = move(g, cid, "play")
+        price = Number(costs.changed(g, "play", cid, d.cost or 0))
+        g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(cid, side), side, "play")
+    before = g.pending
     g = emit(g, event("played", card=cid, player=side), f"the {side} plays {cid}", "rule_playing", side)
     plays = [ab for ab in d.abilities if ab.kind == "play"]
     effects = tuple(e for ab in plays for e in ab.effects)
     g = push(g, Call(_to_discard, (cid,)))
-    if not effects:
-        return g
-    ability = plays[0]
-    return push(
-        g,
-        Resolve(
-            effects, Ctx(cid, side, ability.id, server=server), "rule_playing", announce=ability.text or ability.id
-        ),
-    )
+    if effects:
+        ability = plays[0]
+        g = push(
+            g,
+            Resolve(
+                effects, Ctx(cid, side, ability.id, server=server), "rule_playing", announce=ability.text or ability.id
+            ),
+        )
+    # Abilities the play made pending resolve at the checkpoint before the play abilities do
+    # (rule_steps_playing_played_checkpoint): Swift's click comes before Dirty Laundry's run.
+    return push(g, ReactionWindow()) if [p for p in g.pending if p not in before] else g
+
+
+def end_action_phase(g: Game, side: Side) -> Game:
+    """A terminal card: the current action completes, the remaining steps of the action phase are skipped and
+    the game goes on with the action phase formally ending (rule_forced_action_phase_end); outside its
+    controller's action phase it does nothing (rule_end_action_phase_outside_action_phase)."""
+    turn = find(g, Turn)
+    steps = [st.key for _, st in (CORP_TURN if side == "corp" else RUNNER_TURN).steps()]
+    loop = steps.index("action_loop")
+    if turn is None or turn.side != side or not steps.index("action") < turn.at <= loop:
+        return log(
+            g,
+            "no_effect",
+            f"the {side}'s action phase is not in progress: it cannot end",
+            "rule_end_action_phase_outside_action_phase",
+            side,
+        )
+    g = swap(g, turn, replace(turn, at=loop + 1))
+    return log(g, "action_phase_ends", f"the {side}'s action phase ends", "rule_forced_action_phase_end", side)
 
 
 def _to_discard(g: Game, cid: str) -> Game:
+    from judgebook.engine.language.statics import NotTrashed
+    from judgebook.engine.rules.values import statics
+
+    if any(isinstance(effect, NotTrashed) and ctx.source == cid for effect, ctx in statics(g)):
+        return log(g, "stays", f"{cid} stays in the play area", "rule_play_not_trashed_until", g.cards[cid].owner)
     if g.cards[cid].zone == "play":
-        return move(g, cid, f"{g.cards[cid].owner}.discard")
+        # The resolved card is trashed (rule_steps_playing_trash_played_card): "whenever an event is trashed".
+        card, owner = g.cards[cid], g.cards[cid].owner
+        g = move(g, cid, f"{owner}.discard")
+        ev = event("trashed", card=cid, type=g.library.card(card.name).type, player=owner, by=owner)
+        return emit(g, ev, f"{cid} is trashed", "rule_steps_playing_trash_played_card", owner)
     return g
 
 
@@ -413,6 +506,9 @@ class Discard(Frame):
         excess = len(hand) - hand_size(g, self.side)
         if excess <= 0:
             return pop(g)
+        if costs.cannot(g, "discard", self.side):  # "skip your discard step this turn"
+            return log(pop(g), "cannot_discard", f"the {self.side} does not discard", "rule_cannot_precedence",
+                       self.side)
         from itertools import combinations
 
         picks = list(combinations(hand, excess))[:200]
@@ -429,6 +525,8 @@ class Discard(Frame):
     def choose(self, g: Game, option: Option) -> Game:
         for cid in option.decision.value:
             g = move(g, str(cid), f"{self.side}.discard")
+            if self.side == "corp":  # discarded from HQ: always facedown in Archives (rule_discarding_facedown_status)
+                g = evolve(g, cards=g.cards.set(str(cid), replace(g.cards[str(cid)], faceup=False)))
         return log(
             pop(g),
             "discard",

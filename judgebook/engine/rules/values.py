@@ -6,7 +6,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from judgebook.engine.language.context import Ctx
-from judgebook.engine.language.statics import AdditionalCost, Static
+from judgebook.engine.language.selectors import Ref
+from judgebook.engine.language.statics import AdditionalCost, Cannot, CostChange, Static
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Duration, Game, Side
 
@@ -20,10 +21,13 @@ def statics(g: Game) -> Iterator[tuple[Static, Ctx]]:
             if ab.static is None:
                 continue
             ctx = Ctx(cid, card.owner, ab.id)
-            # An additional cost to play or install this card applies while it is not yet active.
-            # So does a change to its own rez cost ("the rez cost of this ice is lowered by ..."), while unrezzed.
-            own_cost = (isinstance(ab.static, AdditionalCost) and ab.static.card == "self") or (
-                ab.static.name == "rez_cost" and getattr(ab.static, "target", None) is None and not card.rezzed)
+            # An additional cost to play or install this card applies while it is not yet active, and so does a
+            # restriction on playing it ("play only if": rule_act_restriction, rule_static_ability_with_restriction).
+            own_cost = isinstance(ab.static, AdditionalCost) and ab.static.card == "self"
+            # So does one defining or modifying the card's own advancement requirement
+            # (rule_active_exception_advancement_requirement).
+            own_cost = own_cost or restricts_self(ab.static) or ab.static.name == "advancement_requirement"
+            own_cost = own_cost or (isinstance(ab.static, CostChange) and ab.static.own)
             if not own_cost and not ability_active(g, cid, ab.active_in):
                 continue
             if ab.condition is not None and not ab.condition.holds(g, ctx):
@@ -34,6 +38,10 @@ def statics(g: Game) -> Iterator[tuple[Static, Ctx]]:
             continue
         owner = lasting.controller
         yield lasting.effect, Ctx(lasting.source, owner, "", chosen=(lasting.target,) if lasting.target else ())
+
+
+def restricts_self(effect: Static) -> bool:
+    return isinstance(effect, Cannot) and isinstance(effect.card, Ref) and effect.card.ref == "self"
 
 
 def ability_active(g: Game, cid: str, active_in: str | None) -> bool:
@@ -99,11 +107,6 @@ def subroutines(g: Game, cid: str) -> tuple[Any, ...]:
     return tuple(before) + tuple(printed) + tuple(after)
 
 
-def rez_cost(g: Game, cid: str) -> int:
-    """A card's rez cost with the `rez_cost` statics in force, never below 0."""
-    return max(0, (q.definition(g, cid).cost or 0) + _modifier_sum(g, "rez_cost", cid=cid))
-
-
 def hand_size(g: Game, side: Side) -> int:
     return max(0, max_hand_size(g, side))
 
@@ -120,6 +123,18 @@ def link(g: Game) -> int:
     ident = g.zone("runner.identity")
     base += sum(g.library.card(g.cards[c].name).link for c in ident)
     return base + _modifier_sum(g, "link", side="runner")
+
+
+def allotted_clicks(g: Game, side: Side, base: int) -> int:
+    """The clicks a player gains at the start of their turn, as lingering effects modify them (never below 0)."""
+    return max(0, base + _modifier_sum(g, "allotted_clicks", side=side))
+
+
+def mark(g: Game) -> str | None:
+    """The server designated as the Runner's mark this turn, if any (rule_only_one_mark)."""
+    from judgebook.engine.language.statics import Mark
+
+    return next((effect.server for effect, _ in statics(g) if isinstance(effect, Mark)), None)
 
 
 def memory_limit(g: Game) -> int:
@@ -161,9 +176,7 @@ def card_stat(g: Game, cid: str, stat: str) -> int:
     d = q.definition(g, cid)
     if stat == "strength":
         return strength(g, cid)
-    if stat == "rez_cost":
-        return rez_cost(g, cid)
-    if stat in ("install_cost", "play_cost"):
+    if stat in ("install_cost", "rez_cost", "play_cost"):
         return d.cost or 0
     if stat == "trash_cost":
         return d.trash_cost or 0
@@ -174,8 +187,28 @@ def card_stat(g: Game, cid: str, stat: str) -> int:
     if stat == "subroutine_count":
         return len(subroutines(g, cid))
     if stat == "advancement_requirement":
-        return d.advancement_requirement or 0
+        return advancement_requirement(g, cid)
     raise ValueError(stat)
+
+
+def advancement_requirement(g: Game, cid: str) -> int:
+    """The printed requirement (X counts as 0) changed by static effects, never below 0
+    (rule_advancement_requirement)."""
+    printed = q.definition(g, cid).advancement_requirement or 0
+    return max(0, printed + _modifier_sum(g, "advancement_requirement", cid=cid))
+
+
+def can_be_advanced(g: Game, cid: str) -> bool:
+    """An installed Corp card the Corp can advance: an agenda, or a card saying it can be advanced (its ability
+    active even while unrezzed: rule_active_exception_can_be_advanced)."""
+    from judgebook.engine.language.statics import CanBeAdvanced
+
+    d = q.definition(g, cid)
+    if d.type == "agenda":
+        return True
+    if d.type != "ice" and "advanceable" in d.subtypes:
+        return True
+    return any(isinstance(ab.static, CanBeAdvanced) for ab in d.abilities)
 
 
 def _in_force(g: Game, d: Duration) -> bool:

@@ -21,7 +21,7 @@ from judgebook.engine.rules.checkpoint import checkpoint
 from judgebook.engine.rules.frames import Frame, current_encounter, current_run, event, log, path, pop, push, set_top
 from judgebook.engine.rules.resolve import Resolve
 from judgebook.engine.rules.triggers import emit
-from judgebook.engine.rules.values import ability_active, rez_cost, strength, subroutines
+from judgebook.engine.rules.values import ability_active, strength, subroutines
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, Pending, Side, Use, evolve, other
 
@@ -206,6 +206,8 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
                 continue
             if not ability_active(g, cid, ab.active_in) and not (ab.access and _accessing(g) == cid):
                 continue
+            if ab.access and side == "runner" and _accessing(g) != cid:
+                continue  # a Runner's "Access →" ability: only in the mid-access ability window (access.py)
             _ability_options(g, side, cid, ab, kinds, opts, refused)
     if "rez" in kinds or "rez_ice" in kinds:
         for cid in q.installed(g, "corp") if side == "corp" else ():
@@ -233,11 +235,14 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
             if why:
                 refused.append(Refused(decision("rez", cid), f"rez {cid}", why[0], why[1]))
             else:
-                opts.append(Option(decision("rez", cid), f"rez {cid} ({rez_cost(g, cid)}[c])", "rule_rez_procedure"))
+                opts.append(Option(decision("rez", cid), f"rez {cid} ({d.cost or 0}[c])", "rule_rez_procedure"))
     if "score" in kinds and side == "corp":
         for cid in q.installed(g, "corp"):
             d = q.definition(g, cid)
-            if d.type == "agenda" and g.cards[cid].count("advancement") >= (d.advancement_requirement or 0):
+            from judgebook.engine.rules.values import advancement_requirement
+
+            requirement = advancement_requirement(g, cid)  # as changed by static effects
+            if d.type == "agenda" and g.cards[cid].count("advancement") >= requirement:
                 if costs.cannot(g, "score", "corp", q.server_of(g, cid), cid):
                     refused.append(
                         Refused(
@@ -255,7 +260,7 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
                         decision("score", cid),
                         f"score {cid}",
                         "rule_advancement_requirement",
-                        f"{g.cards[cid].count('advancement')} of {d.advancement_requirement} advancement counters",
+                        f"{g.cards[cid].count('advancement')} of {requirement} advancement counters",
                         later=True,
                     )
                 )
@@ -298,7 +303,8 @@ def _rez_refusal(g: Game, cid: str) -> tuple[str, str] | None:
     from judgebook.engine.language.costs import Cost
     from judgebook.engine.language.quantities import Number
 
-    return costs.refusal(g, Cost(credits=Number(rez_cost(g, cid)), has_credits=True), Ctx(cid, "corp"), "corp")
+    price = Number(costs.changed(g, "rez", cid, q.definition(g, cid).cost or 0))
+    return costs.refusal(g, Cost(credits=price, has_credits=True), Ctx(cid, "corp"), "corp")
 
 
 def use_key(g: Game, cid: str, ab: Ability) -> Use | None:
@@ -386,7 +392,14 @@ def _ability_options(
                 )
             )
             return
-        if strength(g, cid) < strength(g, enc.ice):
+        if costs.cannot(g, "break", side, card=enc.ice):
+            refused.append(
+                Refused(base, label, "rule_cannot_precedence", f"{enc.ice}'s subroutines cannot be broken", later=True)
+            )
+            return
+        # Only an icebreaker's interface needs its strength (rule_icebreaker_interface_strength): Botulus,
+        # Endurance or Boomerang break at any strength.
+        if "icebreaker" in q.definition(g, cid).subtypes and strength(g, cid) < strength(g, enc.ice):
             refused.append(
                 Refused(
                     base,
@@ -408,8 +421,8 @@ def _ability_options(
                                    f"{enc.ice}'s subroutines this encounter"))
             return
     if ab.cost is not None:
-        purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "any"
-        why = costs.refusal(g, ab.cost, ctx, side, purpose)
+        purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "use"
+        why = costs.refusal(g, costs.changed_cost(g, ab.cost, ctx), ctx, side, purpose)
         if why:
             refused.append(Refused(base, label, why[0], why[1]))
             return
@@ -438,19 +451,22 @@ def act(g: Game, side: Side, option: Option) -> Game:
         from judgebook.engine.language.costs import Cost
         from judgebook.engine.language.quantities import Number
 
-        cost = Cost(credits=Number(rez_cost(g, cid)), has_credits=True)
+        cost = Cost(credits=Number(costs.changed(g, "rez", cid, q.definition(g, cid).cost or 0)), has_credits=True)
         g = costs.pay(g, cost, Ctx(cid, "corp"), "corp")
         return rez(g, cid, paid=True)
     if d.kind == "score":
         from judgebook.engine.rules.effects import move
 
         cid = str(d.value)
-        # The server it was scored from, for "whenever you score an agenda from this server".
+        # The server it was scored from, for "whenever you score an agenda from this server"; and the
+        # advancement counters it had as it began to be scored (rule_dividends_timing): the move to the
+        # score area makes a new object without them, so the event carries the count.
         server = q.server_of(g, cid)
+        advancements = g.cards[cid].count("advancement")
         g = move(g, cid, "corp.score")
         return emit(
             g,
-            event("scored", card=cid, player="corp", server=server),
+            event("scored", card=cid, player="corp", server=server, advancements=advancements),
             f"the Corp scores {cid}",
             "rule_paid_ability_window_corp_score",
             "corp",
@@ -483,8 +499,8 @@ def use_ability(
     if use is not None:
         g = evolve(g, uses=g.uses | {use})
     if ab.cost is not None:
-        purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "any"
-        g = costs.pay(g, ab.cost, ctx, side, purpose, using)
+        purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "use"
+        g = costs.pay(g, costs.changed_cost(g, ab.cost, ctx), ctx, side, purpose, using)
     g = emit(
         g,
         event("ability_used", card=cid, ability=ab.id, player=side, trash_cost=bool(ab.cost and ab.cost.trash_self)),
@@ -505,12 +521,15 @@ def use_ability(
 
 @dataclass(frozen=True)
 class ReactionWindow(Frame):
+    after: int = -1  # only abilities that became pending after this sequence number (a chain reaction's)
+
     def step(self, g: Game) -> Game | ChoicePoint:
         g = _drop_stale(g)
-        if g.over or not g.pending:
+        pending = [p for p in g.pending if p.serial > self.after]
+        if g.over or not pending:
             return pop(g)
-        side = g.active if any(p.controller == g.active for p in g.pending) else other(g.active)
-        mine = [p for p in g.pending if p.controller == side]
+        side = g.active if any(p.controller == g.active for p in pending) else other(g.active)
+        mine = [p for p in pending if p.controller == side]
         opts = [
             Option(
                 decision("trigger", p.card, ability=p.ability), f"resolve {p.label}", "rule_reaction_window_priority"
@@ -579,6 +598,11 @@ def resolve_pending(g: Game, option: Option) -> Game:
             card=p.card,
             ability=p.ability,
         )
+    use = use_key(g, p.card, ab)
+    if use is not None and use in g.uses:
+        # Two instances pending at once: the first used the ability, this one cannot resolve.
+        return log(g, "fizzle", f"{p.label}: once per {ab.once_per}, already used", "rule_cost_restrictions",
+                   p.controller, card=p.card, ability=p.ability)
     g = log(
         g,
         "resolve",
@@ -589,7 +613,6 @@ def resolve_pending(g: Game, option: Option) -> Game:
         card=p.card,
         ability=p.ability,
     )
-    use = use_key(g, p.card, ab)
     if use is not None:
         g = evolve(g, uses=g.uses | {use})
     return push(g, Resolve(ab.effects, ctx, "step_conditional_ability_resolution"))
@@ -610,7 +633,7 @@ def _drop_stale(g: Game) -> Game:
     keep = []
     for p in g.pending:
         ab = p.delayed or q.definition(g, p.card).ability(p.ability)
-        own_move = p.event.get("card") == p.card and p.event.name in ("trashed", "access")
+        own_move = p.event.get("card") == p.card and p.event.name in ("trashed", "access", "forfeited")
         if (
             p.delayed is None
             and ab is not None

@@ -1,0 +1,101 @@
+"""A whole card definition back to English: one line per ability, then one per subroutine.
+
+Each construct renders itself (its registry class's `render`); this puts an ability's parts in the order
+a printed card gives them — trigger, condition, "you may", cost, effects — so the rendering can be set
+beside NetrunnerDB's text and compared with it (tests/test_pool_rendering.py).
+"""
+
+from __future__ import annotations
+
+from judgebook.engine.language.cards import Ability, CardDef, Subroutine
+from judgebook.engine.language.instructions import render_all
+
+# How an event reads as a printed trigger ("When the Runner encounters ..."); the filters follow it.
+EVENT_WORDS = {
+    "turn_begins": "your turn begins",
+    "turn_ends": "your turn ends",
+    "encounter_ice": "the Runner encounters",
+    "approach_ice": "the Runner approaches",
+    "pass_ice": "the Runner passes",
+    "scored": "an agenda is scored",
+    "stolen": "an agenda is stolen",
+    "successful_run": "a successful run",
+    "run_begins": "a run begins",
+    "run_ends": "a run ends",
+    "tags_taken": "tags are taken",
+    "subroutine_broken": "a subroutine is broken",
+}
+
+# The same events happening to the card itself ("When you score this agenda"): the printed self-reference.
+SELF_EVENT_WORDS = {
+    "scored": "you score this card",
+    "stolen": "this card is stolen",
+    "rezzed": "you rez this card",
+    "installed": "this card is installed",
+    "trashed": "this card is trashed",
+    "access": "the Runner accesses this card",
+    "encounter_ice": "the Runner encounters this card",
+    "approach_ice": "the Runner approaches this card",
+    "pass_ice": "the Runner passes this card",
+    "advanced": "you advance this card",
+}
+
+
+def render_trigger(ability: Ability) -> str:
+    trig = ability.trigger
+    if trig is None:
+        return ""
+    first = [f for f in trig.filters if f.name in ("first_this_turn", "first_this_run")]
+    # "the ice is this card" reads as the printed "this ice": the card itself, not a target
+    itself = [f for f in trig.filters if f.name in ("card", "ice") and getattr(f, "ref", None) == "self"]
+    rest = [f.render() for f in trig.filters if f not in first and f not in itself]
+    head = "the first time each " + ("turn" if first[0].name == "first_this_turn" else "run") if first else "when"
+    what = EVENT_WORDS.get(trig.event, trig.event.replace("_", " "))
+    if itself:
+        what = SELF_EVENT_WORDS.get(trig.event, f"{what} (this card)")
+    if trig.event.startswith("would_"):
+        what = "you would " + trig.event.removeprefix("would_").replace("_", " ")
+    return f"{head} {what}" + (f" ({', '.join(rest)})" if rest else "")
+
+
+def render_ability(ability: Ability) -> str:
+    """One ability in printed order: "[interrupt] when …, if …, you may <cost>: <effects> (once per turn)"."""
+    parts: list[str] = []
+    if ability.interrupt:
+        parts.append("[interrupt]")
+    if ability.static is not None:
+        text = ability.static.render()
+        if ability.condition is not None:
+            text = f"while {ability.condition.render()}, {text}"
+        return " ".join(parts + [text])
+    lead = render_trigger(ability)
+    if ability.condition is not None:
+        lead = (lead + ", " if lead else "") + f"if {ability.condition.render()}"
+    if lead:
+        parts.append(lead + ",")
+    if ability.optional:
+        parts.append("you may")
+    body = render_all(ability.effects)
+    if ability.brk is not None:
+        count = "all" if ability.brk.count is None else str(ability.brk.count)
+        body = f"break {count} {ability.brk.subtype + ' ' if ability.brk.subtype else ''}subroutine"
+        body += "s" if ability.brk.count != 1 else ""
+    if ability.cost is not None:
+        body = f"{ability.cost.render()}: {body}"
+    parts.append(body)
+    if ability.once_per:
+        parts.append(f"(use this ability only once per {ability.once_per})")
+    if ability.access:
+        parts.append("(usable while accessing this card)")
+    return " ".join(p for p in parts if p)
+
+
+def render_subroutine(sub: Subroutine) -> str:
+    return f"[subroutine] {render_all(sub.effects)}"
+
+
+def render_card(card: CardDef) -> list[str]:
+    """The definition as English, a line per ability and per subroutine, in the definition's order."""
+    lines = [render_ability(a) for a in card.abilities]
+    lines += [render_subroutine(s) for s in card.subroutines]
+    return lines

@@ -1,0 +1,86 @@
+"""The card language's coverage on the web: the figures on /cards, and a defined card's page (status, printed
+text beside the rendering, the scenarios that use it)."""
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+from test_web_corpus import real_index
+
+from judgebook.web.app import create_app
+
+TESTS = Path(__file__).resolve().parent
+FIXTURE_CARDS = TESTS / "fixtures" / "pool_cards"
+SCENARIO = """title: {title}
+corp:
+  servers:
+    HQ: {{ice: [{{card: {card}, rezzed: true}}]}}
+"""
+
+pytestmark = pytest.mark.corpora
+
+
+@pytest.fixture(scope="module")
+def scenarios(tmp_path_factory) -> Path:
+    """Three scenarios: one at the top naming Funhouse, one in a sub-folder naming a second copy, one not."""
+    root = tmp_path_factory.mktemp("scenarios")
+    (root / "sub").mkdir()
+    (root / "fun-one.yaml").write_text(SCENARIO.format(title="Funhouse at the top", card="Funhouse"))
+    (root / "sub" / "fun-two.yaml").write_text(SCENARIO.format(title="A second Funhouse <b>", card="Funhouse#2"))
+    (root / "other.yaml").write_text(SCENARIO.format(title="Only Hagen", card="Hagen"))
+    return root
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory, corpora_root, cards_root, scenarios):
+    app = create_app(index_root=real_index(tmp_path_factory, corpora_root))
+    app.config.update(JUDGEBOOK_NRDB=str(cards_root), JUDGEBOOK_POOL_CARDS=str(FIXTURE_CARDS),
+                      JUDGEBOOK_SCENARIOS=str(scenarios))
+    return app.test_client()
+
+
+def text_of(body: bytes) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", body.decode())).split())
+
+
+def test_the_cards_page_shows_each_formats_coverage(client):
+    resp = client.get("/cards")
+    assert resp.status_code == 200
+    page = resp.data.decode()
+    figures = re.findall(r'<span class="pool-figures" data-total="(\d+)" data-defined="(\d+)" '
+                         r'data-partial="(\d+)" data-undefined="(\d+)"', page)
+    assert figures[0] == ("547", "13", "1", "533")            # standard: the fixture folder's 13 + 1 + stub
+    assert len(figures) == 3
+    text = text_of(resp.data)
+    assert "Standard (Seventh Rotation, rotation_2025): 13 of 547 defined (2.4 %), 1 partial, 533 undefined" in text
+    assert "In the Groove: fixture: \"play only as your first [click]\" is not said" in text
+
+
+def test_a_defined_cards_page_shows_both_texts_and_its_scenarios(client):
+    resp = client.get("/s/cards:funhouse")
+    assert resp.status_code == 200
+    page = resp.data.decode()
+    section = page[page.index('class="card-definition"'):]
+    section = section[:section.index("</section>")]
+    text = text_of(section.encode())
+    assert "Defined" in text and "tests/fixtures/pool_cards/funhouse.yaml" in text
+    assert "When the Runner encounters this ice, end the run unless the Runner takes 1 tag." in text
+    assert "when the Runner encounters this card, the Runner may pay take 1 tag; if not: end the run" in text
+    assert "Scenarios that use it (2)" in text
+    assert '<a href="/replay/fun-one">Funhouse at the top</a>' in section
+    assert "A second Funhouse &lt;b&gt;" in section and "sub/fun-two.yaml" in section
+    assert "Only Hagen" not in section and "def-mismatches" not in section
+
+
+def test_a_partial_card_says_what_it_leaves_out(client):
+    text = text_of(client.get("/s/cards:in_the_groove").data)
+    assert 'Partly defined: fixture: "play only as your first [click]" is not said' in text
+
+
+def test_only_a_card_with_a_definition_has_the_panel(client):
+    assert "card-definition" in client.get("/s/cards:hedge_fund").data.decode()
+    resp = client.get("/s/cards:ice_wall")
+    assert resp.status_code == 200 and "Ice Wall" in resp.data.decode()
+    assert "card-definition" not in resp.data.decode()
