@@ -75,7 +75,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (defined, partial, undefined) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 58, 39, 12
+DEFINED, PARTIAL, UNDEFINED = 74, 26, 9
 
 
 def test_the_library_loader_takes_every_defined_card(cards_root: Path):
@@ -516,3 +516,341 @@ def test_cannot_break_except_using_a_subtype(cards_root: Path):
     other = replay(parse_scenario(HAMMER % ("HQ", "HQ", "decoder", "HQ"), None, LIBRARY, cards_root))
     assert other.error is not None
     assert len([k for k in _kinds(other) if k[0] == "subroutine_broken"]) == 1
+
+
+REGION = """
+title: a second region in the root of a server
+start: {turn: corp, at: action_phase}
+corp:
+  hand: [Cayambe Grid]
+  servers:
+    Server 1: {root: [Djupstad Grid, PAD Campaign]}
+card_defs: [{name: PAD Campaign}]
+decisions:
+  - {action: install, card: Cayambe Grid, server: Server 1}
+expect:
+  state:
+    corp: {installed: [Cayambe Grid, PAD Campaign], trashed: [Djupstad Grid]}
+"""
+
+
+def test_installing_a_region_trashes_the_region_already_in_that_root(cards_root: Path):
+    out = _replay(REGION, cards_root)
+    assert ("region", "rule_region_install") in _kinds(out)
+    elsewhere = _replay(REGION.replace("server: Server 1}", "server: new}").replace(
+        "installed: [Cayambe Grid, PAD Campaign], trashed: [Djupstad Grid]",
+        "installed: [Cayambe Grid, PAD Campaign, Djupstad Grid]"), cards_root)
+    assert "region" not in [k for k, _ in _kinds(elsewhere)]
+
+
+def test_server_only_refuses_every_central_root_and_allows_remotes(cards_root: Path):
+    sc = parse_scenario(REGION.replace("Cayambe Grid", "La Costa Grid"), None, LIBRARY, cards_root)
+    out = replay(sc)
+    action = next(g.point for g in out.states if g.point is not None and g.point.kind == "action")
+    refused = {str(r.decision.get("server")) for r in action.refused
+               if r.decision.get("card") == "La Costa Grid" and r.rule == "rule_x_server_only"}
+    allowed = {str(o.decision.get("server")) for o in action.options if o.decision.get("card") == "La Costa Grid"}
+    assert refused == {"HQ", "R&D", "Archives"}
+    assert allowed == {"Server 1", "new"}
+
+
+ENVELOPMENT = """
+title: Envelopment's gained subroutines come before its printed one
+start: {turn: runner, at: action_phase}
+corp:
+  servers:
+    HQ: {ice: [{card: Envelopment, rezzed: true, counters: {power: 2}}]}
+runner:
+  credits: 10
+  installed: [Breaker]
+card_defs:
+  - {name: Breaker, side: runner, type: program, subtypes: [icebreaker], cost: 0, strength: 9,
+     abilities: [{id: break, cost: {credits: 1}, break: {count: 1}}]}
+decisions:
+  - {action: run, server: HQ}
+  - {use: Breaker, ability: break, subroutines: [1], at: encounter_ice}
+  - {use: Breaker, ability: break, subroutines: [2], at: encounter_ice}
+expect:
+  run: {successful: true}
+  state:
+    corp: {trashed: [Envelopment]}
+    runner: {credits: 8}
+"""
+
+
+def test_gain_subroutine_adds_subroutines_before_the_printed_ones(cards_root: Path):
+    # 2 power counters: 2 "End the run." first, then "Trash this ice.": both gained ones broken, the
+    # printed one resolves and trashes Envelopment.
+    out = _replay(ENVELOPMENT, cards_root)
+    subs = [s.ability for s in out.steps if s.kind == "subroutine"]
+    assert subs == ["sub3"]
+    assert ("trashed", "rule_trashing") in _kinds(out)
+
+
+WINCHESTER = """
+title: Winchester protecting %s, unbroken
+start: {turn: runner, at: action_phase}
+corp:
+  servers:
+    %s: {ice: [{card: Winchester, rezzed: true}]}
+decisions:
+  - {action: run, server: %s}
+expect:
+  run: {successful: %s}
+"""
+
+
+def test_gain_subroutine_while_a_condition_holds(cards_root: Path):
+    hq = _replay(WINCHESTER % ("HQ", "HQ", "HQ", "false"), cards_root)
+    assert [s.ability for s in hq.steps if s.kind == "subroutine"] == ["sub1", "sub2", "sub3"]
+    rd = _replay(WINCHESTER % ("R&D", "R&D", "R&D", "true"), cards_root)
+    assert [s.ability for s in rd.steps if s.kind == "subroutine"] == ["sub1", "sub2"]
+
+
+VOVO = """
+title: Vovô Ozetti lowers the rez cost of ice protecting its server
+start: {turn: runner, at: action_phase}
+corp:
+  credits: 10
+  servers:
+    %s: {ice: [Ivik], root: [{card: Vovô Ozetti, rezzed: true}]}
+    R&D: {ice: [{card: Funhouse, rezzed: true}]}
+decisions:
+  - {action: run, server: %s}
+  - {rez: Ivik, player: corp}
+expect:
+  state:
+    corp: {credits: %d}
+    cards:
+      Ivik: {rezzed: true}
+"""
+
+
+def test_rez_cost_statics_add_up_and_a_card_lowers_its_own_while_unrezzed(cards_root: Path):
+    printed = card_source(cards_root).by_id["ivik"].cost
+    assert printed is not None
+    # Ivik: 1 less for the rezzed Funhouse (a code gate); Vovô Ozetti: 2 less for ice protecting its server.
+    out = _replay(VOVO % ("HQ", "HQ", 10 - (printed - 3)), cards_root)
+    assert ("rezzed", "rule_rez_procedure") in _kinds(out)
+
+
+CLOUD_EATER = """
+title: Cloud Eater's ability when an encounter with it ends
+start: {turn: runner, at: action_phase}
+corp:
+  credits: 10
+  servers:
+    HQ: {ice: [{card: Cloud Eater, rezzed: %s}]}
+runner:
+  credits: 10
+  installed: [Breaker]
+card_defs:
+  - {name: Breaker, side: runner, type: program, subtypes: [icebreaker], cost: 0, strength: 9,
+     abilities: [{id: break, cost: {credits: 1}, break: {count: all}}]}
+decisions:
+  - {action: run, server: HQ}
+  %s
+  - {use: Breaker, ability: break, subroutines: [1, 2, 3], at: encounter_ice}
+"""
+
+
+def test_rezzed_this_turn_holds_only_for_a_card_rezzed_this_turn(cards_root: Path):
+    fresh = replay(parse_scenario(CLOUD_EATER % ("false", "- {rez: Cloud Eater, player: corp}"), None, LIBRARY,
+                                  cards_root))
+    assert "Cloud Eater:encounter-ends" in _pending(fresh)
+    assert ("trashed", "rule_trashing") in _kinds(fresh)  # nothing paid: the Runner loses the Breaker
+    old = replay(parse_scenario(CLOUD_EATER % ("true", ""), None, LIBRARY, cards_root))
+    assert "Cloud Eater:encounter-ends" not in _pending(old)
+
+
+REDUCED_SERVICE = """
+title: Reduced Service, rezzed with 3 power counters bought, taxes a run on its server
+start: {turn: corp, at: action_phase}
+corp:
+  credits: 10
+  clicks: 1
+  servers:
+    Server 1: {root: [Reduced Service]}
+runner:
+  credits: 7
+decisions:
+  - {rez: Reduced Service, player: corp}
+  - {choose: 4, player: corp}
+  - {action: gain_credit, player: corp}
+  - {action: run, server: Server 1, player: runner}
+expect:
+  state:
+    corp: {credits: %d}
+    runner: {credits: 1}
+    cards:
+      Reduced Service: {counters: {power: 3}}
+"""
+
+
+def test_an_additional_cost_quantity_is_valued_on_the_card_that_states_it(cards_root: Path):
+    printed = card_source(cards_root).by_id["reduced_service"].cost
+    assert printed is not None
+    out = _replay(REDUCED_SERVICE % (10 - printed - 3 + 1), cards_root)
+    assert ("action", "runner_basic_action_run") in _kinds(out)
+
+
+KONJIN = """
+title: Konjin's Psi Game
+start: {turn: runner, at: action_phase}
+corp:
+  credits: 5
+  servers:
+    HQ: {ice: [{card: Konjin, rezzed: true}]}
+    R&D: {ice: [{card: Maskirovka, rezzed: true}]}
+runner:
+  credits: 5
+decisions:
+  - {action: run, server: HQ}
+  - {trace: 1, player: corp}
+  - {trace: %d, player: runner}
+  %s
+expect:
+  run: {successful: %s}
+  state:
+    corp: {credits: %d}
+    runner: {credits: %d}
+"""
+
+
+def test_psi_game_bids_are_spent_and_the_outcome_picks_the_branch(cards_root: Path):
+    # Bids differ: the Corp has the Runner encounter Maskirovka (gain 2[c]; end the run).
+    differ = _replay(KONJIN % (0, "- {choose: 2, player: corp}", "false", 6, 5), cards_root)
+    assert ("psi_outcome", "rule_psi_outcome") in _kinds(differ)
+    assert ("forced_encounter", "rule_forced_encounter") in _kinds(differ)
+    match = _replay(KONJIN % (1, "", "true", 4, 4), cards_root)
+    assert ("psi_outcome", "rule_psi_outcome") in _kinds(match)
+    assert "forced_encounter" not in [k for k, _ in _kinds(match)]
+
+
+def test_psi_game_refuses_a_bid_the_player_cannot_spend(cards_root: Path):
+    sc = parse_scenario((KONJIN % (0, "", "false", 6, 5)).replace("  credits: 5\ndecisions", "  credits: 1\ndecisions"),
+                        None, LIBRARY, cards_root)
+    out = replay(sc)
+    bids = [g.point for g in out.states if g.point is not None and g.point.rule == "rule_psi_bid_options"
+            and g.point.player == "runner"]
+    assert bids and [o.decision.value for o in bids[0].options] == [0, 1]
+    assert [(r.decision.value, r.rule) for r in bids[0].refused] == [(2, "rule_bid_possible")]
+
+
+ADRIAN = """
+title: Adrian Seis's Psi Game
+start: {turn: runner, at: action_phase}
+corp:
+  servers:
+    Server 1: {root: [{card: Adrian Seis, rezzed: true}, Hostile Takeover]}
+runner:
+  credits: 5
+card_defs: [{name: Hostile Takeover}]
+decisions:
+  - {action: run, server: Server 1}
+  - {trace: 0, player: corp}
+  - {trace: %d, player: runner}
+expect:
+  run: {successful: true}
+  state:
+    runner: {score: %d}
+"""
+
+
+def test_psi_game_branches_limit_what_the_runner_accesses(cards_root: Path):
+    differ = _replay(ADRIAN % (1, 0), cards_root)  # only Adrian Seis can be accessed: no agenda stolen
+    accessed = [s.card for s in differ.steps if s.kind == "access"]
+    assert accessed == ["Adrian Seis"]
+    match = _replay(ADRIAN % (0, 1), cards_root)  # Adrian Seis cannot be accessed; the agenda is stolen
+    assert [s.card for s in match.steps if s.kind == "access"] == ["Hostile Takeover"]
+
+
+ISAAC = """
+title: Isaac Liberdade moves to another server's root as the Corp's turn ends
+start: {turn: corp, at: action_phase}
+corp:
+  clicks: 1
+  servers:
+    Server 1: {root: [{card: Isaac Liberdade, rezzed: true}]}
+    Server 2: {ice: [{card: Ice Wall, id: Advanced, counters: {advancement: 1}}, {card: Ice Wall, id: Plain}]}
+    Server 3: {root: [{card: Djupstad Grid, rezzed: true}]}
+card_defs: [{name: Ice Wall}]
+decisions:
+  - {action: gain_credit, player: corp}
+  - {target: [Server 2], player: corp}
+  - {target: Plain, player: corp}
+expect:
+  resolved: ["Isaac Liberdade:move", "Isaac Liberdade:moved"]
+  state:
+    cards:
+      Isaac Liberdade: {zone: installed, rezzed: true}
+      Plain: {counters: {advancement: 1}}
+      Advanced: {counters: {advancement: 1}}
+"""
+
+
+def test_move_to_root_keeps_the_same_object_and_triggers_moved_to_root(cards_root: Path):
+    out = _replay(ISAAC, cards_root)
+    assert ("moved_to_root", "rule_object_move_known_location") in _kinds(out)
+    assert out.states[-1].cards["Isaac Liberdade"].zone.endswith("Server 2.root")
+    # The target of the "moved" ability: only ice protecting its new server with no advancement counter.
+    points = [g.point for g in out.states if g.point is not None and g.point.kind == "target"]
+    assert sorted(o.decision.value[0] for o in points[0].options) == ["Archives", "HQ", "R&D", "Server 2", "Server 3"]
+    assert [o.decision.value for o in points[1].options] == [["Plain"]]
+
+
+LOGJAM = """
+title: Logjam rezzed with three card types faceup in Archives
+start: {turn: runner, at: action_phase}
+corp:
+  credits: 10
+  discard: [Hedge Fund, {card: Hedge Fund, id: Second}, Ice Wall, PAD Campaign, {card: Hostile Takeover, faceup: false}]
+  servers:
+    HQ: {ice: [Logjam]}
+card_defs: [{name: Hedge Fund}, {name: Ice Wall}, {name: PAD Campaign}, {name: Hostile Takeover}]
+decisions:
+  - {action: run, server: HQ}
+  - {rez: Logjam, player: corp}
+expect:
+  run: {successful: false, ended_by: end_the_run}
+  state:
+    cards:
+      Logjam: {counters: {advancement: 4}}
+"""
+
+
+def test_card_types_counts_types_not_cards_and_only_the_faceup_ones(cards_root: Path):
+    # operation, ice, asset faceup (the facedown agenda is not seen): 1 + 3 counters.
+    out = _replay(LOGJAM, cards_root)
+    assert "Logjam:rez" in _pending(out)
+
+
+ATTINI = """
+title: Attini at threat level %d
+start: {turn: runner, at: action_phase}
+corp:
+  servers:
+    HQ: {ice: [{card: Attini, rezzed: true}]}
+runner:
+  credits: 6
+  hand: [Sure Gamble, Sure Gamble, Sure Gamble, Sure Gamble]
+  score: [%s]
+card_defs: [{name: Sure Gamble}, {name: Hostile Takeover}, {name: Project Vitruvius}]
+decisions:
+  - {action: run, server: HQ}
+  - {pay: true, player: runner, if_able: true}
+  - {pay: true, player: runner, if_able: true}
+  - {pay: true, player: runner, if_able: true}
+expect:
+  state:
+    runner: {credits: %d, hand: %d}
+"""
+
+
+def test_resolving_subroutines_bars_spending_while_this_ice_resolves_them(cards_root: Path):
+    # Threat 3 (1 + 2 points): the Runner cannot pay 2[c] for any subroutine and takes 3 net damage.
+    barred = _replay(ATTINI % (3, "Hostile Takeover, Project Vitruvius", 6, 1), cards_root)
+    assert [k for k in _kinds(barred) if k[0] == "damage"] == [("damage", "rule_meat_net_damage")] * 3
+    # Threat 1: the Runner pays for all three.
+    paid = _replay(ATTINI % (1, "Hostile Takeover", 0, 4), cards_root)
+    assert "damage" not in [k for k, _ in _kinds(paid)]

@@ -3,9 +3,9 @@
 {at_least: [q, q]} | {at_most: [q, q]} | {equals: [q, q]} | {more_than: [q, q]} | {less_than: [q, q]} |
 {all: [c, ...]} | {any: [c, ...]} | {not: c} | during_run | {run_on: this|central|remote|HQ|...} |
 {protecting: HQ|central|remote|...} |
-{encountering: self|any} | during_trace | {tagged: true} | {threat: N} | {exists: <selector>} | {rezzed: true} |
-{first_this_turn: <event name>} | {first_this_run: <event name>} |
-{installed_this_turn: true}
+{encountering: self|any} | during_trace | {tagged: true} | {threat: N} |
+{rezzed_this_turn: true} | {resolving_subroutines: self} | {exists: <selector>} | {rezzed: true} |
+{first_this_turn: <event name>} | {first_this_run: <event name>} | {installed_this_turn: true}
 """
 
 from __future__ import annotations
@@ -240,6 +240,28 @@ class Encountering(Condition):
         }[self.ice]
 
 
+@CONDITIONS.register("resolving_subroutines")
+@dataclass(frozen=True, eq=False)
+class ResolvingSubroutines(Condition):
+    """The subroutines of this ice are resolving: its encounter has reached the resolve-subroutines step
+    ("while subroutines on this ice are resolving")."""
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> ResolvingSubroutines:
+        if arg != "self":
+            at.fail("resolving_subroutines is self (this ice)")
+        return cls()
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules.frames import current_encounter
+
+        enc = current_encounter(g)
+        return enc is not None and enc.ice == ctx.source and getattr(enc, "at", "") == "subroutines"
+
+    def render(self) -> str:
+        return "while subroutines on this ice are resolving"
+
+
 @CONDITIONS.register("during_trace")
 @dataclass(frozen=True, eq=False)
 class DuringTrace(Condition):
@@ -328,6 +350,28 @@ class SelfRezzed(Condition):
 
     def render(self) -> str:
         return "this card is rezzed" if self.want else "this card is not rezzed"
+
+
+@CONDITIONS.register("rezzed_this_turn")
+@dataclass(frozen=True, eq=False)
+class RezzedThisTurn(Condition):
+    """This card was (not) rezzed this turn ("if it was rezzed this turn")."""
+
+    want: bool
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> RezzedThisTurn:
+        if not isinstance(arg, bool):
+            at.fail("rezzed_this_turn is true or false")
+        return cls(arg)
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        rezzed = any(f.event.name == "rezzed" and f.event.get("card") == ctx.source and f.turn == g.turn
+                     for f in g.history)
+        return rezzed == self.want
+
+    def render(self) -> str:
+        return "this card was rezzed this turn" if self.want else "this card was not rezzed this turn"
 
 
 @CONDITIONS.register("installed_this_turn")

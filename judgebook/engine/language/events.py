@@ -33,6 +33,7 @@ EVENTS = (
     "derezzed",
     "played",
     "trashed",
+    "moved_to_root",
     "scored",
     "stolen",
     "forfeited",

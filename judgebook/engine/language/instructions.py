@@ -1166,6 +1166,37 @@ class Trace(Instruction):
         return text
 
 
+@instruction("psi_game")
+@dataclass(frozen=True, eq=False)
+class PsiGame(Instruction):
+    """"Play a Psi Game": each player secretly bids 0, 1 or 2[c]; both bids are revealed and spent; then
+    `match` or `differ` resolves (rule_psi_game)."""
+
+    match: tuple[Instruction, ...]
+    differ: tuple[Instruction, ...]
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> PsiGame:
+        arg = {} if arg in (None, True) else arg
+        check_keys(arg, ("match", "differ"), at)
+        return cls(parse_instructions(arg.get("match"), at.key(arg, "match")),
+                   parse_instructions(arg.get("differ"), at.key(arg, "differ")))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.procedures import PsiFrame
+
+        return PsiFrame.start(g, ctx, self.match, self.differ)
+
+    def render(self) -> str:
+        text = "play a Psi Game"
+        if self.match:
+            text += f". If the bids match, {render_all(self.match)}"
+        if self.differ:
+            text += f". If the bids differ, {render_all(self.differ)}"
+        return text
+
+
 @instruction("resolve_subroutine")
 @dataclass(frozen=True, eq=False)
 class ResolveSubroutine(Instruction):
@@ -1194,11 +1225,11 @@ class ResolveSubroutine(Instruction):
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.engine.rules.frames import log, push
         from judgebook.engine.rules.resolve import Resolve
-        from judgebook.engine.state.queries import definition
+        from judgebook.engine.rules.values import subroutines
 
         targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
         for ice in targets:
-            subs = definition(g, ice).subroutines
+            subs = subroutines(g, ice)
             if len(subs) < self.subroutine:
                 g = log(g, "no_subroutine", f"{ice} has no subroutine {self.subroutine}", "rule_instruction_target")
                 continue

@@ -122,6 +122,29 @@ class CountOf(Quantity):
         return f"the number of {self.selector.render()}"
 
 
+@QUANTITIES.register("card_types")
+@dataclass(frozen=True)
+class CardTypes(Quantity):
+    """The number of card types among the cards a selector finds ("for each card type among faceup cards in
+    Archives")."""
+
+    selector: Selector
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> CardTypes:
+        from judgebook.engine.language.selectors import parse_selector
+
+        return cls(parse_selector(arg, at))
+
+    def value(self, g: Game, ctx: Ctx) -> int:
+        from judgebook.engine.state import queries as q
+
+        return len({q.definition(g, c).type for c in self.selector.candidates(g, ctx)})
+
+    def render(self) -> str:
+        return f"the number of card types among {self.selector.render()}"
+
+
 @QUANTITIES.register("counters")
 @dataclass(frozen=True)
 class Counters(Quantity):

@@ -426,6 +426,24 @@ class HasCounter(Filter):
         return f"with a {self.kind} counter"
 
 
+@FILTERS.register("no_counter")
+@dataclass(frozen=True, eq=False)
+class HasNoCounter(Filter):
+    kind: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> HasNoCounter:
+        if not isinstance(arg, str):
+            at.fail("no_counter is a counter kind (virus, power, advancement, ...)")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        return g.cards[cid].count(self.kind) == 0
+
+    def render(self) -> str:
+        return f"with no {self.kind} counter"
+
+
 SERVER_WORDS = ("this", "attacked", "central", "remote", "mark")
 
 

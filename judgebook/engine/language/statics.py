@@ -101,6 +101,36 @@ class CanBeAdvanced(Static):
         return "you can advance this card"
 
 
+@STATICS.register("server_only")
+@dataclass(frozen=True, eq=False)
+class ServerOnly(Static):
+    """"Remote server only." / "Central server only." / "HQ only.": where this upgrade may be installed, at all
+    times, even while inactive (rule_x_server_only), so the install reads it from the card's definition."""
+
+    servers: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> ServerOnly:
+        vals = arg if isinstance(arg, list) else [arg]
+        if not vals or not all(isinstance(v, str) and v not in ("this", "attacked") for v in vals):
+            at.fail("server_only is remote, central or server names")
+        return cls(tuple(vals))
+
+    def allows(self, server: str) -> bool:
+        central = server in ("HQ", "R&D", "Archives")
+        return any(s == server or (s == "remote" and not central) or (s == "central" and central)
+                   for s in self.servers)
+
+    def render(self) -> str:
+        return f"{' or '.join(self.servers)} server only"
+
+
+def server_only_refuses(card_def: Any, server: str) -> bool:
+    """Whether a "... server only" restriction of this card keeps it out of `server` ("new" is a remote)."""
+    where = "Server new" if server == "new" else server
+    return any(isinstance(a.static, ServerOnly) and not a.static.allows(where) for a in card_def.abilities)
+
+
 @STATICS.register("cannot_break")
 @dataclass(frozen=True, eq=False)
 class CannotBreak(Static):
@@ -211,8 +241,9 @@ class CostChange(Static):
 
     @property
     def own(self) -> bool:
-        """A change to installing or playing this very card applies while it is not yet active."""
-        return self.to in ("install", "play") and self.card.render() == "this card"
+        """A change to installing, playing or rezzing this very card applies while it is not yet active (Ivik:
+        "the rez cost of this ice is lowered by ...", while unrezzed)."""
+        return self.to in ("install", "play", "rez") and self.card.render() == "this card"
 
     def render(self) -> str:
         what = f"its {self.ability} ability" if self.ability else self.card.render()
@@ -247,6 +278,40 @@ class Prevent(Static):
         return f"prevent {n} {self.damage_type + ' ' if self.damage_type else ''}{self.what.replace('_', ' ')}"
 
 
+@STATICS.register("gain_subroutine")
+@dataclass(frozen=True, eq=False)
+class GainSubroutine(Static):
+    """An ice gains a subroutine ("This ice gains '[subroutine] End the run.' for each hosted power counter"):
+    `count` copies (a quantity, default 1) of `subroutine` (instructions), `position: before` or after (the
+    default) its printed subroutines, on `target` (default this ice)."""
+
+    subroutine: Any  # the Subroutine the ice gains (a card-language value; parsed late: instructions import this)
+    count: Quantity
+    before: bool = False
+    target: Selector | None = None
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> GainSubroutine:
+        from judgebook.engine.language.cards import Subroutine
+        from judgebook.engine.language.instructions import parse_instructions
+
+        check_keys(arg, ("subroutine", "count", "position", "target"), at)
+        if "subroutine" not in arg:
+            at.fail("gain_subroutine needs `subroutine` (its instructions)")
+        position = want_str(arg, "position", at, "after", ("before", "after"))
+        return cls(
+            Subroutine("", parse_instructions(arg["subroutine"], at.key(arg, "subroutine"))),
+            parse_quantity(arg.get("count", 1), at.key(arg, "count") if "count" in arg else at),
+            position == "before",
+            parse_selector(arg["target"], at.key(arg, "target"), None) if "target" in arg else None,
+        )
+
+    def render(self) -> str:
+        from judgebook.engine.language.instructions import render_all
+
+        n = self.count.render()
+        where = "before" if self.before else "after"
+        return f"gains {n} \"[subroutine] {render_all(self.subroutine.effects)}\" {where} its printed subroutines"
 @STATICS.register("not_trashed")
 @dataclass(frozen=True, eq=False)
 class NotTrashed(Static):

@@ -5,6 +5,7 @@
     {host: <selector>, onto: <selector>}                    host a card onto another without installing it
     {move: <selector>, to: hand | deck_top | deck_bottom | discard | score}
     {swap: <selector of 2 installed cards>}  |  {swap: <selector of 1>, with: <selector>}
+    {move_to_root: self, server: another}                  move an installed upgrade to another server's root
 
 Each is parsed, rendered and run here; the frames they push for their decisions (the order chosen,
 the card found, the cards swapped) and their state changes are in `judgebook.engine.rules.verbs`.
@@ -175,6 +176,37 @@ class Move(Instruction):
                  "deck_bottom": "the bottom of its owner's deck", "discard": "its owner's discard pile",
                  "score": "your score area", "removed": "the removed-from-game zone"}[self.to]
         return f"move {self.selector.render()} to {where}"
+
+
+@instruction("move_to_root", "server")
+@dataclass(frozen=True)
+class MoveToRoot(Instruction):
+    """Move an installed upgrade to the root of another server ("you may move this upgrade to the root of
+    another server"): the Corp chooses the server; the card stays installed, rezzed or not, with its counters,
+    the same object (rule_object_move_known_location)."""
+
+    selector: Selector
+    server: str = "another"
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> MoveToRoot:
+        server = want_str(mods, "server", whole, "another", ("another",)) or "another"
+        return cls(parse_selector(arg, at), server)
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules import verbs
+
+        return any(verbs.roots_to_move_to(g, cid) for cid in self.selector.candidates(g, ctx))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules import verbs
+
+        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        return verbs.move_to_root(g, ctx, targets[0]) if targets else g
+
+    def render(self) -> str:
+        return f"move {self.selector.render()} to the root of another server"
 
 
 @instruction("swap", "with")

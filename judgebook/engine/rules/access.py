@@ -44,7 +44,7 @@ class Breach(Frame):
             left = [c for c in g.zone(zone) if c not in self.accessed]
             if left:
                 cards = [left[0]] if self.server == "R&D" else ["HQ"]
-        out = cards + root
+        out = [c for c in cards + root if not _cannot_access(g, c)]
         only = _only_accessible(g)
         return [c for c in out if c == only] if only else out
 
@@ -64,7 +64,10 @@ class Breach(Frame):
                 "runner",
             )
         cands = self.candidates(g)
-        if costs.cannot(g, "access", "runner", self.server):
+        blanket = costs.cannot(g, "access", "runner", self.server)
+        # A ban on one card ("cannot access this upgrade") or on all but one ("cannot access cards other than
+        # this upgrade") is applied to the candidates above; only a ban on accessing at all empties them.
+        if blanket is not None and blanket.card is None and blanket.except_ is None:
             cands = []
         if not cands:
             return log(pop(g), "breach_complete", f"the breach of {self.server} is complete", "step_breach_complete")
@@ -239,6 +242,16 @@ def _server_of_candidate(g: Game, cid: str) -> str | None:
         return server
     zone = g.cards[cid].zone
     return next((s for s, z in q.CENTRAL_ZONES.items() if z == zone), None)
+
+
+def _cannot_access(g: Game, cid: str) -> bool:
+    """rule_prohibiting_access: "the Runner cannot access this upgrade" bars that card only, not the breach."""
+    from judgebook.engine.language.statics import Cannot
+    from judgebook.engine.rules.values import statics
+
+    return cid in g.cards and any(
+        isinstance(effect, Cannot) and effect.what == "access" and effect.card is not None
+        and cid in effect.card.candidates(g, ctx) for effect, ctx in statics(g))
 
 
 def _only_accessible(g: Game) -> str | None:

@@ -10,6 +10,7 @@ from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decisio
 from judgebook.engine.errors import IllegalDecision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import Cost
+from judgebook.engine.language.quantities import Number
 from judgebook.engine.language.statics import Cannot
 from judgebook.engine.rules.effects import forfeit, move, remove_from_game, set_player, tags_removed, trash
 from judgebook.engine.rules.frames import Frame, current_run, event, log, path, pop
@@ -389,7 +390,11 @@ def additional_cost(g: Game, to: str, card: str | None = None, server: str | Non
             continue
         if effect.first_this_turn and count_this(g, "run_begins" if to == "run" else to, "turn") > 0:
             continue
-        total = effect.cost if total is None else total.plus(effect.cost)
+        cost = effect.cost
+        if cost.has_credits and not cost.x:
+            # A quantity ("2[c] for each hosted power counter") is the static's card's, valued now.
+            cost = replace(cost, credits=Number(cost.credits.value(g, ctx)))
+        total = cost if total is None else total.plus(cost)
     return total
 
 

@@ -22,6 +22,7 @@ from judgebook.engine.rules.frames import (
 )
 from judgebook.engine.rules.resolve import Resolve
 from judgebook.engine.rules.triggers import emit, record
+from judgebook.engine.rules.values import subroutines
 from judgebook.engine.rules.windows import PriorityWindow
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game
@@ -85,7 +86,7 @@ class Encounter(Frame):
             return self._complete(g, server)
         if self.at == "begun":
             g = set_top(g, replace(self, at="window"))
-            if not q.definition(g, self.ice).subroutines and not self.bypassed:
+            if not subroutines(g, self.ice) and not self.bypassed:
                 # An ice with no subroutines is fully broken as its break window opens
                 # (rule_fully_break_no_subroutines).
                 g = emit(
@@ -98,7 +99,7 @@ class Encounter(Frame):
         if self.at == "window":
             return set_top(g, replace(self, at="subroutines"))
         if self.at == "subroutines":
-            subs = q.definition(g, self.ice).subroutines
+            subs = subroutines(g, self.ice)
             i = self.sub
             while i < len(subs) and i in self.broken:
                 i += 1
@@ -120,7 +121,7 @@ class Encounter(Frame):
 
     def _complete(self, g: Game, server: str | None) -> Game:
         g = pop(g)
-        fully = len(self.broken) == len(q.definition(g, self.ice).subroutines) and not self.bypassed
+        fully = len(self.broken) == len(subroutines(g, self.ice)) and not self.bypassed
         return emit(
             g,
             event("encounter_ends", ice=self.ice, server=server, encounter_seq=self.seq, fully_broken=fully),
@@ -142,7 +143,7 @@ def break_subroutines(g: Game, breaker: str, subs: list[int]) -> Game:
             "runner",
         )
     now = find(g, Encounter)
-    if len(now.broken) == len(q.definition(g, enc.ice).subroutines):
+    if len(now.broken) == len(subroutines(g, enc.ice)):
         run = current_run(g)
         g = emit(
             g,

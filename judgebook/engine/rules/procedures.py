@@ -10,7 +10,7 @@ from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import Cost
 from judgebook.engine.language.quantities import Number
 from judgebook.engine.rules import costs
-from judgebook.engine.rules.effects import move, rez
+from judgebook.engine.rules.effects import move, rez, trash
 from judgebook.engine.rules.frames import Frame, current_run, event, log, path, pop, push, swap
 from judgebook.engine.rules.resolve import resolve_now
 from judgebook.engine.rules.triggers import emit
@@ -23,6 +23,20 @@ if TYPE_CHECKING:
 
 
 SERVER_CHOICES = ("remote", "central", "any")  # `server:` words that let the Corp choose the server
+
+
+def region_limit(g: Game, cid: str) -> Game:
+    """Limit 1 region per server: a region installed in a root where a region already is makes the Corp
+    trash the one already installed (rule_region_install), active or not (rule_region_active_inactive)."""
+    server = q.server_of(g, cid)
+    if server is None or "region" not in q.definition(g, cid).subtypes or g.cards[cid].zone != q.root_zone(server):
+        return g
+    for other in g.zone(q.root_zone(server)):
+        if other != cid and "region" in q.definition(g, other).subtypes:
+            g = log(g, "region", f"{other} is trashed: limit 1 region per server", "rule_region_install", "corp",
+                    card=other)
+            g = trash(g, other, "corp")
+    return g
 
 
 def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
@@ -51,6 +65,11 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
         server = ins.server
         if server == "this" or (server is None and ins.position == "inward_of_self"):
             server = q.server_of(g, ctx.source)
+        from judgebook.engine.language.statics import server_only_refuses
+
+        if server_only_refuses(d, server or "new"):
+            return log(g, "cannot_install", f"{cid} cannot be installed in {server}", "rule_x_server_only", side,
+                       card=cid)
         if server in (None, "new"):
             n = 1 + sum(1 for s in g.servers if s.startswith("Server "))
             server = f"Server {n}"
@@ -65,6 +84,7 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
         else:
             g = move(g, cid, q.root_zone(server))
         g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
+    g = region_limit(g, cid)
     installed = event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid),
                       from_hand=from_hand)
     g = emit(g, installed, f"{cid} is installed", "rule_installing", side)
@@ -273,6 +293,49 @@ class TraceFrame(Frame):
         )
         branch = self.success if ok else self.failure
         return resolve_now(g, self.ctx, branch, "step_trace_determine_success") if branch else g  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class PsiFrame(Frame):
+    """A Psi Game (sec_psi_games): the Corp, then the Runner, secretly bid 0, 1 or 2[c] (rule_psi_bid_options),
+    never more than they can spend (rule_bid_possible); both bids are then revealed and spent with no checkpoint
+    between (rule_psi_bid_reveal), and the outcome picks the instructions (rule_psi_outcome). A script answers
+    each bid with `{trace: N}`, the decision that spends credits secretly."""
+
+    ctx: Ctx
+    match: tuple[object, ...]
+    differ: tuple[object, ...]
+    corp: int | None = None
+    label = "psi game"
+
+    @staticmethod
+    def start(g: Game, ctx: Ctx, match: tuple[object, ...], differ: tuple[object, ...]) -> Game:
+        g = log(g, "psi_game", "a Psi Game is played", "rule_psi_game", "corp", card=ctx.source)
+        return push(g, PsiFrame(ctx, match, differ))
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        side: Side = "corp" if self.corp is None else "runner"
+        limit = 0 if costs.cannot(g, "spend_credits", side) else min(2, costs.available_credits(g, side, "any"))
+        opts = tuple(Option(decision("trace", n, player=side), f"bid {n}[c]", "rule_psi_bid_options")
+                     for n in range(0, limit + 1))
+        refused = tuple(Refused(decision("trace", n, player=side), f"bid {n}[c]", "rule_bid_possible",
+                                f"the {side} cannot spend {n}[c]") for n in range(limit + 1, 3))
+        return ChoicePoint(side, "trace", f"Psi Game: the {side} bids secretly", "rule_psi_bid_options", opts,
+                           refused, default=0, path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        n = int(option.decision.value)
+        if self.corp is None:
+            return swap(g, self, replace(self, corp=n))
+        g = pop(g)
+        for side, bid in (("corp", self.corp), ("runner", n)):
+            if bid:
+                g = costs.pay(g, Cost(credits=Number(bid), has_credits=True), Ctx(self.ctx.source, side), side)  # type: ignore[arg-type]
+        same = self.corp == n
+        g = log(g, "psi_outcome", f"the bids ({self.corp}[c], {n}[c]) {'match' if same else 'differ'}",
+                "rule_psi_outcome", card=self.ctx.source)
+        branch = self.match if same else self.differ
+        return resolve_now(g, self.ctx, branch, "rule_psi_outcome") if branch else g  # type: ignore[arg-type]
 
 
 def start_trace(g: Game, ctx: Ctx, ins: Trace) -> Game:

@@ -8,6 +8,7 @@ from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decisio
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import Cost
 from judgebook.engine.language.quantities import Number
+from judgebook.engine.language.statics import server_only_refuses
 from judgebook.engine.rules import costs
 from judgebook.engine.rules.effects import draw, move, set_player, win
 from judgebook.engine.rules.frames import Call, Frame, event, find, log, path, pop, push, react_first, set_top, swap
@@ -324,6 +325,8 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                 )
                 if costs.cannot(g, "install", side, None if server == "new" else server, cid):
                     why = ("rule_cannot_precedence", "a card forbids installing it there")
+                if server_only_refuses(card_def, server):
+                    why = ("rule_x_server_only", f"{cid} cannot be installed in {server}")
                 if why:
                     refused.append(Refused(d, f"install {cid} in {server}", why[0], why[1]))
                 else:
@@ -423,6 +426,9 @@ def install(g: Game, side: Side, cid: str, server: object) -> Game:
         else:
             g = move(g, cid, q.root_zone(name))
         g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
+        from judgebook.engine.rules.procedures import region_limit
+
+        g = region_limit(g, cid)
     return emit(
         g,
         event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid), from_hand=from_hand),

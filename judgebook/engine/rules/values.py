@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.selectors import Ref
@@ -90,6 +91,22 @@ def strength(g: Game, cid: str) -> int:
     return base + bonus
 
 
+def subroutines(g: Game, cid: str) -> tuple[Any, ...]:
+    """An ice's subroutines in order: its printed ones with those it gains (`gain_subroutine` statics)."""
+    from judgebook.engine.language.statics import GainSubroutine
+
+    printed = q.definition(g, cid).subroutines
+    before: list[Any] = []
+    after: list[Any] = []
+    for effect, ctx in statics(g):
+        if not isinstance(effect, GainSubroutine):
+            continue
+        if cid not in (effect.target.candidates(g, ctx) if effect.target is not None else [ctx.source]):
+            continue
+        (before if effect.before else after).extend([effect.subroutine] * max(0, effect.count.value(g, ctx)))
+    return tuple(before) + tuple(printed) + tuple(after)
+
+
 def hand_size(g: Game, side: Side) -> int:
     return max(0, max_hand_size(g, side))
 
@@ -173,7 +190,7 @@ def card_stat(g: Game, cid: str, stat: str) -> int:
     if stat == "memory_cost":
         return d.memory
     if stat == "subroutine_count":
-        return len(d.subroutines)
+        return len(subroutines(g, cid))
     if stat == "advancement_requirement":
         return advancement_requirement(g, cid)
     raise ValueError(stat)

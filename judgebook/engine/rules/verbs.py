@@ -169,6 +169,58 @@ def move_cards(g: Game, ctx: Ctx, targets: tuple[str, ...], to: str, side: Side)
     return g
 
 
+def roots_to_move_to(g: Game, cid: str) -> list[str]:
+    """The servers whose root an installed Corp card may move to: any other existing server that its
+    "... server only" allows (rule_x_server_only) and, for a region, that holds no region (rule_region_swap)."""
+    from judgebook.engine.language.statics import server_only_refuses
+
+    here = q.server_of(g, cid)
+    if here is None or not q.is_installed(g, cid):
+        return []
+    d = q.definition(g, cid)
+    region = "region" in d.subtypes
+    return [s for s in g.servers if s != here and not server_only_refuses(d, s)
+            and not (region and any("region" in q.definition(g, c).subtypes for c in g.zone(q.root_zone(s))))]
+
+
+def move_to_root(g: Game, ctx: Ctx, cid: str) -> Game:
+    servers = roots_to_move_to(g, cid)
+    if not servers:
+        return log(g, "no_move", f"{cid} has no other server to move to: nothing happens",
+                   "rule_install_to_invalid_destination", ctx.controller, card=cid)
+    return push(g, ChooseRoot(ctx, cid, tuple(servers)))
+
+
+@dataclass(frozen=True)
+class ChooseRoot(Frame):
+    """The Corp chooses the server whose root the card moves to: `{target: [server]}`."""
+
+    ctx: Ctx
+    card: str
+    servers: tuple[str, ...]
+    label = "move to another server"
+
+    def step(self, g: Game) -> ChoicePoint:
+        opts = tuple(Option(decision("target", [s]), f"move {self.card} to the root of {s}",
+                            "rule_object_move_known_location") for s in self.servers)
+        return ChoicePoint(self.ctx.controller, "target", f"choose the server {self.card} moves to",
+                           "rule_object_move_known_location", opts, (), default=0, path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        g = pop(g)
+        server = str(option.decision.value[0])
+        before = g.cards[self.card].zone
+        zone = q.root_zone(server)
+        zones = dict(g.zones)
+        zones[before] = tuple(c for c in zones[before] if c != self.card)
+        zones[zone] = tuple(zones.get(zone, ())) + (self.card,)
+        # The same object (rule_object_move_known_location): rez state, counters and hosted cards stay.
+        g = replace(g, zones=FMap(zones), cards=g.cards.set(self.card, replace(g.cards[self.card], zone=zone)))
+        return emit(g, event("moved_to_root", card=self.card, server=server, player=self.ctx.controller),
+                    f"{self.card} moves to the root of {server}", "rule_object_move_known_location",
+                    self.ctx.controller)
+
+
 def swap(g: Game, ctx: Ctx, cards: tuple[str, ...]) -> Game:
     if len(cards) != 2 or cards[0] == cards[1] or not all(c in g.cards and q.is_installed(g, c) for c in cards):
         return log(g, "no_swap", "no two installed cards to swap: nothing happens", "rule_swap_only_to_valid_location",

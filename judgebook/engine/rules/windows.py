@@ -21,7 +21,7 @@ from judgebook.engine.rules.checkpoint import checkpoint
 from judgebook.engine.rules.frames import Frame, current_encounter, current_run, event, log, path, pop, push, set_top
 from judgebook.engine.rules.resolve import Resolve
 from judgebook.engine.rules.triggers import emit
-from judgebook.engine.rules.values import ability_active, strength
+from judgebook.engine.rules.values import ability_active, strength, subroutines
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, Pending, Side, Use, evolve, other
 
@@ -300,11 +300,10 @@ def _approached(g: Game) -> str | None:
 def _rez_refusal(g: Game, cid: str) -> tuple[str, str] | None:
     if costs.cannot(g, "rez", "corp", q.server_of(g, cid), cid):
         return "rule_cannot_precedence", "a card forbids rezzing it"
-    d = q.definition(g, cid)
     from judgebook.engine.language.costs import Cost
     from judgebook.engine.language.quantities import Number
 
-    price = Number(costs.changed(g, "rez", cid, d.cost or 0))
+    price = Number(costs.changed(g, "rez", cid, q.definition(g, cid).cost or 0))
     return costs.refusal(g, Cost(credits=price, has_credits=True), Ctx(cid, "corp"), "corp")
 
 
@@ -410,7 +409,7 @@ def _ability_options(
                 )
             )
             return
-        unbroken = [i for i in range(len(ice_def.subroutines)) if i not in enc.broken]
+        unbroken = [i for i in range(len(subroutines(g, enc.ice))) if i not in enc.broken]
         if not unbroken:
             refused.append(Refused(base, label, "rule_break_subroutine", "no unbroken subroutine", later=True))
             return
