@@ -280,9 +280,7 @@ def run_in_progress(g: Game, server: str, at: str, position: int) -> Game:
     ice = g.zone(q.ice_zone(server))
     bp = g.corp.bad_publicity
     if at == "approach_ice":
-        # Moving inward leaves the passed ice named as the last approached one, until approach_begins renames it.
-        before = ice[position - 1] if position > 0 else None
-        return run.goto(g, "approach_begins", position=position, approached=before, bp_credits=bp)
+        return run.goto(g, "approach_begins", position=position, bp_credits=bp)
     if at == "encounter_ice":
         # approach_complete on a rezzed ice starts the encounter (the Encounter frame) as in play.
         return run.goto(g, "approach_complete", position=position, approached=ice[position], bp_credits=bp)
