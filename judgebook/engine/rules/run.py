@@ -284,6 +284,4 @@ def run_in_progress(g: Game, server: str, at: str, position: int) -> Game:
     if at == "encounter_ice":
         # approach_complete on a rezzed ice starts the encounter (the Encounter frame) as in play.
         return run.goto(g, "approach_complete", position=position, approached=ice[position], bp_credits=bp)
-    # approach_server: the step after approach_next, which left `now` on itself.
-    g = run.goto(g, "approach_server", position=len(ice), approached=ice[-1] if ice else None, bp_credits=bp)
-    return set_top(g, replace(g.stack[-1], now=INDEX["approach_next"]))  # type: ignore[type-var]
+    return run.goto(g, "approach_server", position=len(ice), approached=ice[-1] if ice else None, bp_credits=bp)
