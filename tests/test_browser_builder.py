@@ -202,3 +202,30 @@ def test_a_mistake_comes_back_next_to_its_field_in_the_browser(browser, server):
     # the board with its mistakes is answered 400, which Chromium logs; nothing else may be logged
     assert [e for e in pg.errors if "status of 400" not in e] == []
     ctx.close()
+
+
+def test_a_board_starting_inside_a_run_shows_the_rez_choice(browser, server):
+    ctx, pg = new_page(browser, "desktop")
+    pg.goto(f"{server}/replay/new")
+    pick_card(pg, "s0_ice0_card", "Enig", "Enigma")                  # s0: HQ
+    pg.select_option("#run_server", "HQ")
+    assert pg.locator("#at").input_value() == "run"                 # choosing the run's server starts in it
+    pg.select_option("#run_at", "approach_ice")
+    pg.locator("#run_ice").fill("2")                                # HQ has one ice: refused next to the field
+    with pg.expect_navigation():
+        pg.locator("button.bd-play").click()
+    assert pg.locator("#run_ice-err").inner_text() == "a number from 1 to 1"
+    pg.locator("#run_ice").fill("1")
+    with pg.expect_navigation():
+        pg.locator("button.bd-play").click()
+    assert "/replay/play?s=" in pg.url
+    pg.wait_for_selector(".tb-prompt")
+    take(pg, "pass priority")                                       # the Runner's, in the approach window
+    assert pg.locator("button.tb-pick", has_text="rez Enigma").count() == 1
+    # back to the builder: the same run start
+    with pg.expect_navigation():
+        pg.locator("a.tb-edit").click()
+    assert (pg.locator("#at").input_value(), pg.locator("#run_server").input_value(),
+            pg.locator("#run_ice").input_value()) == ("run", "HQ", "1")
+    assert [e for e in pg.errors if "status of 400" not in e] == []
+    ctx.close()

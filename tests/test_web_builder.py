@@ -415,3 +415,63 @@ def test_a_second_copy_can_be_the_chosen_one(client):
     resp = client.post("/replay/new", data={**FF_FORM, "s0_ice1_card": "Gate", "rig0_chosen": "Gate#2"})
     assert resp.status_code == 303
     assert "- {card: Bypasser, chosen: \"Gate#2\"}" in unpack(resp.headers["Location"].split("s=", 1)[1])
+
+
+# ---- a run in progress at the start -----------------------------------------------------------------
+RUN_FORM = {"title": "Inside a run", "turn": "runner", "at": "run", "run_server": "HQ", "run_at": "approach_ice",
+            "run_ice": "2", "s0_ice0_card": "Gate", "s0_ice1_card": "Gate II", "go": "play"}
+RUN_TEXT = """\
+title: "Inside a run"
+start: {turn: runner, run: {server: HQ, at: approach_ice, ice: 2}}
+corp:
+  servers:
+    HQ:
+      ice:
+        - Gate
+        - Gate II
+runner:
+"""
+
+
+def test_a_run_start_becomes_the_scenario_text(client):
+    resp = client.post("/replay/new", data=RUN_FORM)
+    assert resp.status_code == 303
+    text = unpack(resp.headers["Location"].split("s=", 1)[1])
+    assert text == RUN_TEXT
+    # the play view's "edit this board" link shows the same run start again
+    board, left_out = from_scenario(text)
+    assert (board.at, board.run_server, board.run_at, board.run_ice) == ("run", "HQ", "approach_ice", "2")
+    assert left_out == []
+
+
+@pytest.mark.parametrize("changes, key, message", [
+    ({"run_ice": "3"}, "run_ice", "a number from 1 to 2"),
+    ({"run_ice": ""}, "run_ice", "which ice: 1 (outermost) to 2"),
+    ({"run_ice": "x"}, "run_ice", "a whole number, not 'x'"),
+    ({"run_server": ""}, "run_server", "choose the server the run is on"),
+    ({"run_server": "R&D"}, "run_ice", "R&D has no ice: the run can only approach the server"),
+    ({"run_at": "encounter_ice"}, "run_at", "that ice is unrezzed: the Runner passes it without an encounter"),
+    ({"run_at": "approach_server"}, "run_ice", "the server is approached after all its ice: leave the ice "
+                                               "number blank"),
+    ({"run_at": "breach"}, "run_at", "one of approach_ice, encounter_ice, approach_server"),
+    ({"turn": "corp"}, "turn", "a run happens during the Runner's turn"),
+    ({"first_run": "HQ"}, "first_run", "a run is already in progress at the start: no first action"),
+    ({"at": "action_phase"}, "at", "choose “a run in progress” to start inside the run set below"),
+])
+def test_a_wrong_run_start_is_shown_next_to_its_field(client, changes, key, message):
+    resp = client.post("/replay/new", data={**RUN_FORM, **changes})
+    assert resp.status_code == 400
+    assert errors_of(resp.get_data(as_text=True)) == {key: message}
+
+
+def test_a_run_start_approaching_the_server_needs_no_ice_number(client):
+    resp = client.post("/replay/new", data={**RUN_FORM, "run_at": "approach_server", "run_ice": ""})
+    assert resp.status_code == 303
+    assert "start: {turn: runner, run: {server: HQ, at: approach_server}}\n" in \
+        unpack(resp.headers["Location"].split("s=", 1)[1])
+
+
+def test_the_play_view_links_back_to_the_builder(client):
+    packed = client.post("/replay/new", data=RUN_FORM).headers["Location"].split("s=", 1)[1]
+    html = client.get(f"/replay/play?s={packed}").get_data(as_text=True)
+    assert f'<a class="tb-edit" href="/replay/new?s={packed}">Edit this board</a>' in html

@@ -25,7 +25,8 @@ from judgebook.engine.yamlnodes import load_text
 COUNTERS = ("advancement", "virus", "power", "credit")
 CENTRAL = ("HQ", "R&D", "Archives")
 TURNS = ("runner", "corp")
-STARTS = ("action_phase", "corp_turn", "runner_turn", "discard_phase")
+STARTS = ("action_phase", "corp_turn", "runner_turn", "discard_phase", "run")     # "run": a run in progress
+RUN_STEPS = ("approach_ice", "encounter_ice", "approach_server")    # engine/SCENARIOS.md §1.1 `start.run.at`
 # numbers each player has, with the default the scenario format takes when the field is left blank
 NUMBERS: dict[str, tuple[tuple[str, int | None], ...]] = {
     "corp": (("credits", 5), ("clicks", None), ("bad_publicity", 0), ("hand_size", 5)),
@@ -40,7 +41,7 @@ MAX_TEXT = 120          # characters in a card name, a server name, a title
 _INDEX = r"(\d{1,2})"
 _ENTRY_FIELD = r"(?:_h" + _INDEX + r")?_(card|rezzed|chosen|n_(?:" + "|".join(COUNTERS) + r"))"
 _PATTERNS = (
-    re.compile(r"^(title|turn|at|first_run|corp_identity|runner_identity)$"),
+    re.compile(r"^(title|turn|at|first_run|run_server|run_at|run_ice|corp_identity|runner_identity)$"),
     re.compile(r"^(corp|runner)_(" + "|".join(sorted({n for v in NUMBERS.values() for n, _ in v})) + r")$"),
     re.compile(r"^s" + _INDEX + r"_name$"),
     re.compile(r"^s" + _INDEX + r"_(ice|root)" + _INDEX + _ENTRY_FIELD + r"$"),
@@ -97,6 +98,10 @@ class Board:
     turn: str = "runner"
     at: str = "action_phase"
     first_run: str = ""      # a server the Runner runs on as the first action (a decision, not a start)
+    # with at == "run": the run in progress at the start (its server, step, and ice counted from the outermost)
+    run_server: str = ""
+    run_at: str = "approach_ice"
+    run_ice: str = ""
     corp: Player = Player("corp")
     runner: Player = Player("runner")
     servers: tuple[Server, ...] = tuple(Server(f"s{i}", n) for i, n in enumerate(CENTRAL))
@@ -178,6 +183,8 @@ def read_form(form: Mapping[str, str]) -> Board:
         renumbered.append(Server(key, name, _renumber(list(ice), f"{key}_ice"), _renumber(list(root), f"{key}_root")))
     return Board(title=_clean(form.get("title", "")), turn=form.get("turn", "runner"),
                  at=form.get("at", "action_phase"), first_run=_clean(form.get("first_run", "")),
+                 run_server=_clean(form.get("run_server", "")), run_at=form.get("run_at", "approach_ice"),
+                 run_ice=_clean(form.get("run_ice", "")),
                  corp=players[0], runner=players[1], servers=tuple(renumbered), rig=_list(form, "rig"),
                  unknown=unknown)
 
@@ -335,8 +342,14 @@ def scenario_text(board: Board, card_type: Callable[[str], str | None]) -> Built
         w.error("turn", "the Corp's or the Runner's turn")
     if board.at not in STARTS:
         w.error("at", f"one of {', '.join(STARTS)}")
-    w.line(f"start: {{turn: {scalar(board.turn)}, at: {scalar(board.at)}}}", "turn", "start")
+    if board.at == "run":
+        _run_start(w, board)
+    else:
+        if board.run_server or board.run_ice:
+            w.error("at", "choose “a run in progress” to start inside the run set below")
+        w.line(f"start: {{turn: {scalar(board.turn)}, at: {scalar(board.at)}}}", "turn", "start")
     w.built.paths["start.at"] = "at"
+    w.built.paths["start.turn"] = "turn"
     for side in ("corp", "runner"):
         _player(w, board, side)
     server_names = {s.name for s in board.servers}
@@ -345,6 +358,8 @@ def scenario_text(board: Board, card_type: Callable[[str], str | None]) -> Built
             w.error("first_run", f"no server named {board.first_run!r} on the board")
         elif board.turn != "runner" or board.at == "discard_phase":
             w.error("first_run", "the Runner runs as an action of their turn: start on the Runner's turn")
+        elif board.at == "run":
+            w.error("first_run", "a run is already in progress at the start: no first action")
         else:
             w.line("decisions:")
             w.line(f"  - {{action: run, server: {scalar(board.first_run)}}}", "first_run", "decisions[0]")
@@ -353,6 +368,37 @@ def scenario_text(board: Board, card_type: Callable[[str], str | None]) -> Built
     else:
         w.built.text = "\n".join(w.out) + "\n"
     return w.built
+
+
+def _run_start(w: _Writer, board: Board) -> None:
+    """`start: {turn: runner, run: {...}}`, its fields checked against the board (the engine checks them too;
+    here each message goes next to its own field before the board is read)."""
+    if board.turn != "runner":
+        w.error("turn", "a run happens during the Runner's turn")
+    server = next((s for s in board.servers if s.name and s.name == board.run_server), None)
+    if server is None:
+        w.error("run_server", "choose the server the run is on" if not board.run_server
+                else f"no server named {board.run_server!r} on the board")
+    parts = [f"server: {scalar(board.run_server or '?')}"]
+    if board.run_at not in RUN_STEPS:
+        w.error("run_at", f"one of {', '.join(RUN_STEPS)}")
+    parts.append(f"at: {scalar(board.run_at)}")
+    if board.run_at == "approach_server":
+        if board.run_ice:
+            w.error("run_ice", "the server is approached after all its ice: leave the ice number blank")
+    elif server is not None:
+        count = len(server.ice)
+        if not count:
+            w.error("run_ice", f"{server.name} has no ice: the run can only approach the server")
+        elif not board.run_ice:
+            w.error("run_ice", f"which ice: 1 (outermost) to {count}")
+        elif (n := w.number("run_ice", board.run_ice, 1, count)) is not None:
+            if board.run_at == "encounter_ice" and not server.ice[n - 1].rezzed:
+                w.error("run_at", "that ice is unrezzed: the Runner passes it without an encounter")
+            parts.append(f"ice: {n}")
+    w.line(f"start: {{turn: {scalar(board.turn)}, run: {{{', '.join(parts)}}}}}", "turn", "start")
+    for key in ("server", "at", "ice"):
+        w.built.paths[f"start.run.{key}"] = f"run_{key}"
 
 
 def _player(w: _Writer, board: Board, side: str) -> None:
@@ -437,6 +483,10 @@ def from_scenario(text: str) -> tuple[Board, list[str]]:
     startnode = node.get("start") or {}
     if isinstance(startnode, dict):
         form.update({k: str(v) for k, v in startnode.items() if k in ("turn", "at")})
+        run = startnode.get("run")
+        if isinstance(run, dict):
+            form["at"] = "run"
+            form.update({f"run_{k}": str(v) for k, v in run.items()})     # an unknown key: a field the form lacks
     decisions = node.get("decisions") or []
     if not isinstance(decisions, list):
         raise ScenarioError("decisions is a list")

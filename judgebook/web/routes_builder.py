@@ -187,7 +187,7 @@ def _page(board: Board, errors: dict[str, str], status: int, left_out: list[str]
             info[f"{side}_identity"] = cat.get(ident)
     return render_template("builder.html", b=board, errors=errors, info=info, ice_ids=_ice_ids(board),
                            blank=board_form.Entry, defaults=_defaults(board), numbers=board_form.NUMBERS,
-                           counters=board_form.COUNTERS, starts=board_form.STARTS,
+                           counters=board_form.COUNTERS, starts=board_form.STARTS, run_steps=board_form.RUN_STEPS,
                            piles=PILE_LABELS, catalog_size=len(cat), max_query=MAX_QUERY, left_out=left_out or [],
                            points=_points(board, cat)), status
 
@@ -207,7 +207,9 @@ def _defaults(board: Board) -> dict[str, str]:
     for side, fields in board_form.NUMBERS.items():
         for name, default in fields:
             if name == "clicks":    # the active player's allotment in the action phase, else none yet
-                default = ALLOTTED[side] if board.turn == side and board.at == "action_phase" else 0
+                default = ALLOTTED[side] if board.turn == side and board.at in ("action_phase", "run") else 0
+                if board.at == "run" and side == "runner":
+                    default -= 1    # the run in progress took a [click]
             out[f"{side}_{name}"] = str(default)
     return out
 

@@ -273,8 +273,6 @@ def parse_scenario(text: str, file: str | None, library: Library | None,
     board.check_keys(node, board.TOP_KEYS, "scenario")
     if "title" not in node:
         raise ScenarioError("a scenario needs a `title`", field="title", line=1, file=file)
-    start = node.get("start") or LocDict()
-    board.check_keys(start, ("turn", "at"), "start")
     options = node.get("options") or LocDict()
     board.check_keys(options, ("max_steps",), "options")
     ids = board._Ids()
@@ -285,10 +283,9 @@ def parse_scenario(text: str, file: str | None, library: Library | None,
     except ScenarioError as exc:
         exc.file = exc.file or file
         raise
+    start = board.start_of(node.get("start"), corp)
     return Scenario(str(node["title"]), str(node.get("source", "")), CardLibrary(cards),
-                    notes=str(node.get("notes", "")),
-                    active=board.want_str(start, "turn", "start", "runner", board.SIDES) or "runner",
-                    start=board.want_str(start, "at", "start", "action_phase", board.STARTS) or "action_phase",
+                    notes=str(node.get("notes", "")), active=start.active, start=start.at, run=start.run,
                     corp=corp, runner=runner, decisions=board._decisions(node.get("decisions")),
                     expect=board._expect(node.get("expect")), file=file,
                     max_steps=board.want_int(options, "max_steps", "options", 2000) or 2000,

@@ -274,3 +274,20 @@ def replace_breach(g: Game, ctx: Ctx, instrs: tuple[object, ...]) -> Game:
     if run is None:
         return g
     return swap(g, run, replace(run, instead_of_breach=instrs, instead_ctx=ctx))
+
+
+def run_in_progress(g: Game, server: str, at: str, position: int) -> Game:
+    """A run already under way when a scenario starts (SCENARIOS.md §1.1 `start.run`), its frame placed just
+    before the step `at` begins, with what the earlier steps leave in it: bad publicity credits taken, the ice
+    outward of `position` passed. Those steps' events are not replayed (they happened before the situation the
+    scenario sets up); the run's own next step does the rest (emits the approach, pushes the encounter)."""
+    g = start_run(g, server)
+    run: Run = g.stack[-1]  # type: ignore[assignment]
+    ice = g.zone(q.ice_zone(server))
+    bp = g.corp.bad_publicity
+    if at == "approach_ice":
+        return run.goto(g, "approach_begins", position=position, bp_credits=bp)
+    if at == "encounter_ice":
+        # approach_complete on a rezzed ice starts the encounter (the Encounter frame) as in play.
+        return run.goto(g, "approach_complete", position=position, approached=ice[position], bp_credits=bp)
+    return run.goto(g, "approach_server", position=len(ice), approached=ice[-1] if ice else None, bp_credits=bp)

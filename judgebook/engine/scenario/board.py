@@ -14,6 +14,7 @@ from judgebook.engine.yamlnodes import LocDict, line_of
 
 SIDES = ("corp", "runner")
 STARTS = ("corp_turn", "runner_turn", "action_phase", "discard_phase")
+RUN_STARTS = ("approach_ice", "encounter_ice", "approach_server")  # `start.run.at`: the run step it starts at
 CENTRAL = ("HQ", "R&D", "Archives")
 ACTIONS = ("run", "gain_credit", "draw", "install", "play", "advance", "remove_tag", "trash_resource", "use", "purge")
 # decision kind -> other keys it may carry
@@ -271,6 +272,66 @@ def all_specs(player: PlayerSpec) -> list[CardSpec]:
     for server in player.servers:
         specs += server.ice + server.root
     return specs + [h for spec in specs for h in spec.hosted]
+
+
+# --- where the game starts -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunStart:
+    """A run in progress when the scenario starts (`start.run`): on `server`, at the step `at` of the ice
+    `ice` (1 = the outermost; 0 for `approach_server`)."""
+
+    server: str
+    at: str
+    ice: int = 0
+
+
+@dataclass(frozen=True)
+class Start:
+    active: str = "runner"
+    at: str = "action_phase"
+    run: RunStart | None = None
+
+
+def start_of(node: Any, corp: PlayerSpec) -> Start:
+    """The scenario's `start`, checked against the Corp's servers (a run names an existing server and ice)."""
+    node = node if node is not None else LocDict()
+    check_keys(node, ("turn", "at", "run"), "start")
+    active = want_str(node, "turn", "start", "runner", SIDES)
+    if "run" not in node:
+        return Start(active, want_str(node, "at", "start", "action_phase", STARTS))
+    if "at" in node:
+        raise _fail(
+            "a run in progress is its own start: give `start.at` or `start.run`, not both", "start.at", node, "at"
+        )
+    if active != "runner":
+        raise _fail("a run happens during the Runner's turn: `turn: runner`", "start.turn", node, "turn")
+    run = node["run"]
+    check_keys(run, ("server", "at", "ice"), "start.run")
+    server = want_str(run, "server", "start.run")
+    spec = next((s for s in corp.servers if s.name == server), None)
+    if spec is None:
+        names = ", ".join(s.name for s in corp.servers)
+        raise _fail(f"no server {server!r} on the board (servers: {names})", "start.run.server", run,
+                    "server" if server is not None else None)
+    at = want_str(run, "at", "start.run", None, RUN_STARTS)
+    if at is None:
+        raise _fail(f"`at` is one of {', '.join(RUN_STARTS)}", "start.run.at", run)
+    if at == "approach_server":
+        if "ice" in run:
+            raise _fail("the server is approached after all its ice: no `ice` here", "start.run.ice", run, "ice")
+        return Start(active, "action_phase", RunStart(server, at))
+    ice = want_int(run, "ice", "start.run")
+    count = len(spec.ice)
+    if ice is None or not 1 <= ice <= count:
+        where = f"{server} has {count} ice" if count else f"{server} has no ice: approach the server instead"
+        raise _fail(f"`ice` counts from the outermost (1) to the innermost ({where})", "start.run.ice", run,
+                    "ice" if ice is not None else None)
+    if at == "encounter_ice" and not spec.ice[ice - 1].rezzed:
+        raise _fail(f"{spec.ice[ice - 1].name} is unrezzed: the Runner passes it without an encounter",
+                    "start.run.at", run, "at")
+    return Start(active, "action_phase", RunStart(server, at, ice))
 
 
 # --- decisions and expectations ---------------------------------------------

@@ -13,9 +13,10 @@ from typing import Any
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.language.cards import CardDef, CardLibrary, load_library, parse_card
 from judgebook.engine.language.nodes import At
+from judgebook.engine.rules.run import run_in_progress
 from judgebook.engine.rules.turn import ALLOTTED, Turn
 from judgebook.engine.scenario import board
-from judgebook.engine.scenario.board import SIDES, check_keys, want_str
+from judgebook.engine.scenario.board import check_keys
 from judgebook.engine.state.fmap import FMap
 from judgebook.engine.state.model import Card, Game, Player, Side, evolve
 from judgebook.engine.timing.structures import CORP_TURN, RUNNER_TURN
@@ -30,6 +31,7 @@ class Scenario:
     notes: str = ""
     active: str = "runner"
     start: str = "action_phase"
+    run: board.RunStart | None = None  # a run in progress at the start (the Runner's action phase)
     corp: board.PlayerSpec = board.PlayerSpec("corp")
     runner: board.PlayerSpec = board.PlayerSpec("runner")
     decisions: tuple[board.Decision, ...] = ()
@@ -59,21 +61,21 @@ def parse(text: str, file: str | None = None, library: str | Path | None = None)
     check_keys(node, board.TOP_KEYS, "scenario")
     if "title" not in node:
         raise ScenarioError("a scenario needs a `title`", field="title", line=1, file=file)
-    start = node.get("start") or LocDict()
-    check_keys(start, ("turn", "at"), "start")
     options = node.get("options") or LocDict()
     check_keys(options, ("max_steps",), "options")
     ids = board._Ids()
     corp = board._player(node.get("corp") or LocDict(), "corp", ids)
     runner = board._player(node.get("runner") or LocDict(), "runner", ids)
     cards = _cards(node, library, corp, runner)
+    start = board.start_of(node.get("start"), corp)
     return Scenario(
         str(node["title"]),
         str(node.get("source", "")),
         CardLibrary(cards),
         notes=str(node.get("notes", "")),
-        active=want_str(start, "turn", "start", "runner", SIDES),
-        start=want_str(start, "at", "start", "action_phase", board.STARTS),
+        active=start.active,
+        start=start.at,
+        run=start.run,
         corp=corp,
         runner=runner,
         decisions=board._decisions(node.get("decisions")),
@@ -177,6 +179,8 @@ def setup(sc: Scenario) -> Game:
         clicks = spec.clicks
         if clicks is None:
             clicks = ALLOTTED[spec.side] if sc.start == "action_phase" and sc.active == spec.side else 0
+            if sc.run is not None and spec.side == "runner":
+                clicks -= 1  # the run in progress was the action of one [click]
         return Player(
             as_side(spec.side),
             credits=spec.credits,
@@ -208,4 +212,10 @@ def setup(sc: Scenario) -> Game:
         servers=tuple(servers),
         library=sc.library,
     )
-    return evolve(g, stack=(Turn(first, at),))
+    if sc.run is None:
+        return evolve(g, stack=(Turn(first, at),))
+    # The run is the action being taken: the turn is past its action step (Turn.step moved it on before
+    # pushing the action), as when the Runner chose "run" there.
+    action = next(i for i, (_, s) in enumerate(steps) if s.key == "action")
+    g = evolve(g, stack=(Turn(first, action + 1),))
+    return run_in_progress(g, sc.run.server, sc.run.at, sc.run.ice - 1)

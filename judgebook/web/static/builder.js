@@ -160,19 +160,22 @@
   }
 
   // a remote server renamed: the "first action" list offers the new name (the server renders it on reload)
+  // the server menus (a first run, the run in progress) follow the remote servers' names as they are typed
   function servers() {
-    var pick = document.getElementById("first_run");
-    if (!pick) return;
     var names = ["HQ", "R&D", "Archives"];
     form.querySelectorAll(".bd-server-name").forEach(function (f) { if (f.value.trim()) names.push(f.value.trim()); });
-    var keep = pick.value;
-    while (pick.options.length > 1) pick.remove(1);
-    names.forEach(function (n) {
-      var opt = document.createElement("option");
-      opt.value = n;
-      opt.textContent = "a run on " + n;
-      opt.selected = n === keep;
-      pick.appendChild(opt);
+    [["first_run", "a run on "], ["run_server", ""]].forEach(function (menu) {
+      var pick = document.getElementById(menu[0]);
+      if (!pick) return;
+      var keep = pick.value;
+      while (pick.options.length > 1) pick.remove(1);
+      names.forEach(function (n) {
+        var opt = document.createElement("option");
+        opt.value = n;
+        opt.textContent = menu[1] + n;
+        opt.selected = n === keep;
+        pick.appendChild(opt);
+      });
     });
   }
 
@@ -194,6 +197,9 @@
   });
   form.addEventListener("change", function (e) {
     if (e.target.classList && e.target.classList.contains("bd-name")) iceIds();
+    // choosing the run's server means starting inside that run
+    var at = document.getElementById("at");
+    if (e.target.id === "run_server" && e.target.value && at) at.value = "run";
   });
   form.addEventListener("keydown", function (e) {
     if (e.target !== input || list.hidden) return;
