@@ -36,6 +36,10 @@ CASES_FILE = Path(__file__).with_name("search_relevance.toml")
 # answers the question as well (5.7.2a, 3.9.5c, 9.5.2c: see the comments in
 # search_relevance.toml); ranking unchanged: questions recall@3 0.848, MRR 0.761
 # (held-out third unchanged, 0.867 / 0.793); all recall@3 0.921, MRR 0.865.
+# Then the zones' genus mined from the glossary ("HQ: This is the Corp's hand
+# of cards": HQ also searches "hand"; judgebook/search/glossary_genus.py):
+# tuning two thirds MRR 0.746 -> 0.753, held-out third unchanged; questions
+# recall@3 0.848, MRR 0.766; all 0.921, 0.867.
 # Issue 11 asks for questions recall@3 >= 0.90 and MRR >= 0.80, and all
 # queries recall@3 >= 0.96, MRR >= 0.92: NOT yet reached on this set, so the
 # floors below pin what is measured (a little under it), to report a
@@ -45,7 +49,7 @@ FLOOR_RECALL_1 = 0.86          # the queries other than questions
 FLOOR_RECALL_3 = 0.95
 FLOOR_MRR = 0.905
 QUESTION_FLOOR_RECALL_3 = 0.84
-QUESTION_FLOOR_MRR = 0.755
+QUESTION_FLOOR_MRR = 0.76
 ALL_FLOOR_RECALL_3 = 0.915
 ALL_FLOOR_MRR = 0.86
 MIN_QUESTIONS = 60 + 15        # issue 11 added at least 60 to the 15 there were
