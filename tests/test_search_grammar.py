@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from judgebook.search import fuzzy, snippets, synonyms
+from judgebook.search import fuzzy, glossary_genus, snippets, synonyms
 from judgebook.search import querygrammar as qg
 from judgebook.search.schema import fold, index_text
 
@@ -131,6 +131,20 @@ def test_table_loads_and_has_the_issue_entries():
                  ("heap", "runner's trash"), ("etr", "end the run"),
                  ("paw", "paid ability window"), ("bp", "bad publicity")]:
         assert pair in pairs, pair
+
+
+def test_the_mined_entries_are_what_the_glossary_says():
+    """The table's entries noted as mined are exactly those glossary_genus reads from
+    rules_source/glossary.md ("Headquarters (HQ): This is the Corp's hand of cards.")."""
+    mined = glossary_genus.mine(Path(__file__).resolve().parent.parent / "rules_source" / "glossary.md")
+    assert {(e.names, e.genus) for e in mined} == {
+        (("Archives",), "trash pile"), (("Grip",), "hand"), (("Headquarters", "HQ"), "hand"),
+        (("Heap",), "trash pile"), (("Research and Development", "R&D"), "draw deck"),
+        (("Stack",), "draw deck")}   # read in the glossary's zone entries
+    in_table = [s for s in synonyms.load() if s.note.startswith(glossary_genus.NOTE_PREFIX)]
+    assert [(s.words, s.also, s.note) for s in in_table] == [
+        (tuple(tuple(n.lower().split()) for n in e.names), (tuple(e.genus.split()),),
+         glossary_genus.NOTE_PREFIX + e.definition) for e in mined]
 
 
 def test_longest_span_wins_and_protected_words_are_left_alone():

@@ -32,6 +32,18 @@ CASES_FILE = Path(__file__).with_name("search_relevance.toml")
 # and 100 candidates for a question (api.QUESTION_FIRST): questions recall@3
 # 0.815, MRR 0.733 (held-out third 0.833 -> 0.867, 0.737 -> 0.793); the others
 # unchanged; all recall@3 0.904, MRR 0.850.
+# Second pass (search2): three expected answers widened where another rule
+# answers the question as well (5.7.2a, 3.9.5c, 9.5.2c: see the comments in
+# search_relevance.toml); ranking unchanged: questions recall@3 0.848, MRR 0.761
+# (held-out third unchanged, 0.867 / 0.793); all recall@3 0.921, MRR 0.865.
+# Then the zones' genus mined from the glossary ("HQ: This is the Corp's hand
+# of cards": HQ also searches "hand"; judgebook/search/glossary_genus.py):
+# tuning two thirds MRR 0.746 -> 0.753, held-out third unchanged; questions
+# recall@3 0.848, MRR 0.766; all 0.921, 0.867.
+# Tried and dropped (tuning two thirds, MRR 0.753 with the above): a glossary
+# term in the question also searching its definition's rarest words (low
+# weight: 0.685-0.744) and a question sharing 2+ rare words with a definition
+# also searching the term defined (0.726-0.753, never above).
 # Issue 11 asks for questions recall@3 >= 0.90 and MRR >= 0.80, and all
 # queries recall@3 >= 0.96, MRR >= 0.92: NOT yet reached on this set, so the
 # floors below pin what is measured (a little under it), to report a
@@ -40,10 +52,10 @@ CASES_FILE = Path(__file__).with_name("search_relevance.toml")
 FLOOR_RECALL_1 = 0.86          # the queries other than questions
 FLOOR_RECALL_3 = 0.95
 FLOOR_MRR = 0.905
-QUESTION_FLOOR_RECALL_3 = 0.80
-QUESTION_FLOOR_MRR = 0.725
-ALL_FLOOR_RECALL_3 = 0.895
-ALL_FLOOR_MRR = 0.845
+QUESTION_FLOOR_RECALL_3 = 0.84
+QUESTION_FLOOR_MRR = 0.76
+ALL_FLOOR_RECALL_3 = 0.915
+ALL_FLOOR_MRR = 0.86
 MIN_QUESTIONS = 60 + 15        # issue 11 added at least 60 to the 15 there were
 MIN_CASES = 60
 
