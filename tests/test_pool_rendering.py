@@ -3,6 +3,7 @@ triggers, costs, numbers, durations, targets and instructions (judgebook.cards.c
 tests/pool_render_known.toml fails; so does a listed one that no longer happens."""
 from __future__ import annotations
 
+import functools
 import tomllib
 from pathlib import Path
 
@@ -26,9 +27,11 @@ def known() -> dict[tuple[str, str], str]:
     return {(row["id"], row["category"]): row["why"] for row in rows}
 
 
+@functools.cache
 def definitions(cards_root: Path) -> list[Definition]:
+    """Every definition of the pool folders (stubs included), read once for all the cards' tests."""
     source = card_source(cards_root)
-    return [d for folder in FOLDERS for d in read_definitions(folder, source).values() if d.card is not None]
+    return [d for folder in FOLDERS for d in read_definitions(folder, source).values()]
 
 
 def _ids() -> list[str]:
@@ -54,7 +57,7 @@ def test_the_features_of_a_printed_text_and_a_rendering():
 def test_each_definition_renders_with_the_printed_structure(card_id: str, cards_root: Path):
     table = known()
     source = card_source(cards_root)
-    found = [d for folder in FOLDERS for d in read_definitions(folder, source).values() if d.id == card_id]
+    found = [d for d in definitions(cards_root) if d.id == card_id]
     assert found, f"{card_id}: no definition keyed by this id (the file is named for the card's id)"
     for d in found:
         if d.card is None:                  # an `undefined` stub: nothing to render
