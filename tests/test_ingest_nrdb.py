@@ -4,7 +4,6 @@ from __future__ import annotations
 import collections
 import json
 import re
-import time
 
 import pytest
 
@@ -158,14 +157,14 @@ def test_broken_checkout_names_the_file(tmp_path):
 
 @pytest.fixture(scope="module")
 def real(cards_root):
-    start = time.perf_counter()
+    # (How long loading takes is measured by bench/ingest.py, not asserted here.)
     cards, rulings = nrdb.load(cards_root / "v2")
-    return cards, rulings, time.perf_counter() - start
+    return cards, rulings
 
 
 @pytest.mark.corpora
 def test_counts(real, cards_root):
-    cards, rulings, _ = real
+    cards, rulings = real
     # ls v2/cards/*.json | wc -l -> 1988
     assert len(cards) == 1988
     # cat v2/rulings/*.json | grep -c '"card_id"' -> 886 (one per ruling object)
@@ -187,7 +186,7 @@ def test_counts(real, cards_root):
 
 @pytest.mark.corpora
 def test_real_records(real):
-    cards, rulings, _ = real
+    cards, rulings = real
     by = {s.id: s for s in cards + rulings}
     assert len(by) == len(cards) + len(rulings)
     hippo = by["cards:hippo"]
@@ -207,8 +206,3 @@ def test_real_records(real):
     assert by["cards:steve_cambridge_master_grifter"].id in {
         l.target for r in rulings for l in r.links if l.ref == "Steve Cambridge"}
 
-
-@pytest.mark.corpora
-def test_loading_is_fast(real):
-    # measured 0.16-0.2 s on the build machine for 1988 cards and 886 rulings
-    assert real[2] < 3.0

@@ -432,3 +432,47 @@ def test_a_word_of_the_documents_is_never_rewritten_to_a_stop_word_or_another_wo
     r = s(ix, "trace tie who wins")
     assert "the" not in (r.did_you_mean or "").split()
     assert "Showing results for" not in r.message
+
+
+# ---- questions: headings and priors ------------------------------------------------------------
+def test_a_heading_like_untitled_rule_is_the_context_of_its_steps():
+    phase = Section("cr-26.03:phase", "cr-26.03", "6.9.2", "", "rule", "Approach Ice Phase", P,
+                    children=("cr-26.03:step",))
+    step = Section("cr-26.03:step", "cr-26.03", "6.9.2b", "", "step",
+                   "The Corp can rez the approached piece of ice.", P, parent="cr-26.03:phase")
+    long = Section("cr-26.03:long", "cr-26.03", "6.2.5", "", "rule",
+                   "During a run, the Runner occupies the attacked server's positions in order.", P,
+                   children=("cr-26.03:under",))
+    under = Section("cr-26.03:under", "cr-26.03", "6.2.5a", "", "sub-rule", "Positions are ordered.", P,
+                    parent="cr-26.03:long")
+    corpus = Corpus(DOCS[1:2], [phase, step, long, under])
+    assert indexer.context(corpus, step) == "Approach Ice Phase"
+    assert indexer.context(corpus, under) == ""   # a sentence: a rule, not a heading
+    from judgebook.search import backend
+    record = next(r for r in indexer.records_of(corpus) if r.id == "cr-26.03:step")
+    assert backend.heading_stems(record) == ["approach", "ic", "phase"]
+
+
+def test_a_question_lifts_texts_whose_headings_name_its_words_and_squares_the_priors():
+    import math
+
+    from judgebook.search import ranking
+    from judgebook.search.schema import Alternative, Member, Plan, StoredHit, Unit
+
+    def hit(hid, doc, rank, heads):
+        return StoredHit(members=(Member(hid, doc, "nsg", "", rank),), kind="rule", title="", body="",
+                         defines=(), score=10.0, stems=frozenset({"rez", "ic"}), heads=frozenset(heads))
+    units = (Unit((Alternative(("rez",)),), weight=3.0), Unit((Alternative(("ice",)),), weight=1.0))
+    plain, headed = hit("cr-26.03:a", "cr-26.03", 0, ()), hit("cr-26.03:b", "cr-26.03", 0, ("ic", "phase"))
+    older = hit("cr-1.6:c", "cr-1.6", 1, ("rez", "ic"))
+    question = Plan(units=units, question=True)
+    scores = {h.id: sc for sc, h in ranking.rerank([plain, headed, older], set(), question)}
+    # "ice" is a quarter of the question's weight: e ** (0.25 * HEADING_WEIGHT) over the plain text
+    assert scores["cr-26.03:b"] / scores["cr-26.03:a"] == pytest.approx(math.exp(0.25 * ranking.HEADING_WEIGHT))
+    # an older CR's text: both words in its headings, but its prior (0.6 / 1.3) counts twice
+    expected = (ranking.OLDER_PRIOR / ranking.NEWEST_PRIOR) ** 2 * math.exp(ranking.HEADING_WEIGHT)
+    assert scores["cr-1.6:c"] / scores["cr-26.03:a"] == pytest.approx(expected)
+    # not a question: headings do not count, priors once
+    scores = {h.id: sc for sc, h in ranking.rerank([plain, headed, older], set(), Plan(units=units))}
+    assert scores["cr-26.03:b"] == scores["cr-26.03:a"]
+    assert scores["cr-1.6:c"] / scores["cr-26.03:a"] == pytest.approx(ranking.OLDER_PRIOR / ranking.NEWEST_PRIOR)

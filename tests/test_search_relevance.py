@@ -26,6 +26,11 @@ CASES_FILE = Path(__file__).with_name("search_relevance.toml")
 # recall@3 1.000, MRR 0.963; all 178 recall@3 0.787, MRR 0.730. After them
 # (see the commit log and the report): questions recall@3 0.772, MRR 0.701;
 # the others recall@3 1.000, MRR 0.973; all recall@3 0.882, MRR 0.832.
+# Then a question's priors squared and its headings' share of its words
+# (chosen on two thirds of the questions, every third in file order held out:
+# see ranking.QUESTION_PRIOR_POWER), and "same time" searching "simultaneously":
+# questions recall@3 0.804, MRR 0.725; the others unchanged; all recall@3
+# 0.899, MRR 0.846.
 # Issue 11 asks for questions recall@3 >= 0.90 and MRR >= 0.80, and all
 # queries recall@3 >= 0.96, MRR >= 0.92: NOT yet reached on this set, so the
 # floors below pin what is measured (a little under it), to report a
@@ -34,10 +39,10 @@ CASES_FILE = Path(__file__).with_name("search_relevance.toml")
 FLOOR_RECALL_1 = 0.86          # the queries other than questions
 FLOOR_RECALL_3 = 0.95
 FLOOR_MRR = 0.905
-QUESTION_FLOOR_RECALL_3 = 0.75
-QUESTION_FLOOR_MRR = 0.68
-ALL_FLOOR_RECALL_3 = 0.87
-ALL_FLOOR_MRR = 0.82
+QUESTION_FLOOR_RECALL_3 = 0.79
+QUESTION_FLOOR_MRR = 0.72
+ALL_FLOOR_RECALL_3 = 0.89
+ALL_FLOOR_MRR = 0.84
 MIN_QUESTIONS = 60 + 15        # issue 11 added at least 60 to the 15 there were
 MIN_CASES = 60
 

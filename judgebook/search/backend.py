@@ -98,6 +98,7 @@ def schema() -> fields.Schema:
         family=fields.STORED(),
         superseded=fields.STORED(),
         stems=fields.STORED(),
+        heads=fields.STORED(),
     )
 
 
@@ -137,9 +138,16 @@ def _document(rec: IndexRecord) -> dict:
         defs=list(rec.defines), completions=list(rec.keys), family=rec.family,
         superseded=rec.superseded_by,
         # Each distinct indexed word once (titles and enclosing titles included):
-        # the re-ranker asks which of a question's words a text has.
+        # the re-ranker asks which of a question's words a text has, and which
+        # its headings have (what the text is about).
         stems=" ".join(sorted(set(terms))),
+        heads=" ".join(heading_stems(rec)),
     )
+
+
+def heading_stems(rec: IndexRecord) -> list[str]:
+    """The indexed words of a record's title and enclosing headings, each once: what it is about."""
+    return sorted({t.text for t in ANALYZER(index_text(f"{rec.title}\n{rec.context}"))})
 
 
 _LETTERS = re.compile(r"[^\W\d_]+")
@@ -366,8 +374,11 @@ class Reader:
             if len(hits) >= needed:
                 break
             scores = scores_of()
-            items = [(v, -d) for d, v in scores.items()
-                     if (allowed is None or d in allowed) and not any(d in x for x in excluded)]
+            if allowed is None and not excluded:   # the usual case, without a test per text
+                items = [(v, -d) for d, v in scores.items()]
+            else:
+                items = [(v, -d) for d, v in scores.items()
+                         if (allowed is None or d in allowed) and not any(d in x for x in excluded)]
             total = max(total, len(items))
             for v, neg in heapq.nlargest(limit, items):
                 if -neg not in seen:
@@ -543,7 +554,18 @@ def _any_word(units: list[dict[int, float]], weights: list[float]) -> dict[int, 
     common = [m for m, w in zip(units, weights, strict=True) if w < COMMON_IDF]
     if not rare or not common:
         return _union(units)
-    return _and_maybe(_union(rare), _union(common))
+    # As _and_maybe(_union(rare), _union(common)), to the same sums, without
+    # walking the common words' long maps: only the rare words' texts are looked up.
+    out = _union(rare)
+    for d, v in out.items():
+        extra = None
+        for m in common:
+            o = m.get(d)
+            if o is not None:
+                extra = o if extra is None else extra + o
+        if extra is not None:
+            out[d] = v + extra
+    return out
 
 
 def _text(term) -> str:
@@ -568,7 +590,8 @@ def _stored(f: dict, score: float) -> StoredHit:
                      score=float(score), completions=tuple(f.get("completions") or ()),
                      family=f.get("family") or (members[0].id if members else ""),
                      superseded_by=f.get("superseded") or "",
-                     stems=frozenset((f.get("stems") or "").split()))
+                     stems=frozenset((f.get("stems") or "").split()),
+                     heads=frozenset((f.get("heads") or "").split()))
 
 
 @lru_cache(maxsize=20_000)

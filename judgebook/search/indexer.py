@@ -56,9 +56,23 @@ def superseded_by(corpus: Corpus, sec: Section, fam: str) -> str:
 
 
 def context(corpus: Corpus, sec: Section) -> str:
-    """The titles of the sections `sec` sits in ("Turns", "Draw Phase"): the topic a
+    """The headings of the sections `sec` sits in ("Turns", "Draw Phase"): the topic a
     short rule leaves unsaid ("The Runner's turn does not have a draw phase")."""
-    return "\n".join(p.title for p in corpus.breadcrumb(sec.id) if p.title)
+    return "\n".join(h for h in map(heading, corpus.breadcrumb(sec.id)) if h)
+
+
+# An untitled rule whose whole text is a short line, not a sentence ("Approach
+# Ice Phase", "Corp Actions"), is the heading of the steps under it: a step
+# ("the Corp can rez the approached piece of ice") belongs to its phase.
+HEADING_WORDS = 8
+
+
+def heading(sec: Section) -> str:
+    """A section's title, or its text when that is a heading-like line; else ""."""
+    if sec.title:
+        return sec.title
+    text = sec.text.strip()
+    return text if len(text.split()) <= HEADING_WORDS and not text.endswith((".", ":", "?")) else ""
 
 
 def family(corpus: Corpus, sec: Section) -> str:

@@ -72,6 +72,7 @@ class StoredHit:
     family: str = ""
     superseded_by: str = ""
     stems: frozenset[str] = frozenset()  # its indexed words, each once
+    heads: frozenset[str] = frozenset()  # the indexed words of its title and enclosing headings
 
     @property
     def id(self) -> str:

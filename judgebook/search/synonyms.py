@@ -82,7 +82,10 @@ def expand(words: Sequence[str], key: Callable[[str], str],
     patterns = _patterns(table, key)
     found: dict[tuple[int, int], list[tuple[str, ...]]] = {}
     taken: set[int] = set()
+    present = set(keys)
     for pattern, syn in patterns:
+        if not set(pattern) <= present:   # most entries: no word of theirs in the query
+            continue
         n = len(pattern)
         for start in range(len(keys) - n + 1):
             span = range(start, start + n)

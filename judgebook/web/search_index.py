@@ -96,14 +96,16 @@ def build(corpus: Corpus, href: Callable[[str], str], doc_label: Callable[[str],
 
 def _item(rec: IndexRecord, i: int, href: Callable[[str], str], doc_pos: dict[str, int],
           section_record: dict[str, int], position: dict[str, int]) -> list:
-    """[href, kind, title, snippet, family, superseded href, members, title key, defined keys, parent]."""
+    """[href, kind, title, snippet, family, superseded href, members, title key, defined keys, parent,
+    heading words]."""
     members = [[href(m.id), doc_pos[m.doc], m.era, m.number, m.rank, m.id] for m in rec.members]
     crumbs = rec.members[0].breadcrumb
     parent = section_record.get(crumbs[-1][0], -1) if crumbs else -1
     superseded = href(rec.superseded_by) if rec.superseded_by else ""
     title = rec.title or ("Example" if rec.kind == "example" else "")
     return [href(rec.id), rec.kind, title, _snippet(rec.body), rec.family or rec.id, superseded, members,
-            ranking._text_key(rec.title), [ranking._text_key(d) for d in rec.defines], parent]
+            ranking._text_key(rec.title), [ranking._text_key(d) for d in rec.defines], parent,
+            " ".join(backend.heading_stems(rec))]
 
 
 def _learn_words(words: dict[str, list[str]], rec: IndexRecord) -> None:
@@ -170,6 +172,7 @@ def _constants() -> dict:
         "SUPERSEDED_PRIOR": r.SUPERSEDED_PRIOR, "OLDER_PRIOR": r.OLDER_PRIOR,
         "CARD_PRIOR": r.CARD_PRIOR, "EXAMPLE_PRIOR": r.EXAMPLE_PRIOR, "EXAMPLE_AS_RULE": r.EXAMPLE_AS_RULE,
         "CARD_KINDS": sorted(r.CARD_KINDS), "COVERAGE_POWER": r.COVERAGE_POWER,
+        "QUESTION_PRIOR_POWER": r.QUESTION_PRIOR_POWER, "HEADING_WEIGHT": r.HEADING_WEIGHT,
         "COVERAGE_FOR_ALL": r.COVERAGE_FOR_ALL, "TODAYS_WORD_POOL": r.TODAYS_WORD_POOL,
         "SYNONYM_WEIGHT": planning.SYNONYM_WEIGHT, "MAX_CARD_WORDS": planning.MAX_CARD_WORDS,
         "RARE": planning.RARE, "COMMON_FACTOR": planning.COMMON_FACTOR,

@@ -48,6 +48,7 @@ class Ability(Value):
     static: Static | None = None
     persistent: bool = False
     line: int | None = None
+    used_by: str | None = None  # "Only the Runner can use this ability" (on Corp ice): runner
 
     @property
     def is_action(self) -> bool:
@@ -120,6 +121,7 @@ ABILITY_KEYS = (
     "break",
     "static",
     "persistent",
+    "used_by",
 )
 
 
@@ -177,6 +179,9 @@ def parse_ability(node: Any, at: At, index: int, card_type: str) -> Ability:
     persistent = want_bool(node, "persistent", at)
     if persistent and kind != "conditional":
         at.key(node, "persistent").fail("`persistent` keeps a conditional ability active after its card leaves")
+    used_by = want_str(node, "used_by", at, None, ("runner",))
+    if used_by and kind != "paid":
+        at.key(node, "used_by").fail("used_by marks a paid ability (of a piece of ice) that only the Runner can use")
     once = want_str(node, "once_per", at, None, ONCE_PER)
     if once and kind not in ("paid", "conditional"):
         at.key(node, "once_per").fail("once_per limits a paid or conditional ability")
@@ -197,6 +202,7 @@ def parse_ability(node: Any, at: At, index: int, card_type: str) -> Ability:
         static=static,
         persistent=persistent,
         line=node_line(node, at.line),
+        used_by=used_by,
     )
 
 

@@ -2,7 +2,8 @@
 
 {at_least: [q, q]} | {at_most: [q, q]} | {equals: [q, q]} | {more_than: [q, q]} | {less_than: [q, q]} |
 {all: [c, ...]} | {any: [c, ...]} | {not: c} | during_run | {run_on: this|central|remote|HQ|...} |
-{encountering: self|any} | during_trace | {tagged: true} | {exists: <selector>} | {rezzed: true} |
+{protecting: HQ|central|remote|...} |
+{encountering: self|any} | during_trace | {tagged: true} | {threat: N} | {exists: <selector>} | {rezzed: true} |
 {first_this_turn: <event name>} | {first_this_run: <event name>}
 """
 
@@ -162,6 +163,31 @@ class RunOn(Condition):
         return f"during a run on {'this server' if self.server == 'this' else self.server}"
 
 
+@CONDITIONS.register("protecting")
+@dataclass(frozen=True, eq=False)
+class ProtectingServer(Condition):
+    """This card is ice protecting a server ("while this ice is protecting HQ")."""
+
+    server: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> ProtectingServer:
+        if not isinstance(arg, str) or arg in ("this", "attacked"):
+            at.fail("protecting is a server name, central or remote")
+        return cls(arg)
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.state import queries as q
+
+        card = g.cards.get(ctx.source)
+        return card is not None and card.zone.endswith(".ice") and \
+            server_matches(g, ctx, self.server, q.server_of(g, ctx.source))
+
+    def render(self) -> str:
+        where = f"a {self.server} server" if self.server in SERVER_WORDS else self.server
+        return f"this ice is protecting {where}"
+
+
 @CONDITIONS.register("encountering")
 @dataclass(frozen=True, eq=False)
 class Encountering(Condition):
@@ -222,6 +248,28 @@ class Tagged(Condition):
 
     def render(self) -> str:
         return "the Runner is tagged" if self.want else "the Runner is not tagged"
+
+
+@CONDITIONS.register("threat")
+@dataclass(frozen=True, eq=False)
+class Threat(Condition):
+    """The "Threat N" flag: the threat level (the greatest score of any player) is N or more."""
+
+    level: int
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> Threat:
+        if isinstance(arg, bool) or not isinstance(arg, int) or arg < 1:
+            at.fail("threat is a number (the threat level the ability needs)")
+        return cls(arg)
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.state import queries as q
+
+        return max(q.agenda_points(g, "corp"), q.agenda_points(g, "runner")) >= self.level
+
+    def render(self) -> str:
+        return f"the threat level is {self.level} or more"
 
 
 @CONDITIONS.register("exists")

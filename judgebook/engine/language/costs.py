@@ -1,6 +1,7 @@
 """Costs (rule_cost): all parts paid together or not at all.
 
-{clicks: 1, credits: 2 | X | <quantity>, trash: self, tags: 1, counters: {power: 1}, damage: {net: 1}}
+{clicks: 1, lose_clicks: 1, credits: 2 | X | <quantity>, trash: self, tags: 1, counters: {power: 1},
+ damage: {net: 1}, remove_tags: 1}
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 from judgebook.engine.language.nodes import At, check_keys, want_int
 from judgebook.engine.language.quantities import Number, Quantity, TheX, parse_quantity
 
-COST_KEYS = ("clicks", "credits", "trash", "tags", "counters", "damage", "forfeit")
+COST_KEYS = ("clicks", "lose_clicks", "credits", "trash", "tags", "counters", "damage", "forfeit", "remove_tags")
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,8 @@ class Cost:
     counters: tuple[tuple[str, int], ...] = ()
     damage: tuple[tuple[str, int], ...] = ()
     has_credits: bool = False  # "0[c]" is still a cost that is paid (rule_cost_zero)
+    remove_tags: int = 0  # "remove 1 tag" (Backroom Machinations, End of the Line)
+    lose_clicks: int = 0  # "Lose [click]": clicks lost, not spent (no "spent" event)
 
     @property
     def x(self) -> bool:
@@ -42,12 +45,16 @@ class Cost:
             self.counters + other.counters,
             self.damage + other.damage,
             self.has_credits or other.has_credits,
+            self.remove_tags + other.remove_tags,
+            self.lose_clicks + other.lose_clicks,
         )
 
     def render(self) -> str:
         parts = []
         if self.clicks:
             parts.append("[click]" * self.clicks)
+        if self.lose_clicks:
+            parts.append("lose " + "[click]" * self.lose_clicks)
         if self.has_credits:
             c = self.credits
             parts.append(f"{c.render()}[c]" if isinstance(c, Number | TheX) else f"[c] equal to {c.render()}")
@@ -57,6 +64,8 @@ class Cost:
             parts.append(f"take {self.tags} tag{'s' if self.tags != 1 else ''}")
         parts += [f"remove {n} {kind} counter{'s' if n != 1 else ''}" for kind, n in self.counters]
         parts += [f"suffer {n} {kind} damage" for kind, n in self.damage]
+        if self.remove_tags:
+            parts.append(f"remove {self.remove_tags} tag{'s' if self.remove_tags != 1 else ''}")
         return ", ".join(parts) or "nothing"
 
 
@@ -84,4 +93,6 @@ def parse_cost(node: Any, at: At) -> Cost:
         counters=tuple(sorted(counters.items())),
         damage=tuple(sorted(damage.items())),
         has_credits="credits" in node,
+        remove_tags=want_int(node, "remove_tags", at, 0) or 0,
+        lose_clicks=want_int(node, "lose_clicks", at, 0) or 0,
     )

@@ -128,18 +128,24 @@ class DoneBy(EventFilter):
 @dataclass(frozen=True, eq=False)
 class OnServer(EventFilter):
     server: str
+    among: tuple[str, ...] = ()  # a list: on any of these servers ("a run on HQ or R&D")
 
     @classmethod
     def parse(cls, arg: Any, at: At) -> OnServer:
+        if isinstance(arg, list) and len(arg) >= 2 and all(isinstance(a, str) for a in arg):
+            return cls("among", tuple(arg))
         if not isinstance(arg, str):
-            at.fail("server is a server name, this, central or remote")
+            at.fail("server is a server name, this, central, remote, mark or a list of servers")
         return cls(arg)
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        if self.among:
+            return any(server_matches(g, ctx, s, event.get("server")) for s in self.among)
         return server_matches(g, ctx, self.server, event.get("server"))
 
     def render(self) -> str:
-        return f"on {'this server' if self.server == 'this' else self.server}"
+        where = " or ".join(self.among) if self.among else self.server
+        return f"on {'this server' if self.server == 'this' else where}"
 
 
 def _value_field(key: str, choices: tuple[str, ...] | None) -> None:
@@ -182,7 +188,7 @@ class IceSubtype(EventFilter):
         return cls(arg)
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
-        ice = event.get("ice")
+        ice = event.get("ice") or event.get("card")  # an encounter's ice, or the card rezzed / installed
         return ice in g.cards and self.subtype in q.definition(g, ice).subtypes
 
     def render(self) -> str:
@@ -234,6 +240,30 @@ class CardInstalled(EventFilter):
 
     def render(self) -> str:
         return "the card is installed" if self.want else "the card is not installed"
+
+
+FROM_ZONES = ("hand", "deck", "discard", "play", "installed")
+
+
+@EVENT_FILTERS.register("from_zone")
+@dataclass(frozen=True, eq=False)
+class FromZone(EventFilter):
+    """Where the event's card was before it moved ("when this event is trashed from your grip or stack")."""
+
+    zones: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> FromZone:
+        zones = tuple(arg) if isinstance(arg, list) else (arg,)
+        if not zones or any(z not in FROM_ZONES for z in zones):
+            at.fail(f"from_zone is one or a list of: {', '.join(FROM_ZONES)}")
+        return cls(tuple(str(z) for z in zones))
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        return event.get("from_zone") in self.zones
+
+    def render(self) -> str:
+        return f"from {' or '.join(self.zones)}"
 
 
 @dataclass(frozen=True, eq=False)

@@ -15,7 +15,7 @@ from judgebook.engine.language.conditions import Condition, parse_condition
 from judgebook.engine.language.context import PLAYER_WORDS, Ctx, player_phrase
 from judgebook.engine.language.costs import Cost, parse_cost
 from judgebook.engine.language.nodes import At, check_keys, want_bool, want_str
-from judgebook.engine.language.quantities import Quantity, parse_quantity
+from judgebook.engine.language.quantities import Number, Quantity, parse_quantity
 from judgebook.engine.language.registry import Registry
 from judgebook.engine.language.selectors import Selector, parse_selector
 from judgebook.engine.language.statics import Static, parse_static
@@ -142,6 +142,7 @@ for _name, _verb, _noun in (
     ("draw", "draw", "cards"),
     ("remove_tags", "remove", "tags"),
     ("bad_publicity", "take", "bad publicity"),
+    ("remove_bad_publicity", "remove", "bad publicity"),
 ):
     _amount_instruction(_name, _verb, _noun)
 
@@ -180,6 +181,28 @@ def _run_instruction(name: str, words: str) -> None:
 
     RunInstr.__name__ = RunInstr.__qualname__ = f"Run_{name}"
     instruction(name)(RunInstr)
+
+
+@instruction("purge")
+@dataclass(frozen=True, eq=False)
+class Purge(Instruction):
+    """Purge virus counters, as an ability's instruction rather than the Corp's basic action."""
+
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Purge:
+        if arg not in (None, True):
+            at.fail("purge takes no value")
+        return cls()
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.effects import purge_virus
+
+        return purge_virus(g, ctx.controller)
+
+    def render(self) -> str:
+        return "purge virus counters"
 
 
 for _name, _words in (
@@ -245,6 +268,54 @@ for _name, _verb in (
     ("add_to_bottom_of_deck", "add to the bottom of its owner's deck"),
 ):
     _card_instruction(_name, _verb)
+
+
+@instruction("sabotage")
+@dataclass(frozen=True, eq=False)
+class Sabotage(Instruction):
+    """ "Sabotage N": the Corp trashes N cards collectively from HQ (its choice) and the top of R&D
+    (rule_sabotage); the decision `{target: [HQ cards]}` is the Corp's, the rest comes from R&D."""
+
+    amount: Quantity
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Sabotage:
+        return cls(parse_quantity(arg, at))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.verbs import sabotage
+
+        return sabotage(g, ctx, self.amount.value(g, ctx))
+
+    def render(self) -> str:
+        return f"sabotage {self.amount.render()}"
+
+
+@instruction("remove_from_game")
+@dataclass(frozen=True, eq=False)
+class RemoveFromGame(Instruction):
+    """Move cards to the removed-from-game zone (rule_rfg_move); a played card removed this way is not
+    trashed when it finishes resolving (rule_play_no_trash_left_play_area)."""
+
+    selector: Selector
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> RemoveFromGame:
+        return cls(parse_selector(arg, at))
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        return bool(self.selector.candidates(g, ctx))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.verbs import remove_from_game
+
+        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        return remove_from_game(g, ctx, targets)
+
+    def render(self) -> str:
+        return f"remove {self.selector.render()} from the game"
 
 
 @instruction("counters")
@@ -493,22 +564,28 @@ class ForEach(Instruction):
         return f"for each of {self.over.render()}: {render_all(self.body)}"
 
 
-@instruction("choose", "by")
+@instruction("choose", "by", "count")
 @dataclass(frozen=True, eq=False)
 class ChooseOne(Instruction):
-    """ "X or Y": the chooser picks an option that can be carried out (rule_mandatory_choice)."""
+    """ "X or Y": the chooser picks an option that can be carried out (rule_mandatory_choice); `count: N`:
+    "resolve N of the following in any order", N different options, each resolved before the next is chosen."""
 
     options: tuple[tuple[Instruction, ...], ...]
     by: str
+    count: Quantity = Number(1)  # how many different options ("for each time you passed ice": a quantity)
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ChooseOne:
         if not isinstance(arg, list) or len(arg) < 2:
             at.fail("choose is a list of at least two options, each a list of instructions")
+        count = parse_quantity(mods.get("count", 1), whole.key(mods, "count"))
+        if isinstance(count, Number) and not 1 <= count.n <= len(arg):
+            whole.key(mods, "count").fail("count is at least 1 and at most the number of options")
         return cls(
             tuple(parse_instructions(o, at.key(arg, i)) for i, o in enumerate(arg)),
             want_str(mods, "by", whole, "you", PLAYER_WORDS) or "you",
+            count,
         )
 
     def run(self, g: Game, ctx: Ctx) -> Game:
@@ -517,7 +594,9 @@ class ChooseOne(Instruction):
         return push_choose(g, ctx, self)
 
     def render(self) -> str:
-        return " or ".join(f"({render_all(o)})" for o in self.options)
+        text = " or ".join(f"({render_all(o)})" for o in self.options)
+        single = isinstance(self.count, Number) and self.count.n == 1
+        return text if single else f"resolve {self.count.render()} of: {text}, in any order"
 
 
 @instruction("win")
@@ -539,6 +618,29 @@ class Win(Instruction):
 
     def render(self) -> str:
         return f"{player_phrase(self.side)} win{'s' if self.side != 'you' else ''} the game"
+
+
+@instruction("end_action_phase")
+@dataclass(frozen=True, eq=False)
+class EndActionPhase(Instruction):
+    """A terminal card's "after you resolve this operation, your action phase ends" (rule_forced_action_phase_end),
+    written as the last instruction of its play ability."""
+
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> EndActionPhase:
+        if arg not in (None, True):
+            at.fail("end_action_phase takes no value")
+        return cls()
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.turn import end_action_phase
+
+        return end_action_phase(g, self.who(ctx))
+
+    def render(self) -> str:
+        return "your action phase ends"
 
 
 @instruction("shuffle")
@@ -713,11 +815,12 @@ class AllAtOnce(Instruction):
 # --- installing, playing, running ------------------------------------------------------------
 
 
-@instruction("install", "pay_cost", "server", "position", "rezzed", "discount")
+@instruction("install", "pay_cost", "server", "position", "rezzed", "discount", "then")
 @dataclass(frozen=True, eq=False)
 class Install(Instruction):
     """Install cards (ignoring the install cost unless `pay_cost`, lowered by `discount`); Corp cards in
-    `server` (new | this | a name), ice `position: inward_of_self`; `rezzed: true` installs and rezzes it."""
+    `server` (new | this | a name), ice `position: inward_of_self`; `rezzed: true` installs and rezzes it;
+    `then` acts on each installed card as `chosen` ("place 2 advancement counters on that card")."""
 
     selector: Selector
     pay_cost: bool = False
@@ -725,6 +828,7 @@ class Install(Instruction):
     position: str | None = None
     rez: bool = False
     discount: Quantity | None = None
+    then: tuple[Instruction, ...] = ()
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
@@ -739,6 +843,7 @@ class Install(Instruction):
             want_str(mods, "position", whole, None, ("inward_of_self", "outermost")),
             want_bool(mods, "rezzed", whole),
             discount,
+            parse_instructions(mods.get("then"), whole.key(mods, "then")),
         )
 
     def possible(self, g: Game, ctx: Ctx) -> bool:
@@ -746,15 +851,34 @@ class Install(Instruction):
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.engine.rules.procedures import install_by_instruction
+        from judgebook.engine.rules.resolve import resolve_now
 
         targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        from judgebook.engine.state.queries import is_installed
+
+        seq0 = g.seq
+        installed = []
         for cid in targets:
             g = install_by_instruction(g, ctx, cid, self)
+            if is_installed(g, cid):
+                installed.append(cid)
+        if not self.then or not installed:
+            return g
+        anchor = "rule_checkpoint_after_instruction_resolution"
+        for cid in reversed(installed):  # the first installed card's `then` first
+            g = resolve_now(g, replace(ctx, targets=(), chosen=(cid,)), self.then, anchor)
+        if any(p.serial > seq0 for p in g.pending):
+            # `then` is the next instruction: what the install made pending resolves first (rule_chain_reaction).
+            from judgebook.engine.rules.frames import push
+            from judgebook.engine.rules.windows import ReactionWindow
+
+            g = push(g, ReactionWindow(after=seq0))
         return g
 
     def render(self) -> str:
         how = "" if self.pay_cost else ", ignoring all costs"
-        return f"install {self.selector.render()}{how}"
+        then = f"; then, on that card: {render_all(self.then)}" if self.then else ""
+        return f"install {self.selector.render()}{how}{then}"
 
 
 @instruction("play", "pay_cost")
@@ -786,22 +910,75 @@ class Play(Instruction):
 @instruction("run")
 @dataclass(frozen=True, eq=False)
 class MakeRun(Instruction):
-    server: str  # a server name, or `any`
+    server: str  # a server name, `any`, `central`, `remote`, `mark`, or `among` (a list: "run HQ or R&D")
+    among: tuple[str, ...] = ()
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> MakeRun:
+        if isinstance(arg, list) and len(arg) >= 2 and all(isinstance(a, str) for a in arg):
+            return cls("among", tuple(arg))
         if not isinstance(arg, str):
-            at.fail("run names a server or `any`")
+            at.fail("run names a server, `any`, `central`, `remote`, `mark` or a list of servers")
         return cls(arg)
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.engine.rules.procedures import run_instruction
 
-        return run_instruction(g, ctx, self.server)
+        return run_instruction(g, ctx, self.server, self.among)
 
     def render(self) -> str:
-        return "run any server" if self.server == "any" else f"run {self.server}"
+        names = {"any": "any server", "mark": "your mark", "central": "a central server", "remote": "a remote server"}
+        return f"run {' or '.join(self.among) if self.among else names.get(self.server, self.server)}"
+
+
+@instruction("instead_of_breaching")
+@dataclass(frozen=True, eq=False)
+class InsteadOfBreaching(Instruction):
+    """ "If successful, instead of breaching the server, ...": at this run's breach step the instructions
+    resolve and there is no breach (a replacement, rule_if_successful_lingering_effect)."""
+
+    instrs: tuple[Instruction, ...]
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> InsteadOfBreaching:
+        instrs = parse_instructions(arg, at)
+        if not instrs:
+            at.fail("instead_of_breaching lists the instructions that replace the breach")
+        return cls(instrs)
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.run import replace_breach
+
+        return replace_breach(g, ctx, self.instrs)
+
+    def render(self) -> str:
+        return f"instead of breaching the server, {render_all(self.instrs)}"
+
+
+@instruction("identify_mark")
+@dataclass(frozen=True, eq=False)
+class IdentifyMark(Instruction):
+    """ "Identify your mark": if no server is the mark, a random central server becomes it for the turn
+    (rule_mark_identification); otherwise nothing (rule_mark_already_identified). The random result is a
+    decision `{target: SERVER}` a scenario may state."""
+
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> IdentifyMark:
+        if arg not in (None, True):
+            at.fail("identify_mark takes no value")
+        return cls()
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.procedures import identify_mark
+
+        return identify_mark(g, ctx)
+
+    def render(self) -> str:
+        return "identify your mark"
 
 
 @instruction("access")

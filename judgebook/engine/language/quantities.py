@@ -351,26 +351,41 @@ class Paid(Quantity):
         return "the credits paid"
 
 
+def _event_with_filters(arg: Any, at: At) -> Any:
+    """`NAME` or `{event: NAME, <event filters>}`: an events.Trigger to count matching events with."""
+    from judgebook.engine.language.events import parse_trigger
+    from judgebook.engine.language.nodes import check_keys
+
+    if isinstance(arg, str):
+        return parse_trigger(arg, None, at, at)
+    body = check_keys(arg, tuple(arg) if isinstance(arg, dict) else (), at)
+    if "event" not in body:
+        at.fail("expected an event name or {event: NAME, <event filters>}")
+    filters = {k: v for k, v in body.items() if k != "event"} or None
+    return parse_trigger(body["event"], filters, at.key(body, "event"), at)
+
+
 def _events(scope: str) -> None:
     @dataclass(frozen=True)
     class EventsThis(Quantity):
         event: str
+        trigger: Any = None  # with event filters: only the matching events count
 
         @classmethod
         def parse(cls, arg: Any, at: At) -> EventsThis:
-            from judgebook.engine.language.events import EVENTS
-
-            if arg not in EVENTS:
-                at.fail(f"expected an event name ({', '.join(EVENTS)})")
-            return cls(str(arg))
+            trigger = _event_with_filters(arg, at)
+            return cls(trigger.event, trigger if trigger.filters else None)
 
         def value(self, g: Game, ctx: Ctx) -> int:
-            from judgebook.engine.rules.history import count_this
+            from judgebook.engine.rules.history import count_this, facts_this
 
+            if self.trigger is not None:
+                return sum(1 for f in facts_this(g, scope) if self.trigger.matches(g, ctx, f.event))
             return count_this(g, self.event, scope)
 
         def render(self) -> str:
-            return f"the number of times {self.event.replace('_', ' ')} happened this {scope}"
+            what = self.trigger.render().removeprefix("when ") if self.trigger else self.event.replace("_", " ")
+            return f"the number of times {what} happened this {scope}"
 
     EventsThis.__name__ = EventsThis.__qualname__ = f"Events_{scope}"
     QUANTITIES.register(f"events_this_{scope}")(EventsThis)
@@ -378,3 +393,23 @@ def _events(scope: str) -> None:
 
 _events("turn")
 _events("run")
+
+
+@QUANTITIES.register("events_last_turn")
+@dataclass(frozen=True)
+class EventsLastTurn(Quantity):
+    """How often an event happened during the turn before this one ("if the Runner made a successful run
+    during their last turn"): `successful_run` or `{event: trashed, player: corp, by: runner}` with event
+    filters."""
+
+    trigger: Any  # events.Trigger: the event and its filters
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> EventsLastTurn:
+        return cls(_event_with_filters(arg, at))
+
+    def value(self, g: Game, ctx: Ctx) -> int:
+        return sum(1 for f in g.last_turn if self.trigger.matches(g, ctx, f.event))
+
+    def render(self) -> str:
+        return f"the number of times {self.trigger.render().removeprefix('when ')} happened during the last turn"

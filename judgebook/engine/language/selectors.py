@@ -193,6 +193,8 @@ def _field_filter(key: str, words: str) -> None:
                 return d.type in self.values
             if key == "subtype":
                 return any(s in d.subtypes for s in self.values)
+            if key == "not_subtype":
+                return not any(s in d.subtypes for s in self.values)
             return d.name in self.values
 
         def render(self) -> str:
@@ -202,7 +204,8 @@ def _field_filter(key: str, words: str) -> None:
     FILTERS.register(key)(FieldFilter)
 
 
-for _key, _words in (("type", "of type"), ("subtype", "with subtype"), ("name", "named")):
+for _key, _words in (("type", "of type"), ("subtype", "with subtype"), ("not_subtype", "with no subtype"),
+                     ("name", "named")):
     _field_filter(_key, _words)
 
 
@@ -233,6 +236,15 @@ _flag_filter("other", lambda g, ctx, cid: cid != ctx.source, "other than this ca
 _flag_filter("active", lambda g, ctx, cid: q.is_active(g, cid), "active")
 
 
+def _can_be_advanced(g: Game, ctx: Ctx, cid: str) -> bool:
+    from judgebook.engine.language.statics import can_be_advanced  # statics parse selectors: import late
+
+    return q.is_installed(g, cid) and can_be_advanced(q.definition(g, cid))
+
+
+_flag_filter("can_be_advanced", _can_be_advanced, "that the Corp can advance")
+
+
 @FILTERS.register("counter")
 @dataclass(frozen=True, eq=False)
 class HasCounter(Filter):
@@ -251,7 +263,7 @@ class HasCounter(Filter):
         return f"with a {self.kind} counter"
 
 
-SERVER_WORDS = ("this", "attacked", "central", "remote")
+SERVER_WORDS = ("this", "attacked", "central", "remote", "mark")
 
 
 def server_matches(g: Game, ctx: Ctx, want: str, server: str | None) -> bool:
@@ -268,6 +280,10 @@ def server_matches(g: Game, ctx: Ctx, want: str, server: str | None) -> bool:
         return server in q.CENTRAL
     if want == "remote":
         return server not in q.CENTRAL
+    if want == "mark":
+        from judgebook.engine.rules.values import mark
+
+        return server == mark(g)
     return server == want
 
 
@@ -420,6 +436,26 @@ def _count(value: Any, at: At) -> tuple[int | None, bool]:
     if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
         return value, False
     at.fail("count is a number, `all` or {up_to: N}")
+
+
+@FILTERS.register("is")
+@dataclass(frozen=True, eq=False)
+class IsRef(Filter):
+    """The card a reference names, with further filters ("if that card is not a trojan")."""
+
+    ref: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> IsRef:
+        if not isinstance(arg, str):
+            at.fail("is is a card reference")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        return cid in resolve_ref(g, ctx, self.ref)
+
+    def render(self) -> str:
+        return f"that is {Ref(self.ref).render()}"
 
 
 @FILTERS.register("same_name_as")

@@ -1,6 +1,7 @@
 """Static effects: what a static ability or a lasting effect changes while it applies.
 
 {cannot: {what: run, server: HQ, player: runner, card: <selector>}} |
+{cannot_break: {ice: self, more_than: 1, except_subtype: killer, breaker: <selector>}} |
 {additional_cost: {to: run, cost: {...}, server: ..., card: self|any, first_this_turn: true}} |
 {prevent: {what: damage, amount: 1|all, damage_type: net}} |
 {strength: <quantity>, target: self|<selector>} | {strength_minus: ...} |
@@ -80,6 +81,71 @@ class Cannot(Static):
         return f"{who}cannot {self.what.replace('_', ' ')}{card}{where}"
 
 
+@STATICS.register("can_be_advanced")
+@dataclass(frozen=True, eq=False)
+class CanBeAdvanced(Static):
+    """"You can advance this card": the Corp may advance it, even while it is unrezzed (rule_you_can_advance),
+    so the advance action reads it from the card's definition, not from the active statics."""
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> CanBeAdvanced:
+        if arg not in (None, True):
+            at.fail("write `can_be_advanced` (no value)")
+        return cls()
+
+    def render(self) -> str:
+        return "you can advance this card"
+
+
+def can_be_advanced(card_def: Any) -> bool:
+    """Whether the Corp can advance a card of this definition: an agenda, or a card saying it can be advanced."""
+    return card_def.type == "agenda" or "advanceable" in card_def.subtypes or any(
+        isinstance(a.static, CanBeAdvanced) for a in card_def.abilities)
+
+
+@STATICS.register("cannot_break")
+@dataclass(frozen=True, eq=False)
+class CannotBreak(Static):
+    """The Runner cannot break more than `more_than` (default 0: any) of the printed subroutines of `ice`
+    (default this ice) during each encounter, except with a breaker of `except_subtype`; with `breaker`,
+    only that card's abilities are barred. Breaks by an excepted breaker do not count."""
+
+    ice: Selector
+    more_than: int = 0
+    except_subtype: str | None = None
+    breaker: Selector | None = None
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> CannotBreak:
+        arg = {} if arg in (None, True) else arg
+        check_keys(arg, ("ice", "more_than", "except_subtype", "breaker"), at)
+        more = arg.get("more_than", 0)
+        if isinstance(more, bool) or not isinstance(more, int) or more < 0:
+            at.key(arg, "more_than").fail("more_than is a number of subroutines")
+        return cls(
+            parse_selector(arg.get("ice", "self"), at.key(arg, "ice") if "ice" in arg else at, None),
+            more,
+            want_str(arg, "except_subtype", at),
+            parse_selector(arg["breaker"], at.key(arg, "breaker"), None) if "breaker" in arg else None,
+        )
+
+    def limits(self, g: Game, ctx: Ctx, ice: str, breaker: str) -> bool:
+        """Whether this restriction bars `breaker` from breaking subroutines on `ice`."""
+        from judgebook.engine.state import queries as q
+
+        if ice not in self.ice.candidates(g, ctx):
+            return False
+        if self.breaker is not None and breaker not in self.breaker.candidates(g, ctx):
+            return False
+        return not (self.except_subtype and self.except_subtype in q.definition(g, breaker).subtypes)
+
+    def render(self) -> str:
+        n = "any" if not self.more_than else f"more than {self.more_than}"
+        by = f" with {self.breaker.render()}" if self.breaker else ""
+        but = f" except using a {self.except_subtype}" if self.except_subtype else ""
+        return f"the Runner cannot break {n} of the subroutines of {self.ice.render()}{by}{but} each encounter"
+
+
 ADDITIONAL_TO = ("steal", "access", "run", "rez", "trash", "install", "play", "break")
 
 
@@ -138,6 +204,40 @@ class Prevent(Static):
         return f"prevent {n} {self.damage_type + ' ' if self.damage_type else ''}{self.what.replace('_', ' ')}"
 
 
+@STATICS.register("not_trashed")
+@dataclass(frozen=True, eq=False)
+class NotTrashed(Static):
+    """A played event or operation stays in the play area instead of being trashed, as a lingering effect
+    (`lasting`, its duration the "until ..."): when that expires it is trashed (rule_play_not_trashed_until)."""
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> NotTrashed:
+        if arg != "self":
+            at.fail("write `not_trashed: self` (the played card itself)")
+        return cls()
+
+    def render(self) -> str:
+        return "this card is not trashed"
+
+
+@STATICS.register("mark")
+@dataclass(frozen=True, eq=False)
+class Mark(Static):
+    """The Runner's mark: a central server designated for the turn, as a lingering effect
+    (rule_mark_designation_lingering_effect). Created by `identify_mark`; written here only to be read."""
+
+    server: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> Mark:
+        if arg not in ("HQ", "R&D", "Archives"):
+            at.fail("the mark is a central server: HQ, R&D or Archives")
+        return cls(str(arg))
+
+    def render(self) -> str:
+        return f"{self.server} is the Runner's mark"
+
+
 def _modifier(key: str, words: str, targets_cards: bool) -> None:
     @dataclass(frozen=True, eq=False)
     class Modify(Static):
@@ -179,6 +279,7 @@ _modifier("strength", "strength", True)
 _modifier("hand_size", "maximum hand size", False)
 _modifier("link", "link", False)
 _modifier("memory", "memory units", False)
+_modifier("allotted_clicks", "allotted [click]", False)  # "the Runner gets -1 allotted [click] for their next turn"
 
 
 def parse_static(node: Any, at: At) -> Static:

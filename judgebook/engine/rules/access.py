@@ -149,10 +149,12 @@ class Access(Frame):
                 if extra is not None and "steal" not in self.paid:
                     return push(g, costs.AdditionalCostChoice("steal", self.card, extra))
                 g = pop(g)
+                # The server it was stolen from, for "whenever an agenda is stolen from this server".
+                server = _server_of_candidate(g, self.card)
                 g = move(g, self.card, "runner.score")
                 g = emit(
                     g,
-                    event("stolen", card=self.card, player="runner"),
+                    event("stolen", card=self.card, player="runner", server=server),
                     f"the Runner steals {self.card}",
                     "step_access_agenda",
                     "runner",

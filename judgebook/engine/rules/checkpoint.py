@@ -62,4 +62,22 @@ def turn_boundary(g: Game, side: str, begins: bool) -> Game:
         if d.player == side and d.kind == "until_turn_end" and begins:
             lasting = replace(lasting, duration=replace(d, started=True))
         kept.append(lasting)
-    return evolve(g, lasting=tuple(kept))
+    ended = [x for x in g.lasting if x not in kept]
+    g = evolve(g, lasting=tuple(kept))
+    for lasting in ended:
+        g = _leave_play_area(g, lasting)
+    return g
+
+
+def _leave_play_area(g: Game, lasting: Lasting) -> Game:
+    """A lockdown kept in the play area "until your next turn begins" is trashed now (rule_operation_lockdown)."""
+    from judgebook.engine.language.statics import NotTrashed
+
+    card = g.cards.get(lasting.source)
+    if not isinstance(lasting.effect, NotTrashed) or card is None or card.zone != "play":
+        return g
+    from judgebook.engine.rules.effects import move
+
+    g = move(g, lasting.source, f"{card.owner}.discard")
+    text = f"{lasting.source} leaves the play area: trashed"
+    return log(g, "trashed", text, "rule_play_not_trashed_until", card.owner)

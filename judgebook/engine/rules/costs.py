@@ -96,14 +96,17 @@ def available_credits(g: Game, side: Side, purpose: str, source: str | None = No
 def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") -> tuple[str, str] | None:
     """Why `cost` cannot be paid now: (rule anchor, reason), or None when it can."""
     p = g.player(payer)
-    if cost.clicks > p.clicks:
-        return "rule_cost", f"needs {cost.clicks}[click], has {p.clicks}"
+    if cost.clicks + cost.lose_clicks > p.clicks:
+        return "rule_cost", f"needs {cost.clicks + cost.lose_clicks}[click], has {p.clicks}"
     credits = cost.credits.value(g, ctx) if cost.has_credits else 0
     if credits and cannot(g, "spend_credits", payer):
         return "rule_cannot_precedence", "cannot spend credits"
     if credits > available_credits(g, payer, purpose, ctx.source):
         return "rule_cost", f"needs {credits}[c], can spend {available_credits(g, payer, purpose, ctx.source)}"
-    if cost.trash_self and not q.is_installed(g, ctx.source) and g.cards[ctx.source].zone != "play":
+    # A [trash] cost trashes the card from where it is: installed, in the play area, or in hand for an
+    # ability used from HQ ("reveal and trash this ice from HQ").
+    zone = g.cards[ctx.source].zone if cost.trash_self else ""
+    if cost.trash_self and not q.is_installed(g, ctx.source) and zone != "play" and not zone.endswith(".hand"):
         return "rule_cost", "the card is not installed"
     if cost.tags and cannot(g, "take_tags", payer):
         return "rule_cannot_precedence", "cannot take tags"
@@ -115,6 +118,8 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
     for kind, n in cost.counters:
         if g.cards[ctx.source].count(kind) < n:
             return "rule_cost", f"needs {n} {kind} counter(s) on {ctx.source}"
+    if cost.remove_tags > g.runner.tags:
+        return "rule_cost", f"needs {cost.remove_tags} tag(s) to remove, the Runner has {g.runner.tags}"
     return None
 
 
@@ -139,6 +144,11 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
             "rule_cost",
             payer,
         )
+    if cost.lose_clicks:
+        lost = g.player(payer).clicks
+        g = set_player(g, payer, clicks=lost - cost.lose_clicks)
+        g = log(g, "clicks_lost", f"the {payer} loses {cost.lose_clicks}[click]", "rule_cost", payer,
+                changes=(f"{payer} clicks {lost} → {lost - cost.lose_clicks}",))
     credits = cost.credits.value(g, ctx) if cost.has_credits else 0
     if credits:
         left = credits
@@ -191,6 +201,9 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
             "rule_cost",
             "runner",
         )
+    if cost.remove_tags:
+        g = set_player(g, "runner", tags=g.runner.tags - cost.remove_tags)
+        g = log(g, "remove_tags", f"{cost.remove_tags} tag(s) removed as a cost", "rule_cost", payer)
     if cost.trash_self:
         g = trash(g, ctx.source, payer, cause="cost")
     for kind, n in cost.damage:

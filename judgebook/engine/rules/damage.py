@@ -177,7 +177,14 @@ def suffer(g: Game, kind: str, amount: int, by: Side | None) -> Game:
         g = move(g, cid, "runner.discard")
         g = emit(
             g,
-            event("trashed", card=cid, type=g.library.card(g.cards[cid].name).type, player="runner", damage_type=kind),
+            event(
+                "trashed",
+                card=cid,
+                type=g.library.card(g.cards[cid].name).type,
+                player="runner",
+                damage_type=kind,
+                from_zone="hand",
+            ),
             f"{cid} is trashed by {kind} damage",
             "rule_meat_net_damage",
             "runner",

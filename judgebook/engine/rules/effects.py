@@ -24,6 +24,7 @@ def amount_possible(g: Game, name: str, side: Side, n: int) -> bool:
         "lose_credits": p.credits,
         "lose_clicks": p.clicks,
         "remove_tags": p.tags,
+        "remove_bad_publicity": g.corp.bad_publicity,
         "draw": len(g.zone(f"{side}.deck")),
     }
     return name not in limits or limits[name] >= n
@@ -77,7 +78,17 @@ def apply_amount(g: Game, ctx: Ctx, name: str, side: Side, n: int) -> Game:
         return log(g, "tags", f"{n} tag(s) removed", "rule_tag", "runner")
     if name == "bad_publicity":
         return set_player(g, "corp", bad_publicity=g.corp.bad_publicity + n)
+    if name == "remove_bad_publicity":
+        return set_player(g, "corp", bad_publicity=max(0, g.corp.bad_publicity - n))
     raise ValueError(name)
+
+
+def purge_virus(g: Game, side: Side) -> Game:
+    """Purge virus counters: every virus counter on every card is removed (the basic action or an ability)."""
+    for cid, card in g.cards.items():
+        if card.count("virus"):
+            g = evolve(g, cards=g.cards.set(cid, card.with_counter("virus", -card.count("virus"))))
+    return log(g, "purge", "the Corp purges virus counters", "rule_purge", side)
 
 
 def draw(g: Game, side: Side, n: int) -> Game:
@@ -132,6 +143,7 @@ def trash(g: Game, cid: str, by: Side | None, cause: str = "") -> Game:
     card = g.cards[cid]
     d = q.definition(g, cid)
     was_installed = q.is_installed(g, cid)
+    server = q.server_of(g, cid)  # where it was installed, for "whenever a card is trashed from this server"
     g = move(g, cid, f"{card.owner}.discard")
     if card.owner == "corp":
         g = replace(
@@ -146,6 +158,8 @@ def trash(g: Game, cid: str, by: Side | None, cause: str = "") -> Game:
             player=card.owner,
             by=by,
             installed=was_installed,
+            from_zone="installed" if was_installed else card.zone.split(".")[-1],
+            server=server,
             cost=cause == "cost" or None,
         ),
         f"{cid} is trashed",

@@ -125,7 +125,7 @@ def break_subroutines(g: Game, breaker: str, subs: list[int]) -> Game:
     for s in subs:
         g = emit(
             g,
-            event("subroutine_broken", ice=enc.ice, by=breaker, subroutine=s + 1),
+            event("subroutine_broken", ice=enc.ice, by=breaker, subroutine=s + 1, encounter_seq=enc.seq),
             f"{breaker} breaks {enc.ice} subroutine {s + 1}",
             "rule_break_subroutine",
             "runner",
@@ -140,6 +140,27 @@ def break_subroutines(g: Game, breaker: str, subs: list[int]) -> Game:
             "rule_fully_break",
         )
     return g
+
+
+def break_allowance(g: Game, breaker: str, enc: Encounter) -> int | None:
+    """How many more subroutines `breaker` may break on the encountered ice under the `cannot_break` statics
+    ("cannot break more than 1 of its printed subroutines"); None: no limit. Breaks this encounter by a
+    breaker a restriction excepts do not count against it."""
+    from judgebook.engine.language.statics import CannotBreak
+    from judgebook.engine.rules.values import statics
+
+    allowed: int | None = None
+    for st, ctx in statics(g):
+        if not isinstance(st, CannotBreak) or not st.limits(g, ctx, enc.ice, breaker):
+            continue
+        done = sum(
+            1 for f in g.history
+            if f.event.name == "subroutine_broken" and f.event.get("encounter_seq") == enc.seq
+            and st.limits(g, ctx, enc.ice, str(f.event.get("by")))
+        )
+        left = max(0, st.more_than - done)
+        allowed = left if allowed is None else min(allowed, left)
+    return allowed
 
 
 def bypass(g: Game) -> Game:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from judgebook.engine.language.context import Ctx
-from judgebook.engine.state.model import Game, GameEvent
+from judgebook.engine.state.model import Fact, Game, GameEvent
 
 
 def _run_key(g: Game) -> int:
@@ -12,6 +12,11 @@ def _run_key(g: Game) -> int:
     run = current_run(g)
     # After a run, "this run" / "that run" is the run that just ended.
     return int(run.seq) if run is not None else g.runs
+
+
+def facts_this(g: Game, scope: str) -> list[Fact]:
+    run = _run_key(g)
+    return [f for f in g.history if f.turn == g.turn and (scope == "turn" or f.run == run)]
 
 
 def count_this(g: Game, name: str, scope: str) -> int:

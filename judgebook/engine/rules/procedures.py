@@ -26,7 +26,10 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
     d = q.definition(g, cid)
     side = g.cards[cid].owner
     if ins.pay_cost:
-        price = max(0, (d.cost or 0) - (ins.discount.value(g, ctx) if ins.discount else 0))
+        # A Corp card's printed cost is its rez or play cost: its install cost is the ice tax of a server, and
+        # this instruction installs into a new server, so 0 (rule_install_cost_ice).
+        printed = (d.cost or 0) if side == "runner" else 0
+        price = max(0, printed - (ins.discount.value(g, ctx) if ins.discount else 0))
         why = costs.refusal(g, Cost(credits=Number(price), has_credits=True), Ctx(cid, side), side, "install")
         if why:
             return log(g, "cannot_pay", f"{cid} cannot be installed: {why[1]}", why[0], side, card=cid)
@@ -51,30 +54,46 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
         else:
             g = move(g, cid, q.root_zone(server))
         g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
-    g = emit(g, event("installed", card=cid, type=d.type, player=side), f"{cid} is installed", "rule_installing", side)
+    installed = event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid))
+    g = emit(g, installed, f"{cid} is installed", "rule_installing", side)
     if ins.rez:
         g = rez(g, cid, paid=False)
     return g
 
 
-def run_instruction(g: Game, ctx: Ctx, server: str) -> Game:
+def run_instruction(g: Game, ctx: Ctx, server: str, among: tuple[str, ...] = ()) -> Game:
     from judgebook.engine.rules.run import start_run
 
+    if server == "mark":
+        from judgebook.engine.rules.values import mark
+
+        found = mark(g)
+        if found is None:
+            return log(g, "no_mark", "the Runner has no mark: no run", "rule_mark_identification", ctx.controller)
+        return start_run(g, found)
     if server == "any":
         if ctx.server is not None:
             return start_run(g, ctx.server)
         return push(g, ChooseServer(ctx))
+    if server in ("central", "remote", "among"):
+        return push(g, ChooseServer(ctx, server, among))
     return start_run(g, server)
 
 
 @dataclass(frozen=True)
 class ChooseServer(Frame):
     ctx: Ctx
+    want: str = "any"  # any | central | remote | among (the servers listed)
+    among: tuple[str, ...] = ()
 
     def step(self, g: Game) -> ChoicePoint:
         opts = []
         refused = []
         for s in g.servers:
+            if (self.want == "central") != (s in q.CENTRAL) and self.want in ("central", "remote"):
+                continue
+            if self.want == "among" and s not in self.among:
+                continue
             d = decision("target", [s])
             if costs.cannot(g, "run", "runner", s):
                 refused.append(Refused(d, f"run on {s}", "rule_cannot_run_abilities", "a card forbids it"))
@@ -201,3 +220,39 @@ def start_trace(g: Game, ctx: Ctx, ins: Trace) -> Game:
         g, event("trace", card=ctx.source), f"trace[{ins.base.render()}] is initiated", "step_trace_initiated", "corp"
     )
     return push(g, TraceFrame(ctx, ins.base.value(g, ctx), ins.success, ins.failure))
+
+
+def identify_mark(g: Game, ctx: Ctx) -> Game:
+    from judgebook.engine.rules.values import mark
+
+    found = mark(g)
+    if found is not None:
+        return log(g, "mark", f"{found} is already the mark: nothing happens", "rule_mark_already_identified", "runner")
+    return push(g, IdentifyMarkFrame(ctx))
+
+
+@dataclass(frozen=True)
+class IdentifyMarkFrame(Frame):
+    """The random central server that becomes the mark: a decision `{target: SERVER}` states the outcome
+    (default HQ, one of the possible outcomes: rule_mark_identification_method)."""
+
+    ctx: Ctx
+
+    def step(self, g: Game) -> ChoicePoint:
+        opts = tuple(
+            Option(decision("target", [s]), f"{s} becomes the mark", "rule_mark_identification_method")
+            for s in ("HQ", "R&D", "Archives")
+        )
+        return ChoicePoint(
+            "runner", "target", "a random central server becomes the mark", "rule_mark_identification", opts,
+            default=0, path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        from judgebook.engine.language.statics import Mark
+        from judgebook.engine.rules.effects import create_lasting
+
+        server = str(option.decision.value[0])
+        g = create_lasting(pop(g), replace(self.ctx, chosen=()), Mark(server), "turn")
+        return log(g, "mark", f"{server} becomes the Runner's mark for this turn",
+                   "rule_mark_designation_lingering_effect", "runner")

@@ -20,10 +20,13 @@ class Resolve(Frame):
     anchor: str
     index: int = 0
     announce: str = ""  # a paid ability's text: its resolution begins with this step
+    seq0: int = -1  # the game's sequence number as the resolution began: later pending abilities chain
 
     def step(self, g: Game) -> Game | ChoicePoint:
         if g.over or self.index >= len(self.instrs):
             return pop(g)
+        if self.seq0 < 0:
+            return set_top(g, replace(self, seq0=g.seq))
         if self.announce:
             g = set_top(g, replace(self, announce=""))
             return log(
@@ -35,6 +38,12 @@ class Resolve(Frame):
                 card=self.ctx.source,
                 ability=self.ctx.ability,
             )
+        if self.index > 0 and any(p.serial > self.seq0 for p in g.pending):
+            # Between two instructions, abilities that became pending while this one resolved resolve first
+            # (a "chain reaction": rule_checkpoint_after_instruction_resolution, rule_chain_reaction).
+            from judgebook.engine.rules.windows import ReactionWindow
+
+            return push(g, ReactionWindow(after=self.seq0))
         ins = self.instrs[self.index]
         sel = ins.selector
         if sel is not None and sel.chooses and not self.ctx.targets:
@@ -86,6 +95,13 @@ class Resolve(Frame):
 
     def choose(self, g: Game, option: Option) -> Game:
         targets = tuple(option.decision.value or ())
+        if not targets:
+            # "Up to N" and none chosen: the instruction acts on no card (and is not asked again).
+            g = set_top(g, replace(self, index=self.index + 1, ctx=replace(self.ctx, targets=())))
+            ins = self.instrs[self.index]
+            text = f"{ins.render()}: no card chosen"
+            return log(g, "no_target", text, "rule_instruction_target", self.ctx.controller, how="chosen",
+                       card=self.ctx.source)
         return set_top(g, replace(self, ctx=self.ctx.with_targets(targets)))
 
 
@@ -118,16 +134,27 @@ def resolve_now(g: Game, ctx: Ctx, instrs: tuple[Instruction, ...], anchor: str)
 class Choose(Frame):
     ctx: Ctx
     instr: ChooseOne
+    done: tuple[int, ...] = ()  # options already resolved ("resolve 2 of the following": each once)
+    total: int = 1  # how many options are resolved, the instruction's count as it began
 
     def step(self, g: Game) -> Game | ChoicePoint:
         chooser = self.ctx.side(self.instr.by)
-        possible = [i for i, opt in enumerate(self.instr.options) if all(ins.possible(g, self.ctx) for ins in opt)]
+        possible = [
+            i
+            for i, opt in enumerate(self.instr.options)
+            if i not in self.done and all(ins.possible(g, self.ctx) for ins in opt)
+        ]
         if not possible:
             return log(
                 pop(g), "no_option", "no option can be carried out: nothing happens", "rule_mandatory_choice", chooser
             )
         refused = tuple(
-            Refused(decision("choose", i + 1), _render(opt), "rule_mandatory_choice", "it cannot be carried out")
+            Refused(
+                decision("choose", i + 1),
+                _render(opt),
+                "rule_mandatory_choice",
+                "already resolved" if i in self.done else "it cannot be carried out",
+            )
             for i, opt in enumerate(self.instr.options)
             if i not in possible
         )
@@ -156,6 +183,8 @@ class Choose(Frame):
             chooser,
             how="chosen",  # advance marks a default or the only possible option
         )
+        if len(self.done) + 1 < self.total:  # the next option is chosen once this one has resolved
+            g = push(g, Choose(self.ctx, self.instr, self.done + (n - 1,), self.total))
         return resolve_now(g, self.ctx, self.instr.options[n - 1], "rule_mandatory_choice")
 
 
@@ -164,4 +193,7 @@ def _render(instrs: tuple[Instruction, ...]) -> str:
 
 
 def push_choose(g: Game, ctx: Ctx, instr: ChooseOne) -> Game:
-    return push(g, Choose(ctx, instr))
+    total = min(instr.count.value(g, ctx), len(instr.options))
+    if total < 1:
+        return log(g, "no_option", "no option is to be resolved", "rule_mandatory_choice", ctx.side(instr.by))
+    return push(g, Choose(ctx, instr, (), total))

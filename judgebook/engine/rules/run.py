@@ -44,6 +44,9 @@ class Run(Frame):
     bp_credits: int = 0
     access_bonus: int = 0
     strength: tuple[tuple[str, int], ...] = ()  # strength changes lasting for the run
+    # "If successful, instead of breaching ...": what resolves at the breach step instead, and for whom.
+    instead_of_breach: tuple[object, ...] = ()
+    instead_ctx: Ctx | None = None
     label = "run"
 
     @property
@@ -156,6 +159,12 @@ class Run(Frame):
         if key == "breach":
             from judgebook.engine.rules.access import Breach
 
+            if me.instead_of_breach and me.instead_ctx is not None:
+                from judgebook.engine.rules.resolve import Resolve
+
+                anchor = "rule_if_successful_lingering_effect"
+                g = log(g, "instead_of_breach", f"instead of breaching {self.server}", anchor, "runner")
+                return push(g, Resolve(me.instead_of_breach, me.instead_ctx, anchor))  # type: ignore[arg-type]
             return push(g, Breach(self.server, self.seq))
         if key == "close_windows":
             return g
@@ -247,3 +256,11 @@ def instruction(g: Game, ctx: Ctx, name: str) -> Game:
 def start_run(g: Game, server: str) -> Game:
     seq = g.runs + 1
     return push(evolve(g, runs=seq), Run(server, seq))
+
+
+def replace_breach(g: Game, ctx: Ctx, instrs: tuple[object, ...]) -> Game:
+    """A replacement of this run's breach, made by an "if successful" ability (rule_if_successful_lingering_effect)."""
+    run = current_run(g)
+    if run is None:
+        return g
+    return swap(g, run, replace(run, instead_of_breach=instrs, instead_ctx=ctx))

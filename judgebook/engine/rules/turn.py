@@ -8,12 +8,13 @@ from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decisio
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import Cost
 from judgebook.engine.language.quantities import Number
+from judgebook.engine.language.statics import can_be_advanced
 from judgebook.engine.rules import costs
 from judgebook.engine.rules.effects import draw, move, set_player, win
-from judgebook.engine.rules.frames import Call, Frame, event, log, path, pop, push, react_first, set_top
+from judgebook.engine.rules.frames import Call, Frame, event, find, log, path, pop, push, react_first, set_top, swap
 from judgebook.engine.rules.resolve import Resolve
 from judgebook.engine.rules.triggers import emit
-from judgebook.engine.rules.values import hand_size, max_hand_size
+from judgebook.engine.rules.values import ability_active, allotted_clicks, hand_size, max_hand_size, restricts_self
 from judgebook.engine.rules.windows import PriorityWindow, use_ability
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, Side, evolve, other
@@ -61,14 +62,16 @@ class Turn(Frame):
         if self.at >= len(steps):
             g = pop(g)
             nxt = other(self.side)
-            return push(evolve(g, active=nxt, turn=g.turn + 1, history=()), Turn(nxt))
+            # The turn's facts are kept one more turn, for "during their last turn" conditions.
+            return push(evolve(g, active=nxt, turn=g.turn + 1, history=(), last_turn=g.history), Turn(nxt))
         phase, st = steps[self.at]
         g = set_top(g, replace(self, at=self.at + 1))
         key = st.key
         side = self.side
         if key == "allotted_clicks":
-            g = set_player(g, side, clicks=ALLOTTED[side])
-            return log(g, "clicks", f"the {side} gains {ALLOTTED[side]}[click]", st.anchor, side)
+            n = allotted_clicks(g, side, ALLOTTED[side])
+            g = set_player(g, side, clicks=n)
+            return log(g, "clicks", f"the {side} gains {n}[click]", st.anchor, side)
         if key == "refill":
             for cid in q.installed(g, side):
                 d = q.definition(g, cid)
@@ -168,10 +171,9 @@ class Action(Frame):
             return play(g, side, str(d.get("card")), server=d.get("server"))
         if kind == "purge":
             g = costs.pay(g, Cost(clicks=2), Ctx("corp", side), side)  # with the action's own click: 3
-            for cid, card in g.cards.items():
-                if card.count("virus"):
-                    g = evolve(g, cards=g.cards.set(cid, card.with_counter("virus", -card.count("virus"))))
-            return log(g, "purge", "the Corp purges virus counters", "rule_purge", side)
+            from judgebook.engine.rules.effects import purge_virus
+
+            return purge_virus(g, side)
         if kind == "trash_resource":
             cid = str(d.get("card"))
             g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx(cid, side), side)
@@ -240,8 +242,14 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             price = Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True)
             extra = costs.additional_cost(g, "play", cid)
             why = costs.refusal(g, price.plus(extra) if extra else price, Ctx(cid, side), side)
-            if costs.cannot(g, "play", side, card=cid):
-                why = ("rule_cannot_precedence", "a card forbids playing it")
+            forbids = costs.cannot(g, "play", side, card=cid)
+            if forbids is not None:
+                # Its own "play only if" is a restriction (rule_act_restriction); another card's is a "cannot".
+                why = (
+                    ("rule_act_restriction", "its play restriction is not met")
+                    if restricts_self(forbids)
+                    else ("rule_cannot_precedence", "a card forbids playing it")
+                )
             if why:
                 refused.append(Refused(d, f"play {cid}", why[0], why[1]))
             elif _runs_any(card_def):
@@ -309,9 +317,8 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             )
         for cid in q.installed(g, "corp"):
             card_def = q.definition(g, cid)
-            if card_def.type == "agenda" or (
-                card_def.type != "ice" and g.cards[cid].count("advancement") >= 0 and "advanceable" in card_def.subtypes
-            ):
+            # An agenda, or a card that says it can be advanced, rezzed or not (rule_you_can_advance).
+            if can_be_advanced(card_def):
                 d = decision("action", "advance", card=cid)
                 why = costs.refusal(g, Cost(clicks=1, credits=Number(1), has_credits=True), Ctx(cid, side), side)
                 if costs.cannot(g, "advance", side, q.server_of(g, cid), cid):
@@ -320,9 +327,10 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                     refused.append(Refused(d, f"advance {cid}", why[0], why[1]))
                 else:
                     opts.append(Option(d, f"advance {cid}", "corp_basic_action_advance"))
-    for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")):
+    # Cards in hand too: an action such as "[click], reveal and trash this ice from HQ" is `active_in: hand`.
+    for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")) + list(g.zone(f"{side}.hand")):
         for ab in q.definition(g, cid).abilities:
-            if ab.is_action and q.is_active(g, cid):
+            if ab.is_action and (q.is_active(g, cid) if ab.active_in is None else ability_active(g, cid, ab.active_in)):
                 d = decision("action", "use", card=cid, ability=ab.id)
                 why = costs.refusal(g, ab.cost, Ctx(cid, side, ab.id), side) if ab.cost else None
                 from judgebook.engine.rules.windows import use_key
@@ -365,18 +373,21 @@ def install(g: Game, side: Side, cid: str, server: object) -> Game:
             g = move(g, cid, q.root_zone(name))
         g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
     return emit(
-        g, event("installed", card=cid, type=d.type, player=side), f"the {side} installs {cid}", "rule_installing", side
+        g, event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid)),
+        f"the {side} installs {cid}", "rule_installing", side
     )
 
 
 def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = None) -> Game:
     d = q.definition(g, cid)
     extra = costs.additional_cost(g, "play", cid)
+    # The card goes to the play area first, then its costs are paid (rule_steps_playing_place,
+    # rule_steps_playing_play_cost): damage paid as a cost cannot trash the card being played.
+    g = move(g, cid, "play")
     if extra is not None:
         g = costs.pay(g, extra, Ctx(cid, side), side)
     if pay:
         g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side)
-    g = move(g, cid, "play")
     g = emit(g, event("played", card=cid, player=side), f"the {side} plays {cid}", "rule_playing", side)
     plays = [ab for ab in d.abilities if ab.kind == "play"]
     effects = tuple(e for ab in plays for e in ab.effects)
@@ -392,7 +403,31 @@ def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = N
     )
 
 
+def end_action_phase(g: Game, side: Side) -> Game:
+    """A terminal card: the current action completes, the remaining steps of the action phase are skipped and
+    the game goes on with the action phase formally ending (rule_forced_action_phase_end); outside its
+    controller's action phase it does nothing (rule_end_action_phase_outside_action_phase)."""
+    turn = find(g, Turn)
+    steps = [st.key for _, st in (CORP_TURN if side == "corp" else RUNNER_TURN).steps()]
+    loop = steps.index("action_loop")
+    if turn is None or turn.side != side or not steps.index("action") < turn.at <= loop:
+        return log(
+            g,
+            "no_effect",
+            f"the {side}'s action phase is not in progress: it cannot end",
+            "rule_end_action_phase_outside_action_phase",
+            side,
+        )
+    g = swap(g, turn, replace(turn, at=loop + 1))
+    return log(g, "action_phase_ends", f"the {side}'s action phase ends", "rule_forced_action_phase_end", side)
+
+
 def _to_discard(g: Game, cid: str) -> Game:
+    from judgebook.engine.language.statics import NotTrashed
+    from judgebook.engine.rules.values import statics
+
+    if any(isinstance(effect, NotTrashed) and ctx.source == cid for effect, ctx in statics(g)):
+        return log(g, "stays", f"{cid} stays in the play area", "rule_play_not_trashed_until", g.cards[cid].owner)
     if g.cards[cid].zone == "play":
         return move(g, cid, f"{g.cards[cid].owner}.discard")
     return g

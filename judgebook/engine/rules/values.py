@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from judgebook.engine.language.context import Ctx
-from judgebook.engine.language.statics import AdditionalCost, Static
+from judgebook.engine.language.selectors import Ref
+from judgebook.engine.language.statics import AdditionalCost, Cannot, Static
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Duration, Game, Side
 
@@ -19,8 +20,10 @@ def statics(g: Game) -> Iterator[tuple[Static, Ctx]]:
             if ab.static is None:
                 continue
             ctx = Ctx(cid, card.owner, ab.id)
-            # An additional cost to play or install this card applies while it is not yet active.
+            # An additional cost to play or install this card applies while it is not yet active, and so does a
+            # restriction on playing it ("play only if": rule_act_restriction, rule_static_ability_with_restriction).
             own_cost = isinstance(ab.static, AdditionalCost) and ab.static.card == "self"
+            own_cost = own_cost or restricts_self(ab.static)
             if not own_cost and not ability_active(g, cid, ab.active_in):
                 continue
             if ab.condition is not None and not ab.condition.holds(g, ctx):
@@ -31,6 +34,10 @@ def statics(g: Game) -> Iterator[tuple[Static, Ctx]]:
             continue
         owner = lasting.controller
         yield lasting.effect, Ctx(lasting.source, owner, "", chosen=(lasting.target,) if lasting.target else ())
+
+
+def restricts_self(effect: Static) -> bool:
+    return isinstance(effect, Cannot) and isinstance(effect.card, Ref) and effect.card.ref == "self"
 
 
 def ability_active(g: Game, cid: str, active_in: str | None) -> bool:
@@ -96,6 +103,18 @@ def link(g: Game) -> int:
     ident = g.zone("runner.identity")
     base += sum(g.library.card(g.cards[c].name).link for c in ident)
     return base + _modifier_sum(g, "link", side="runner")
+
+
+def allotted_clicks(g: Game, side: Side, base: int) -> int:
+    """The clicks a player gains at the start of their turn, as lingering effects modify them (never below 0)."""
+    return max(0, base + _modifier_sum(g, "allotted_clicks", side=side))
+
+
+def mark(g: Game) -> str | None:
+    """The server designated as the Runner's mark this turn, if any (rule_only_one_mark)."""
+    from judgebook.engine.language.statics import Mark
+
+    return next((effect.server for effect, _ in statics(g) if isinstance(effect, Mark)), None)
 
 
 def memory_limit(g: Game) -> int:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations, permutations
 from typing import TYPE_CHECKING
 
-from judgebook.engine.driver.choice import ChoicePoint, Option, decision
+from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.rules.effects import move
 from judgebook.engine.rules.frames import Frame, event, log, path, pop, push
@@ -190,3 +190,60 @@ def swap(g: Game, ctx: Ctx, cards: tuple[str, ...]) -> Game:
     g = replace(g, zones=FMap(zones), cards=cards_map)
     return emit(g, event("swapped", card=a, other=b, player=ctx.controller),
                 f"{a} and {b} swap places", "rule_swap_installed_cards", ctx.controller)
+
+
+# --- sabotage, remove from the game ----------------------------------------------------------
+
+
+def sabotage(g: Game, ctx: Ctx, n: int) -> Game:
+    return push(g, SabotageFrame(ctx.source, n)) if n > 0 else g
+
+
+@dataclass(frozen=True)
+class SabotageFrame(Frame):
+    """The Corp chooses the cards trashed from HQ; the rest come from the top of R&D (rule_sabotage_resolution).
+    With too few cards in R&D it must take enough from HQ (rule_sabotage_hq_first); with too few in both, all
+    go (rule_sabotage_all_remaining_cards)."""
+
+    source: str
+    n: int
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        hq, rnd = g.zone("corp.hand"), g.zone("corp.deck")
+        low, high = max(0, self.n - len(rnd)), min(self.n, len(hq))
+        picks = [p for k in range(low, high + 1) for p in combinations(hq, k)][:MAX_OPTIONS]
+        if not picks:  # fewer than N cards in HQ and R&D: every card goes
+            picks = [tuple(hq)]
+        why = "rule_sabotage_all_remaining_cards" if len(hq) + len(rnd) <= self.n else "rule_sabotage_resolution"
+        opts = tuple(
+            Option(decision("target", list(p)), f"trash {', '.join(p) or 'nothing'} from HQ and "
+                   f"{min(self.n - len(p), len(rnd))} from the top of R&D", why)
+            for p in picks
+        )
+        # Too few from HQ would leave more to trash from R&D than it holds (rule_sabotage_hq_first).
+        short = [p for k in range(0, min(low, len(hq) + 1)) for p in combinations(hq, k)][:MAX_OPTIONS]
+        refused = tuple(Refused(decision("target", list(p)), f"trash {', '.join(p) or 'nothing'} from HQ",
+                                "rule_sabotage_hq_first", f"R&D holds only {len(rnd)} card(s)") for p in short)
+        return ChoicePoint("corp", "target", f"sabotage {self.n}", "rule_sabotage", opts, refused, default=0,
+                           path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        from judgebook.engine.rules.effects import trash
+
+        g = pop(g)
+        from_hq = tuple(str(c) for c in option.decision.value or ())
+        from_rnd = g.zone("corp.deck")[: max(0, self.n - len(from_hq))]
+        g = log(g, "sabotage", f"the Corp trashes {len(from_hq)} card(s) from HQ and {len(from_rnd)} from R&D",
+                "rule_sabotage_resolution", "corp", how="chosen", card=self.source)
+        for cid in from_hq + from_rnd:  # all at once, facedown (rule_sabotage_facedown)
+            g = trash(g, cid, "corp")
+            g = replace(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
+        return log(g, "facedown", "the sabotaged cards enter Archives facedown", "rule_sabotage_facedown", "corp")
+
+
+def remove_from_game(g: Game, ctx: Ctx, targets: tuple[str, ...]) -> Game:
+    for cid in targets:
+        if cid in g.cards:
+            g = move(g, cid, f"{g.cards[cid].owner}.removed")
+            g = log(g, "removed", f"{cid} is removed from the game", "rule_rfg_move", ctx.controller, card=cid)
+    return g

@@ -195,10 +195,14 @@ def _relevant(g: Game, ab: Ability) -> bool:
 def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], list[Refused]]:
     opts: list[Option] = []
     refused: list[Refused] = []
-    for cid in _controlled(g, side):
+    offered = _offered_by_the_ice(g, side)
+    for cid in _controlled(g, side) + offered:
         d = q.definition(g, cid)
         for ab in d.abilities:
             if ab.kind != "paid" or ab.is_action:
+                continue
+            # "Only the Runner can use this ability": the encountered ice's, never its controller's.
+            if ab.used_by is not None and ab.used_by != side or cid in offered and ab.used_by != side:
                 continue
             if not ability_active(g, cid, ab.active_in) and not (ab.access and _accessing(g) == cid):
                 continue
@@ -264,6 +268,15 @@ def _controlled(g: Game, side: Side) -> list[str]:
     if acc and side == "runner":
         out.append(acc)
     return out
+
+
+def _offered_by_the_ice(g: Game, side: Side) -> list[str]:
+    """The encountered ice, whose abilities marked `used_by: runner` the Runner may use (Ansel 1.0's
+    "Lose [click]: Break 1 subroutine on this ice. Only the Runner can use this ability.")."""
+    enc = current_encounter(g)
+    if side != "runner" or enc is None or enc.ice not in g.cards:
+        return []
+    return [enc.ice] if any(a.used_by == side for a in q.definition(g, enc.ice).abilities) else []
 
 
 def _accessing(g: Game) -> str | None:
@@ -359,6 +372,10 @@ def _ability_options(
             )
             return
         ice_def = q.definition(g, enc.ice)
+        if q.is_ice(g, cid) and cid != enc.ice:
+            refused.append(Refused(base, label, "rule_paid_ability_breaks_subroutines",
+                                   f"breaks subroutines on {cid} only", later=True))
+            return
         if ab.brk.subtype and ab.brk.subtype not in ice_def.subtypes:
             refused.append(
                 Refused(
@@ -384,6 +401,13 @@ def _ability_options(
         if not unbroken:
             refused.append(Refused(base, label, "rule_break_subroutine", "no unbroken subroutine", later=True))
             return
+        from judgebook.engine.rules.encounter import break_allowance
+
+        allowance = break_allowance(g, cid, enc)  # a card's "cannot break more than N subroutines"
+        if allowance == 0:
+            refused.append(Refused(base, label, "rule_cannot_precedence", f"{cid} cannot break more of "
+                                   f"{enc.ice}'s subroutines this encounter"))
+            return
     if ab.cost is not None:
         purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "any"
         why = costs.refusal(g, ab.cost, ctx, side, purpose)
@@ -392,6 +416,7 @@ def _ability_options(
             return
     if ab.brk is not None:
         n = len(unbroken) if ab.brk.count is None else min(ab.brk.count, len(unbroken))
+        n = n if allowance is None else min(n, allowance)
         for subs in combinations(unbroken, n):
             chosen = [i + 1 for i in subs]
             opts.append(
@@ -421,10 +446,12 @@ def act(g: Game, side: Side, option: Option) -> Game:
         from judgebook.engine.rules.effects import move
 
         cid = str(d.value)
+        # The server it was scored from, for "whenever you score an agenda from this server".
+        server = q.server_of(g, cid)
         g = move(g, cid, "corp.score")
         return emit(
             g,
-            event("scored", card=cid, player="corp"),
+            event("scored", card=cid, player="corp", server=server),
             f"the Corp scores {cid}",
             "rule_paid_ability_window_corp_score",
             "corp",
@@ -479,12 +506,15 @@ def use_ability(
 
 @dataclass(frozen=True)
 class ReactionWindow(Frame):
+    after: int = -1  # only abilities that became pending after this sequence number (a chain reaction's)
+
     def step(self, g: Game) -> Game | ChoicePoint:
         g = _drop_stale(g)
-        if g.over or not g.pending:
+        pending = [p for p in g.pending if p.serial > self.after]
+        if g.over or not pending:
             return pop(g)
-        side = g.active if any(p.controller == g.active for p in g.pending) else other(g.active)
-        mine = [p for p in g.pending if p.controller == side]
+        side = g.active if any(p.controller == g.active for p in pending) else other(g.active)
+        mine = [p for p in pending if p.controller == side]
         opts = [
             Option(
                 decision("trigger", p.card, ability=p.ability), f"resolve {p.label}", "rule_reaction_window_priority"

@@ -170,6 +170,8 @@ class Game:
     uses: frozenset[Use] = frozenset()
     pending: tuple[Pending, ...] = ()
     history: tuple[Fact, ...] = ()
+    # The facts of the turn before this one: "during their last turn" (Oppo Research, Public Trail...).
+    last_turn: tuple[Fact, ...] = ()
     seq: int = 0  # the last number handed out to an encounter or a pending ability
     runs: int = 0  # runs begun this game (a run's own number)
     winner: str | None = None

@@ -55,6 +55,7 @@
     this.items = ix.items.map(function (it, i) {
       return {i: i, href: it[0], kind: it[1], title: it[2], snippet: it[3], family: it[4],
               superseded: it[5], titleKey: it[7], defines: it[8], parent: it[9],
+              heads: new Set(it[10] ? it[10].split(" ") : []),
               members: it[6].map(function (m) {
                 return {href: m[0], doc: ix.docs[m[1]][0], label: ix.docs[m[1]][1], era: m[2],
                         number: m[3], rank: m[4], id: m[5]};
@@ -575,6 +576,17 @@
       }, 0) / total;
       return Math.pow(share, c.COVERAGE_POWER);
     }
+    function headed(it) {
+      // A question: e ** (HEADING_WEIGHT * the share of its units the headings have).
+      if (!plan.question || !total) return 1;
+      var share = units.reduce(function (s, u) {
+        return s + (u[1].some(function (stems) {
+          return stems.every(function (t) { return it.heads.has(t); });
+        }) ? u[0] : 0);
+      }, 0) / total;
+      return Math.exp(c.HEADING_WEIGHT * share);
+    }
+    var power = plan.question ? c.QUESTION_PRIOR_POWER : 1;
     function bonus(it) {
       var title = it.titleKey, reasons = [1];
       if (title && variants.has(title)) reasons.push(c.TITLE_BONUS);
@@ -588,7 +600,8 @@
       return Math.max.apply(null, reasons);
     }
     return hits.map(function (h) {
-      return {item: h.item, raw: h.score, score: h.score * self.prior(h.item, plan) * bonus(h.item) * cover(h.item)};
+      return {item: h.item, raw: h.score, score: h.score * Math.pow(self.prior(h.item, plan), power) * bonus(h.item) * cover(h.item) *
+        headed(h.item)};
     }).sort(rankKey);
   };
   Engine.prototype.examplesToRules = function (plan, hits) {
@@ -597,7 +610,7 @@
     hits.forEach(function (h) {
       var target = h, it = h.item;
       if (it.kind === "example" && it.parent >= 0 && (!allowed || allowed.has(it.parent))) {
-        target = {item: self.items[it.parent], raw: 0, score: h.score / self.c.EXAMPLE_PRIOR * self.c.EXAMPLE_AS_RULE};
+        target = {item: self.items[it.parent], raw: 0, score: h.score / Math.pow(self.c.EXAMPLE_PRIOR, self.c.QUESTION_PRIOR_POWER) * self.c.EXAMPLE_AS_RULE};
       }
       var key = target.item.i, had = best.get(key);
       if (!had) order.push(key);

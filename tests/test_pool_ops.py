@@ -1,0 +1,486 @@
+"""The Standard pool's operations, events and Runner identities (rules_source/cards/standard/), their
+ruling scenarios (rules_source/scenarios/standard/ruling-<card>-<n>.yaml) and the language constructs
+added for them, each exercised by a small scenario asserting events and cited rules.
+
+Pool membership is read from NetrunnerDB's files here (not from the code under test); statistics come
+from NetrunnerDB when the definitions load.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_game_verbs import verbs_registered  # noqa: F401  (a fixture: the verbs, registered for this module)
+
+from judgebook.engine.driver.script import Outcome, check, replay
+from judgebook.engine.language.cards import library_items, undefined_reason
+from judgebook.engine.language.nodes import At, node_line
+from judgebook.engine.language.nrdb import card_source, load_scenario, parse_scenario, parse_with_stats
+
+ROOT = Path(__file__).resolve().parents[1]
+LIBRARY = ROOT / "rules_source" / "cards" / "standard"
+SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
+TYPES = {"operation", "event", "runner_identity"}
+
+
+def _slice(cards_root: Path) -> dict[str, str]:
+    """Card id -> type of this slice of rotation_2025, read from NetrunnerDB's pool, sets and printings."""
+    v2 = cards_root / "v2"
+    pool = json.loads((v2 / "card_pools" / "standard.json").read_text(encoding="utf-8"))[-1]
+    assert pool["id"] == "rotation_2025"
+    sets = {
+        s["id"]
+        for s in json.loads((v2 / "card_sets.json").read_text(encoding="utf-8"))
+        if s["card_cycle_id"] in pool["card_cycle_ids"]
+    }
+    ids = {
+        p["card_id"]
+        for f in (v2 / "printings").glob("*.json")
+        for p in json.loads(f.read_text(encoding="utf-8"))
+        if p["card_set_id"] in sets
+    }
+    out = {}
+    for i in ids:
+        card = json.loads((v2 / "cards" / f"{i}.json").read_text(encoding="utf-8"))
+        if card["card_type_id"] in TYPES:
+            out[i] = card["card_type_id"]
+    return out
+
+
+def _definitions(cards_root: Path) -> dict[str, object]:
+    """Every definition file of the slice parsed with NetrunnerDB statistics (None for an undefined stub)."""
+    source = card_source(cards_root)
+    out: dict[str, object] = {}
+    for card_id in _slice(cards_root):
+        file = LIBRARY / f"{card_id}.yaml"
+        item = library_items(file)[0]
+        out[card_id] = (
+            None if undefined_reason(item) is not None
+            else parse_with_stats(item, source, At("card", node_line(item, 1)), str(file))
+        )
+    return out
+
+
+def test_the_slice_is_the_pools_operations_events_and_runner_identities(cards_root: Path):
+    types = _slice(cards_root)
+    # The issue's counts for rotation_2025: 55 operations, 56 events, 20 Runner identities.
+    assert sorted((t, list(types.values()).count(t)) for t in TYPES) == [
+        ("event", 56), ("operation", 55), ("runner_identity", 20)]
+
+
+def test_every_card_of_the_slice_has_a_definition_file_keyed_by_its_id(cards_root: Path):
+    for card_id in _slice(cards_root):
+        item = library_items(LIBRARY / f"{card_id}.yaml")[0]
+        assert item["id"] == card_id
+
+
+def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
+    defs = _definitions(cards_root)
+    types = _slice(cards_root)
+    for card_id, card in defs.items():
+        if card is None:
+            continue
+        # Statistics joined from NetrunnerDB: the definitions state none of these.
+        want = "identity" if types[card_id] == "runner_identity" else types[card_id]
+        assert card.type == want, card_id  # type: ignore[attr-defined]
+        assert card.side == ("corp" if want == "operation" else "runner"), card_id  # type: ignore[attr-defined]
+        assert card.text, card_id  # type: ignore[attr-defined]
+
+
+def test_coverage_of_the_slice(cards_root: Path):
+    defs = _definitions(cards_root)
+    defined = [i for i, c in defs.items() if c is not None and not c.partial]  # type: ignore[attr-defined]
+    partial = [i for i, c in defs.items() if c is not None and c.partial]  # type: ignore[attr-defined]
+    undefined = [i for i, c in defs.items() if c is None]
+    # Counted with `grep -L "partial:\|undefined:"` and `grep -l ...` over the slice's files.
+    assert (len(defined), len(partial), len(undefined)) == (69, 28, 34)
+
+
+# --- ruling scenarios ---------------------------------------------------------------------------
+
+RULINGS = sorted(SCENARIOS.glob("ruling-*.yaml"))
+MINE = [p for p in RULINGS if p.stem.removeprefix("ruling-").rsplit("-", 1)[0] in {
+    "running_hot", "creative_commission", "vrcation", "wildcat_strike", "hansei_review", "steelskin_scarring",
+    "predictive_planogram", "esa_afontov_eco_insurrectionist", "captain_padma_isbister_intrepid_explorer",
+    "into_the_depths", "rigging_up", "bravado", "jailbreak", "carpe_diem", "nyusha_sable_sintashta_symphonic_prodigy",
+    "mitosis", "sync_rerouting", "digital_rights_management", "moshing", "harmony_ar_therapy", "overclock",
+    "chastushka"}]
+
+
+def test_ruling_scenario_count():
+    # `ls rules_source/scenarios/standard/ruling-*` for this slice's cards: 35.
+    assert len(MINE) == 35
+
+
+@pytest.mark.parametrize("path", MINE, ids=[p.stem for p in MINE])
+def test_ruling_scenario_replays_to_the_ruling_or_carries_its_mismatch(path: Path, cards_root: Path):
+    sc = load_scenario(path, LIBRARY, cards_root)
+    diffs = check(sc, replay(sc))
+    if sc.mismatch is None:
+        assert diffs == []
+    else:
+        assert diffs, "a known mismatch that now meets the ruling is stale: remove `mismatch`"
+
+
+@pytest.mark.parametrize("path", MINE, ids=[p.stem for p in MINE])
+def test_ruling_source_names_the_ruling(path: Path, cards_root: Path):
+    sc_text = path.read_text(encoding="utf-8")
+    card_id = path.stem.removeprefix("ruling-").rsplit("-", 1)[0]
+    rulings = json.loads((cards_root / "v2" / "rulings" / f"{card_id}.json").read_text(encoding="utf-8"))
+    n = int(path.stem.rsplit("-", 1)[1])
+    ruling = rulings[n - 1]
+    verified = "NSG-verified" if ruling["nsg_rules_team_verified"] else "not NSG-verified"
+    assert f'source: "NetrunnerDB ruling: {card_id}, {ruling["date_update"]}, {verified}"' in sc_text
+
+
+# --- the constructs added for this slice -----------------------------------------------------------
+
+
+def _play(text: str, cards_root: Path) -> Outcome:
+    sc = parse_scenario(text, "test", LIBRARY, cards_root)
+    return replay(sc)
+
+
+def _anchors(out: Outcome) -> list[str]:
+    return [s.anchor for s in out.steps]
+
+
+def _kinds(out: Outcome) -> list[str]:
+    return [s.kind for s in out.steps]
+
+
+def test_play_restriction_refuses_the_play_citing_the_restriction(cards_root: Path):
+    # Retribution: play only if the Runner is tagged.
+    out = _play("""
+title: t
+start: {turn: corp, at: action_phase}
+corp: {hand: [Retribution]}
+decisions: [{action: play, card: Retribution}]
+""", cards_root)
+    assert out.error is not None and out.error.rule == "rule_act_restriction"
+
+
+def test_events_last_turn_reads_the_runners_previous_turn(cards_root: Path):
+    # Public Trail: play only if the Runner made a successful run during their last turn. The Runner runs
+    # HQ, ends the turn; on the Corp's turn the restriction is met and the Runner declines to pay.
+    out = _play("""
+title: t
+start: {turn: runner, at: action_phase}
+runner: {credits: 10, clicks: 1}
+corp: {credits: 5, hand: [Public Trail], deck: [Hedge Fund, Hedge Fund]}
+decisions:
+  - {action: run, server: HQ}
+  - {action: play, card: Public Trail, player: corp}
+  - {pay: false, player: runner}
+""", cards_root)
+    assert out.error is None
+    assert _kinds(out).count("tags_taken") == 1 and out.final.runner.tags == 1
+
+
+def test_public_trail_is_refused_when_the_runners_last_turn_had_no_successful_run(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: runner, at: action_phase}
+runner: {credits: 10, clicks: 1}
+corp: {credits: 5, hand: [Public Trail], deck: [Hedge Fund, Hedge Fund]}
+decisions:
+  - {action: draw}
+  - {action: play, card: Public Trail, player: corp}
+""", cards_root)
+    assert out.error is not None and out.error.rule == "rule_act_restriction"
+
+
+def test_terminal_operation_ends_the_action_phase(cards_root: Path):
+    # Oppo Research after the Runner stole an agenda: 2 tags, then the Corp's action phase ends with 2
+    # clicks left; a further action is not offered.
+    out = _play("""
+title: t
+card_defs:
+  - {name: Hostile Takeover, abilities: []}
+start: {turn: runner, at: action_phase}
+runner: {credits: 10, clicks: 1}
+corp: {credits: 5, hand: [Hostile Takeover, Oppo Research], deck: [Hedge Fund, Hedge Fund]}
+decisions:
+  - {action: run, server: HQ, note: "the random card of HQ is the first: Hostile Takeover, stolen"}
+  - {action: play, card: Oppo Research, player: corp}
+  - {action: gain_credit, player: corp}
+""", cards_root)
+    assert "rule_forced_action_phase_end" in _anchors(out)
+    assert out.final.runner.tags == 2
+    assert out.error is not None  # the gain-credit action never fits: the action phase is over
+
+
+def test_end_action_phase_outside_the_action_phase_does_nothing(cards_root: Path):
+    out = _play("""
+title: t
+card_defs:
+  - name: Test Terminal
+    side: corp
+    type: asset
+    abilities: [{id: a, trigger: turn_ends, condition: {player: corp}, effects: [end_action_phase]}]
+start: {turn: corp, at: action_phase}
+corp: {clicks: 0, servers: {Server 1: {root: [{card: Test Terminal, rezzed: true}]}}}
+""", cards_root)
+    assert "rule_end_action_phase_outside_action_phase" in _anchors(out)
+
+
+def test_lockdown_stays_in_the_play_area_until_the_corps_next_turn(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: corp, at: action_phase}
+corp: {credits: 5, clicks: 1, hand: [SYNC Rerouting], deck: [Hedge Fund, Hedge Fund]}
+runner: {credits: 10}
+decisions:
+  - {action: play, card: SYNC Rerouting}
+  - {action: draw, player: runner}
+  - {action: draw, player: runner}
+  - {action: draw, player: runner}
+  - {action: draw, player: runner}
+  - {action: gain_credit, player: corp}
+""", cards_root)
+    anchors = _anchors(out)
+    assert anchors.count("rule_play_not_trashed_until") == 2  # stays once played, trashed as the turn begins
+    assert out.final.cards["SYNC Rerouting"].zone == "corp.discard"
+
+
+def test_a_second_lockdown_cannot_be_played_while_one_is_active(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: corp, at: action_phase}
+corp: {credits: 5, hand: [SYNC Rerouting, Argus Crackdown]}
+decisions:
+  - {action: play, card: SYNC Rerouting}
+  - {action: play, card: Argus Crackdown}
+""", cards_root)
+    assert out.error is not None and out.error.rule == "rule_act_restriction"
+
+
+def test_lockdown_ability_is_active_in_the_play_area(cards_root: Path):
+    # Argus Crackdown: a successful run on a server protected by ice does 2 meat damage.
+    out = _play("""
+title: t
+card_defs:
+  - {name: Ice Wall, subroutines: [[end_the_run]]}
+start: {turn: corp, at: action_phase}
+corp:
+  credits: 5
+  clicks: 1
+  hand: [Argus Crackdown]
+  deck: [Hedge Fund]
+  servers: {HQ: {ice: [Ice Wall]}}
+runner: {credits: 5, hand: [Sure Gamble, Sure Gamble, Sure Gamble]}
+decisions:
+  - {action: play, card: Argus Crackdown}
+  - {action: run, server: HQ, player: runner}
+""", cards_root)
+    resolved = [f"{s.card}:{s.ability}" for s in out.steps if s.kind == "resolve"]
+    assert "Argus Crackdown:meat-damage" in resolved and "rule_meat_net_damage" in _anchors(out)
+    assert len(out.final.zone("runner.hand")) == 1
+
+
+def test_allotted_clicks_lowered_for_the_runners_next_turn(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: corp, at: action_phase}
+corp: {credits: 5, clicks: 1, hand: [Hypoxia]}
+runner: {tags: 1, hand: [Sure Gamble]}
+decisions:
+  - {action: play, card: Hypoxia}
+""", cards_root)
+    gained = [s for s in out.steps if s.kind == "clicks" and s.player == "runner"]
+    assert gained and gained[0].anchor == "step_runner_turn_allotted_clicks"
+    assert out.final.runner.clicks == 3 and out.final.runner.core_damage == 1
+    assert "rule_rfg_move" in _anchors(out) and out.final.cards["Hypoxia"].zone == "corp.removed"
+
+
+def test_choose_count_resolves_different_options_one_after_the_other(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: corp, at: action_phase}
+corp: {credits: 5, hand: [Red Level Clearance], deck: [Hedge Fund, Hedge Fund]}
+decisions:
+  - {action: play, card: Red Level Clearance}
+  - {choose: 4}
+  - {choose: 4}
+""", cards_root)
+    assert out.error is not None and out.error.rule == "rule_mandatory_choice"  # option 4 cannot come twice
+    out = _play("""
+title: t
+start: {turn: corp, at: action_phase}
+corp: {credits: 5, hand: [Red Level Clearance], deck: [Hedge Fund, Hedge Fund]}
+decisions:
+  - {action: play, card: Red Level Clearance}
+  - {choose: 4}
+  - {choose: 2}
+""", cards_root)
+    assert [s.anchor for s in out.steps if s.kind == "choose"] == ["rule_mandatory_choice"] * 2
+    assert out.final.corp.clicks == 3 and out.final.corp.credits == 6  # 5 - 1 (play cost) + 2
+
+
+def test_from_zone_tells_a_trash_from_the_grip(cards_root: Path):
+    # Strike Fund trashed from the grip by Mindscaping's net damage: it may gain 2[c].
+    out = _play("""
+title: t
+start: {turn: corp, at: action_phase}
+corp: {hand: [Mindscaping]}
+runner: {credits: 0, tags: 1, hand: [Strike Fund]}
+decisions:
+  - {action: play, card: Mindscaping}
+  - {choose: 2}
+""", cards_root)
+    resolved = [f"{s.card}:{s.ability}" for s in out.steps if s.kind == "resolve"]
+    assert "Strike Fund:trashed-from-grip-or-stack" in resolved
+    assert out.final.runner.credits == 2 and out.final.winner is None
+
+
+def test_from_zone_leaves_out_the_play_area(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: runner, at: action_phase}
+runner: {credits: 1, hand: [Strike Fund]}
+decisions: [{action: play, card: Strike Fund}]
+""", cards_root)
+    assert out.final.runner.credits == 4 and out.final.cards["Strike Fund"].zone == "runner.discard"
+    assert "Strike Fund:trashed-from-grip-or-stack" not in [f"{s.card}:{s.ability}" for s in out.steps]
+
+
+def test_remove_tags_cost_cannot_be_paid_without_tags(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: corp, at: action_phase}
+corp: {hand: [End of the Line]}
+decisions: [{action: play, card: End of the Line}]
+""", cards_root)
+    assert out.error is not None and out.error.rule == "rule_cost"
+
+
+def test_sabotage_trashes_facedown(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: runner, at: action_phase}
+corp: {hand: [Hedge Fund, Hedge Fund], deck: [Hedge Fund]}
+runner:
+  identity: "Esâ Afontov: Eco-Insurrectionist"
+  credits: 5
+  hand: [Running Hot, Sure Gamble]
+decisions:
+  - {action: play, card: Running Hot}
+  - {target: [Hedge Fund, Hedge Fund#2], player: corp}
+""", cards_root)
+    anchors = _anchors(out)
+    assert "rule_sabotage_resolution" in anchors and "rule_sabotage_facedown" in anchors
+    assert not any(out.final.cards[c].faceup for c in out.final.zone("corp.discard"))
+    assert len(out.final.zone("corp.discard")) == 2 and len(out.final.zone("corp.deck")) == 1
+
+
+def test_identify_mark_and_run_on_it(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: runner, at: action_phase}
+runner: {credits: 5, hand: [Carpe Diem, Carpe Diem]}
+decisions:
+  - {action: play, card: Carpe Diem}
+  - {target: Archives}
+  - {choose: 2}
+  - {action: play, card: Carpe Diem#2}
+  - {choose: 1}
+""", cards_root)
+    anchors = _anchors(out)
+    assert "rule_mark_designation_lingering_effect" in anchors and "rule_mark_already_identified" in anchors
+    runs = [s for s in out.steps if s.kind == "run_begins"]
+    assert len(runs) == 1 and "Archives" in runs[0].text
+
+
+def test_run_among_servers_offers_only_those(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: runner, at: action_phase}
+runner: {credits: 5, hand: [Jailbreak]}
+decisions:
+  - {action: play, card: Jailbreak}
+  - {target: Archives}
+""", cards_root)
+    assert out.error is not None  # Archives is not among HQ and R&D
+
+
+def test_first_run_on_rnd_this_turn_with_event_filters(cards_root: Path):
+    # Captain Padma: a run on HQ first, then R&D: the R&D run is still the first on R&D this turn.
+    out = _play("""
+title: t
+card_defs:
+  - {name: Hyperbaric, abilities: []}
+start: {turn: runner, at: action_phase}
+runner:
+  identity: "Captain Padma Isbister: Intrepid Explorer"
+  installed: [{card: Hyperbaric, counters: {power: 1}}]
+decisions:
+  - {action: run, server: HQ}
+  - {action: run, server: R&D}
+  - {target: Hyperbaric}
+  - {action: run, server: R&D}
+""", cards_root)
+    assert out.final.cards["Hyperbaric"].count("power") == 2
+
+
+def test_costs_are_paid_with_the_card_in_the_play_area(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: runner, at: action_phase}
+runner: {credits: 5, hand: [Finality, Sure Gamble]}
+decisions: [{action: play, card: Finality}]
+""", cards_root)
+    placed = out.steps.index(next(s for s in out.steps if s.kind == "damage"))
+    played = out.steps.index(next(s for s in out.steps if s.kind == "played"))
+    assert placed < played and out.final.cards["Sure Gamble"].zone == "runner.discard"
+
+
+def test_instead_of_breaching_replaces_the_breach(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: runner, at: action_phase}
+corp: {hand: [Hedge Fund, Hedge Fund], deck: [Sprint, Sprint]}
+runner: {credits: 5, hand: [Chastushka]}
+decisions:
+  - {action: play, card: Chastushka}
+  - {target: [Hedge Fund, Hedge Fund#2], player: corp}
+""", cards_root)
+    kinds = _kinds(out)
+    assert "rule_if_successful_lingering_effect" in _anchors(out)
+    assert "successful_run" in kinds and "breach" not in kinds and "access" not in kinds
+    assert len(out.final.zone("corp.discard")) == 4
+
+
+def test_install_then_acts_on_each_installed_card(cards_root: Path):
+    out = _play("""
+title: t
+card_defs:
+  - {name: PAD Campaign, abilities: []}
+  - {name: Hostile Takeover, abilities: []}
+start: {turn: corp, at: action_phase}
+corp: {credits: 5, hand: [Mitosis, PAD Campaign, Hostile Takeover]}
+decisions:
+  - {action: play, card: Mitosis}
+  - {target: [PAD Campaign, Hostile Takeover]}
+  - {score: Hostile Takeover}
+""", cards_root)
+    g = out.final
+    assert g.cards["PAD Campaign"].count("advancement") == 2 and g.cards["Hostile Takeover"].count("advancement") == 2
+    assert g.cards["PAD Campaign"].zone != g.cards["Hostile Takeover"].zone  # a new remote server each
+    assert out.error is not None  # scoring "that card" is forbidden this turn
+
+
+def test_is_filter_tests_the_chosen_card(cards_root: Path):
+    # Rigging Up installs a card with no power counter: there is nothing to charge, so no choice is offered.
+    out = _play("""
+title: t
+card_defs:
+  - {name: Docklands Pass, abilities: []}
+start: {turn: runner, at: action_phase}
+runner: {credits: 5, hand: [Rigging Up, Docklands Pass]}
+decisions:
+  - {action: play, card: Rigging Up}
+""", cards_root)
+    assert out.final.cards["Docklands Pass"].zone == "runner.rig"
+    assert "choose" not in _kinds(out) and out.error is None
