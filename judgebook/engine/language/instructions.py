@@ -877,8 +877,11 @@ class Install(Instruction):
 
     def render(self) -> str:
         how = "" if self.pay_cost else ", ignoring all costs"
+        if self.discount is not None:
+            how += f", paying {self.discount.render()}[c] less"
         then = f"; then, on that card: {render_all(self.then)}" if self.then else ""
-        return f"install {self.selector.render()}{how}{then}"
+        verb = "install and rez" if self.rez else "install"
+        return f"{verb} {self.selector.render()}{how}{then}"
 
 
 @instruction("play", "pay_cost")

@@ -69,7 +69,9 @@ def render_ability(ability: Ability) -> str:
             text = f"while {ability.condition.render()}, {text}"
         return " ".join(parts + [text])
     lead = render_trigger(ability)
-    if ability.condition is not None:
+    # a paid ability's `if:` is a use restriction, printed after it ("Use this ability only during a run")
+    restriction = ability.condition is not None and ability.trigger is None and ability.cost is not None
+    if ability.condition is not None and not restriction:
         lead = (lead + ", " if lead else "") + f"if {ability.condition.render()}"
     if lead:
         parts.append(lead + ",")
@@ -83,6 +85,8 @@ def render_ability(ability: Ability) -> str:
     if ability.cost is not None:
         body = f"{ability.cost.render()}: {body}"
     parts.append(body)
+    if restriction and ability.condition is not None:
+        parts.append(f"(use this ability only if {ability.condition.render()})")
     if ability.once_per:
         parts.append(f"(use this ability only once per {ability.once_per})")
     if ability.access:
@@ -94,8 +98,21 @@ def render_subroutine(sub: Subroutine) -> str:
     return f"[subroutine] {render_all(sub.effects)}"
 
 
+# What hosted or recurring credits may pay for (`credits_for`), as a printed card says it.
+CREDITS_FOR = {
+    "icebreakers": "use these credits to pay for using icebreakers",
+    "traces": "use these credits during traces",
+    "install": "use these credits to pay for installing",
+    "run": "you can spend hosted credits during that run",
+    "any": "",
+}
+
+
 def render_card(card: CardDef) -> list[str]:
-    """The definition as English, a line per ability and per subroutine, in the definition's order."""
+    """The definition as English, a line per ability and per subroutine, in the definition's order (then what
+    its credits pay for)."""
     lines = [render_ability(a) for a in card.abilities]
+    if card.credits_for and CREDITS_FOR[card.credits_for]:
+        lines.append(CREDITS_FOR[card.credits_for])
     lines += [render_subroutine(s) for s in card.subroutines]
     return lines
