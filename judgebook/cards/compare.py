@@ -19,15 +19,17 @@ _CREDIT = r"\[(?:credit|c)\]"
 TYPES = ("program", "hardware", "resource", "event", "agenda", "asset", "upgrade", "operation", "ice", "identity")
 _SELF = re.compile(r"\bthis (?:card|" + "|".join(TYPES) + r"|piece of ice|server)\b")
 
+# "Take 3[credit] from this asset", "Take all credits from this asset": hosted credits removed and gained
+_TAKE_FROM = r"\btakes? (?:\d+|x|all)\s*(?:\[c\]|credits) from\b"
 INSTRUCTIONS: tuple[tuple[str, str], ...] = (
-    ("gain_credits", r"\bgain(?:s)?\b[^.;\n]*?" + _CREDIT + r"|\btakes? (?:\d+|x|all)\s*\[c\] from\b"),
+    ("gain_credits", r"\bgain(?:s)?\b[^.;\n]*?" + _CREDIT + r"|\bgains? credits\b|" + _TAKE_FROM),
     ("lose_credits", r"\blose(?:s)?\b[^.;\n]*?" + _CREDIT + r"|\blose(?:s)? (?:all |\d+ |x )?credits\b"),
     ("gain_clicks", r"\bgain(?:s)?\b[^.;\n]*?\[click\]"),
     ("lose_clicks", r"\blose(?:s)?\b[^.;\n]*?\[click\]"),
     ("draw", r"\bdraws?\b"),
-    ("trash", r"\btrash(?:es|ing)?\b(?! cost)(?!\])"),
+    ("trash", r"\btrash(?:es|ing|ed)?\b(?! cost)(?!\])"),
     ("install", r"\binstall(?:s)?\b(?! cost)"),
-    ("rez", r"\brez(?:zes|zed)?\b(?! cost)"),
+    ("rez", r"\brez(?:zes)?\b(?! cost)"),
     ("derez", r"\bderez(?:zes)?\b"),
     ("expose", r"\bexposes?\b"),
     ("end_the_run", r"\bend the run\b"),
@@ -38,7 +40,7 @@ INSTRUCTIONS: tuple[tuple[str, str], ...] = (
     ("search", r"\bsearch(?:es)?\b"),
     ("shuffle", r"\bshuffles?\b"),
     ("counters", r"\bcharges?\b|\b(?:place|places|load|loads|remove|removes)\b[^.;\n]*?"
-                 r"(?:\bcounters?\b|\bcredits?\b|\[c\])|\btakes? (?:\d+|x|all)\s*\[c\] from\b"),
+                 r"(?:\bcounters?\b|\bcredits?\b|\[c\])|" + _TAKE_FROM),
     ("advance", r"\badvance(?:s)?\b(?! requirement)"),
     ("reveal", r"\breveals?\b"),
     ("look_at", r"\blooks? at\b"),
@@ -157,7 +159,8 @@ def _costs(text: str) -> frozenset[str]:
 
 
 def _numbers(text: str) -> frozenset[str]:
-    found = {n for n in re.findall(r"(?<![\w.])(\d+)(?![\w.]*\d)", text) if int(n) >= 2}
+    """2 up to 49: "1" is also "a", and a bound of 50 or more stands for "any number"."""
+    found = {n for n in re.findall(r"(?<![\w.])(\d+)(?![\w.]*\d)", text) if 2 <= int(n) < 50}
     # "[click][click]" is a number too ("gain 2 [click]")
     found |= {str(len(run) // len("[click]")) for run in re.findall(r"(?:\[click\]){2,}", text)}
     return frozenset(found)
