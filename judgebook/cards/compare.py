@@ -15,6 +15,8 @@ from dataclasses import dataclass
 CATEGORIES = ("trigger", "cost", "number", "duration", "target", "instruction")
 
 _REMINDER = re.compile(r"\([^()]*\)")
+# Deckbuilding and limits: no ability, nothing the engine plays ("Your deck cannot include…", "Limit 1 per deck.")
+_DECKBUILDING = re.compile(r"\byour deck (?:cannot|can|may|must) include[^.\n]*\.?|\blimit 1 [^.\n]*\.?")
 _CREDIT = r"\[(?:credit|c)\]"
 TYPES = ("program", "hardware", "resource", "event", "agenda", "asset", "upgrade", "operation", "ice", "identity")
 _SELF = re.compile(r"\bthis (?:card|" + "|".join(TYPES) + r"|piece of ice|server)\b")
@@ -27,14 +29,16 @@ INSTRUCTIONS: tuple[tuple[str, str], ...] = (
     ("gain_clicks", r"\bgain(?:s)?\b[^.;\n]*?\[click\]"),
     ("lose_clicks", r"\blose(?:s)?\b[^.;\n]*?\[click\]"),
     ("draw", r"\bdraws?\b"),
-    ("trash", r"\btrash(?:es|ing|ed)?\b(?! cost)(?!\])"),
+    # "[trash]" in an effect is a nested cost ("you may pay [trash]"), trashing all the same; a line's own cost
+    # is left out before instructions are read
+    ("trash", r"\btrash(?:es|ing|ed)?\b(?! cost)"),
     ("install", r"\binstall(?:s)?\b(?! cost)"),
     ("rez", r"\brez(?:zes)?\b(?! cost)"),
     ("derez", r"\bderez(?:zes)?\b"),
     ("expose", r"\bexposes?\b"),
     ("end_the_run", r"\bend the run\b"),
     ("damage", r"\b(?:net|meat|core|brain) damage\b|\bdamage type (?:net|meat|core)\b"),
-    ("tag", r"\b(?:give|gives|take|takes) (?:the runner |you |them )?(?:\d+|x|a) tags?\b"),
+    ("tag", r"\b(?:give|gives|take|takes) (?:the runner |you |them )?(?:\d+|x|a) tags?\b|\btags are taken\b"),
     ("remove_tag", r"\bremove (?:up to )?(?:\d+|x|a|all) tags?\b"),
     ("bad_publicity", r"\bbad publicity\b"),
     ("search", r"\bsearch(?:es)?\b"),
@@ -46,7 +50,7 @@ INSTRUCTIONS: tuple[tuple[str, str], ...] = (
     ("look_at", r"\blooks? at\b"),
     ("bypass", r"\bbypass(?:es)?\b"),
     ("jack_out", r"\bjacks? out\b"),
-    ("access", r"\baccess(?:es)? (?:\d+|x|an?|1) additional\b|\baccess \d+\b"),
+    ("access", r"\baccess(?:es)? (?:\d+|x|an?|1|that many) additional\b|\baccess \d+\b"),
     ("prevent", r"\bprevent(?:s)?\b"),
     ("swap", r"\bswaps?\b"),
     ("host", r"\bhost(?:s)?\b"),
@@ -83,7 +87,7 @@ def features(text: str, printed: bool = False) -> dict[str, frozenset[str]]:
     """The structural features of a card text (printed, its reminder text left out, or rendered)."""
     text = text.replace("\u2212", "-").lower().replace("[credit]", "[c]")
     if printed:
-        text = _REMINDER.sub(" ", text)
+        text = _DECKBUILDING.sub(" ", _REMINDER.sub(" ", text))
     effects = "\n".join(_effect(line) for line in text.splitlines())    # what is done, costs left out
     return {"trigger": _triggers(text), "cost": _costs(text), "number": _numbers(text),
             "duration": frozenset(k for k, rx in DURATIONS if re.search(rx, text)),
@@ -91,11 +95,12 @@ def features(text: str, printed: bool = False) -> dict[str, frozenset[str]]:
             "instruction": _implied(frozenset(k for k, rx in INSTRUCTIONS if re.search(rx, effects)))}
 
 
-# Card types that name no target: the card itself ("this ice"), a type excluded ("non-agenda"), the agenda of
-# "stole an agenda" (stealing is of agendas), and the language's spelling of "a card" as a list of three or more
-# types ("of type agenda or asset or upgrade").
-_NOT_TARGETS = re.compile(r"\bnon-(?:" + "|".join(TYPES) + r")\b|\b(?:stole|steals?|stolen) (?:an |any |that |the )?"
-                          r"agendas?\b|\bof type (?:\w+ or ){2,}\w+")
+# Card types that name no target: the card itself ("this ice"), agenda points, a type excluded ("non-agenda"), the
+# agenda of "stole an agenda" (stealing is of agendas), and the language's spelling of "a card" as a list of three
+# or more types ("of type agenda or asset or upgrade").
+_NOT_TARGETS = re.compile(r"\bagenda points\b|\bnon-(?:" + "|".join(TYPES) + r")\b"
+                          r"|\b(?:stole|steals?|stolen) (?:an |any |that |the )?agendas?\b"
+                          r"|\bof type (?:\w+ or ){2,}\w+")
 
 
 def _targets(text: str) -> frozenset[str]:
@@ -112,7 +117,8 @@ def _triggers(text: str) -> frozenset[str]:
     1"), else "when"/"whenever" — or "If successful, …" after a run, a trigger on the run's success."""
     out = set()
     for line in text.splitlines():
-        if re.search(r"\bthe first time\b|\bhappened this (?:turn|run) is at most 1\b", line):
+        if re.search(r"\bthe first time\b|\bhappened this (?:turn|run) is (?:at most|equal to) 1\b"
+                     r"|\bthe next ice encountered\b", line):
             out.add("first time")
         elif re.search(r"(?:^|[\s,.;])(?:when|whenever)\b|\bif successful\b", line):
             out.add("when")
@@ -123,7 +129,7 @@ _TRASH_SELF = re.compile(r"\b(?:reveal and )?trash this (?:card|" + "|".join(TYP
 # What a cost is written with; a colon after anything else is not a cost's ("if not: ...", "Hosted ...:").
 _COST_WORDS = re.compile(r"\[click\]|\[trash\]|\[interrupt\]|→|(?:\d+|x)?\s*" + _CREDIT + r"|\b(?:\d+|x|remove|hosted|"
                          r"power|virus|credit|advancement|agenda|counters?|take|tags?|suffer|net|meat|core|damage|"
-                         r"and|any|number|of|from|this|card|program|hardware|resource)\b")
+                         r"and|or|any|number|of|from|this|card|program|hardware|resource)\b")
 
 
 def _cost_head(line: str) -> str | None:

@@ -105,7 +105,7 @@ def render_subroutine(sub: Subroutine) -> str:
 CREDITS_FOR = {
     "icebreakers": "use these credits to pay for using icebreakers",
     "traces": "use these credits during traces",
-    "install": "use these credits to pay for installing",
+    "install": "you can spend hosted credits to pay install costs",
     "run": "you can spend hosted credits during that run",
     "any": "",
 }
