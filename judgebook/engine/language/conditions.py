@@ -142,6 +142,28 @@ class DuringRun(Condition):
         return "during a run"
 
 
+@CONDITIONS.register("turn_of")
+@dataclass(frozen=True, eq=False)
+class TurnOf(Condition):
+    """Whose turn it is ("use this ability only during your turn")."""
+
+    who: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> TurnOf:
+        from judgebook.engine.language.context import PLAYER_WORDS
+
+        if arg not in PLAYER_WORDS:
+            at.fail(f"turn_of is one of: {', '.join(PLAYER_WORDS)}")
+        return cls(str(arg))
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        return bool(g.active == ctx.side(self.who))
+
+    def render(self) -> str:
+        return "during your turn" if self.who == "you" else f"during the {self.who}'s turn"
+
+
 @CONDITIONS.register("run_on")
 @dataclass(frozen=True, eq=False)
 class RunOn(Condition):
@@ -333,3 +355,27 @@ def _first(scope: str) -> None:
 
 _first("turn")
 _first("run")
+
+
+@CONDITIONS.register("this_turn")
+@dataclass(frozen=True, eq=False)
+class ThisCardThisTurn(Condition):
+    """This card was the card of such an event this turn ("if it was installed this turn")."""
+
+    event: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> ThisCardThisTurn:
+        from judgebook.engine.language.events import EVENTS
+
+        if arg not in EVENTS:
+            at.fail(f"expected an event name ({', '.join(EVENTS)})")
+        return cls(str(arg))
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        return any(
+            f.turn == g.turn and f.event.name == self.event and f.event.get("card") == ctx.source for f in g.history
+        )
+
+    def render(self) -> str:
+        return f"this card was {self.event.replace('_', ' ')} this turn"

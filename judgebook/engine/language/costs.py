@@ -1,7 +1,7 @@
 """Costs (rule_cost): all parts paid together or not at all.
 
 {clicks: 1, lose_clicks: 1, credits: 2 | X | <quantity>, trash: self, tags: 1, counters: {power: 1},
- damage: {net: 1}, remove_tags: 1}
+ damage: {net: 1}, forfeit: self, remove_from_game: self, remove_tags: 1}
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from typing import Any
 from judgebook.engine.language.nodes import At, check_keys, want_int
 from judgebook.engine.language.quantities import Number, Quantity, TheX, parse_quantity
 
-COST_KEYS = ("clicks", "lose_clicks", "credits", "trash", "tags", "counters", "damage", "forfeit", "remove_tags")
+COST_KEYS = ("clicks", "lose_clicks", "credits", "trash", "tags", "counters", "damage", "forfeit",
+             "remove_from_game", "remove_tags")
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,9 @@ class Cost:
     counters: tuple[tuple[str, int], ...] = ()
     damage: tuple[tuple[str, int], ...] = ()
     has_credits: bool = False  # "0[c]" is still a cost that is paid (rule_cost_zero)
-    remove_tags: int = 0  # "remove 1 tag" (Backroom Machinations, End of the Line)
+    forfeit_self: bool = False  # "forfeit this agenda" (movement_forfeit)
+    remove_self: bool = False  # "remove this card from the game" (rule_rfg_move)
+    remove_tags: int = 0  # "remove 1 tag" (rule_remove_tags_or_bad_publicity_as_cost)
     lose_clicks: int = 0  # "Lose [click]": clicks lost, not spent (no "spent" event)
 
     @property
@@ -45,6 +48,8 @@ class Cost:
             self.counters + other.counters,
             self.damage + other.damage,
             self.has_credits or other.has_credits,
+            self.forfeit_self or other.forfeit_self,
+            self.remove_self or other.remove_self,
             self.remove_tags + other.remove_tags,
             self.lose_clicks + other.lose_clicks,
         )
@@ -62,10 +67,14 @@ class Cost:
             parts.append("[trash]")
         if self.tags:
             parts.append(f"take {self.tags} tag{'s' if self.tags != 1 else ''}")
-        parts += [f"remove {n} {kind} counter{'s' if n != 1 else ''}" for kind, n in self.counters]
-        parts += [f"suffer {n} {kind} damage" for kind, n in self.damage]
         if self.remove_tags:
             parts.append(f"remove {self.remove_tags} tag{'s' if self.remove_tags != 1 else ''}")
+        if self.forfeit_self:
+            parts.append("forfeit this agenda")
+        if self.remove_self:
+            parts.append("remove this card from the game")
+        parts += [f"remove {n} {kind} counter{'s' if n != 1 else ''}" for kind, n in self.counters]
+        parts += [f"suffer {n} {kind} damage" for kind, n in self.damage]
         return ", ".join(parts) or "nothing"
 
 
@@ -83,8 +92,10 @@ def parse_cost(node: Any, at: At) -> Cost:
             at.key(node, "damage").fail("damage kinds are net, meat, core")
     if "trash" in node and node["trash"] != "self":
         at.key(node, "trash").fail("a [trash] cost is written `trash: self`")
-    if "forfeit" in node:
-        at.key(node, "forfeit").fail("forfeiting an agenda as a cost is not implemented yet")
+    for key in ("forfeit", "remove_from_game"):
+        if key in node and node[key] != "self":
+            # Forfeiting or removing a chosen card ("forfeit 1 agenda") is not implemented: only the card itself.
+            at.key(node, key).fail(f"write `{key}: self`: {key} of another card is not implemented")
     return Cost(
         clicks=want_int(node, "clicks", at, 0) or 0,
         credits=parse_quantity(node["credits"], at.key(node, "credits")) if "credits" in node else Number(0),
@@ -93,6 +104,8 @@ def parse_cost(node: Any, at: At) -> Cost:
         counters=tuple(sorted(counters.items())),
         damage=tuple(sorted(damage.items())),
         has_credits="credits" in node,
+        forfeit_self="forfeit" in node,
+        remove_self="remove_from_game" in node,
         remove_tags=want_int(node, "remove_tags", at, 0) or 0,
         lose_clicks=want_int(node, "lose_clicks", at, 0) or 0,
     )

@@ -33,8 +33,11 @@ EVENTS = (
     "trashed",
     "scored",
     "stolen",
+    "forfeited",
     "damage",
     "tags_taken",
+    "tags_removed",
+    "purge",
     "drawn",
     "subroutine_broken",
     "fully_broken",
@@ -174,6 +177,7 @@ _value_field("damage_type", ("net", "meat", "core"))
 _value_field("ability", None)
 _value_field("trash_cost", (True, False))  # type: ignore[arg-type]
 _value_field("fully_broken", (True, False))  # type: ignore[arg-type]
+_value_field("rezzed", (True, False))  # type: ignore[arg-type]  # the trashed card was rezzed
 
 
 @EVENT_FILTERS.register("ice_subtype")
@@ -205,12 +209,15 @@ def _first(scope: str) -> None:
             return cls()
 
         def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+            return self.first_among(g, ctx, event, ())
+
+        def first_among(self, g: Game, ctx: Ctx, event: GameEvent, others: tuple[EventFilter, ...]) -> bool:
             from judgebook.engine.rules.frames import current_run
             from judgebook.engine.rules.history import count_matching
 
             if scope == "run" and current_run(g) is None:
                 return False
-            return count_matching(g, ctx, event, scope) <= 1
+            return count_matching(g, ctx, event, scope, others) <= 1
 
         def render(self) -> str:
             return f"the first time this {scope}"
@@ -235,6 +242,10 @@ class CardInstalled(EventFilter):
         return cls(arg)
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        # A trashed card is no longer installed: its event says whether it was (the Runner trashes an installed card).
+        was = event.get("installed")
+        if was is not None:
+            return bool(was) == self.want
         card = event.get("card")
         return card in g.cards and q.is_installed(g, card) == self.want
 
@@ -272,7 +283,14 @@ class Trigger(Value):
     filters: tuple[EventFilter, ...]
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
-        return event.name == self.event and all(f.matches(g, ctx, event) for f in self.filters)
+        if event.name != self.event:
+            return False
+        # "The first time" counts only the earlier events that pass this trigger's other filters too.
+        others = tuple(f for f in self.filters if not hasattr(f, "first_among"))
+        return all(
+            f.first_among(g, ctx, event, others) if hasattr(f, "first_among") else f.matches(g, ctx, event)
+            for f in self.filters
+        )
 
     def render(self) -> str:
         words = ", ".join(f.render() for f in self.filters)

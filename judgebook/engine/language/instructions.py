@@ -183,28 +183,6 @@ def _run_instruction(name: str, words: str) -> None:
     instruction(name)(RunInstr)
 
 
-@instruction("purge")
-@dataclass(frozen=True, eq=False)
-class Purge(Instruction):
-    """Purge virus counters, as an ability's instruction rather than the Corp's basic action."""
-
-    mods: Mods = field(default_factory=Mods)
-
-    @classmethod
-    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Purge:
-        if arg not in (None, True):
-            at.fail("purge takes no value")
-        return cls()
-
-    def run(self, g: Game, ctx: Ctx) -> Game:
-        from judgebook.engine.rules.effects import purge_virus
-
-        return purge_virus(g, ctx.controller)
-
-    def render(self) -> str:
-        return "purge virus counters"
-
-
 for _name, _words in (
     ("end_the_run", "end the run"),
     ("bypass", "bypass the encountered ice"),
@@ -262,6 +240,8 @@ for _name, _verb in (
     ("expose", "expose"),
     ("reveal", "reveal"),
     ("look_at", "look at"),
+    ("turn_faceup", "turn faceup"),
+    ("choose_card", "choose"),
     ("add_to_hand", "add to its owner's hand"),
     ("shuffle_into_deck", "shuffle into its owner's deck"),
     ("add_to_top_of_deck", "add to the top of its owner's deck"),
@@ -665,6 +645,28 @@ class Shuffle(Instruction):
 
     def render(self) -> str:
         return f"shuffle {player_phrase(self.deck)}'s deck"
+
+
+@instruction("purge")
+@dataclass(frozen=True, eq=False)
+class Purge(Instruction):
+    """Purge virus counters (rule_purge): always possible, even with none in play."""
+
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Purge:
+        if arg not in (None, True):
+            at.fail("purge takes no value")
+        return cls()
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules import effects
+
+        return effects.purge(g, ctx.controller)
+
+    def render(self) -> str:
+        return "purge virus counters"
 
 
 @instruction("damage", "by")

@@ -312,7 +312,7 @@ class Max(Quantity):
         return "the larger of " + " and ".join(p.render() for p in self.parts)
 
 
-EVENT_AMOUNTS = ("amount",)
+EVENT_AMOUNTS = ("amount", "advancements")  # advancements: a scored agenda's counters as it began to be scored
 
 
 @QUANTITIES.register("event")

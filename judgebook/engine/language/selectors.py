@@ -157,6 +157,109 @@ class InZone(Filter):
         }[self.zone]
 
 
+@FILTERS.register("among_top")
+@dataclass(frozen=True, eq=False)
+class AmongTop(Filter):
+    """Among the top N cards of its deck ("look at the top 5 cards of R&D. You may install 1 of those")."""
+
+    n: int
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> AmongTop:
+        if isinstance(arg, bool) or not isinstance(arg, int) or arg < 1:
+            at.fail("among_top is a number of cards (1 or more)")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        zone = g.cards[cid].zone
+        return zone.endswith(".deck") and g.zone(zone).index(cid) < self.n
+
+    def render(self) -> str:
+        return f"among the top {self.n} cards of its deck"
+
+
+@FILTERS.register("score_area")
+@dataclass(frozen=True, eq=False)
+class InScoreArea(Filter):
+    """In a given player's score area (an agenda the Runner stole is the Corp's card in the Runner's area)."""
+
+    who: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> InScoreArea:
+        if arg not in PLAYER_WORDS:
+            at.fail(f"score_area is one of: {', '.join(PLAYER_WORDS)}")
+        return cls(str(arg))
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        return g.cards[cid].zone == f"{ctx.side(self.who)}.score"
+
+    def render(self) -> str:
+        return f"in {player_phrase(self.who)}'s score area"
+
+
+@FILTERS.register("rez_cost")
+@dataclass(frozen=True, eq=False)
+class PrintedRezCost(Filter):
+    """A card with a printed rez cost (ice, asset, upgrade) equal to a quantity; agendas have none."""
+
+    amount: Any  # a Quantity (quantities import selectors, so the type is not named here)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> PrintedRezCost:
+        from judgebook.engine.language.quantities import parse_quantity
+
+        return cls(parse_quantity(arg, at))
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        d = q.definition(g, cid)
+        return d.type in ("ice", "asset", "upgrade") and (d.cost or 0) == self.amount.value(g, ctx)
+
+    def render(self) -> str:
+        return f"with a printed rez cost of {self.amount.render()}"
+
+
+@FILTERS.register("cost_at_most")
+@dataclass(frozen=True, eq=False)
+class PrintedCostAtMost(Filter):
+    """A printed play, install or rez cost at most a quantity (a card without one counts 0)."""
+
+    amount: Any  # a Quantity (quantities import selectors, so the type is not named here)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> PrintedCostAtMost:
+        from judgebook.engine.language.quantities import parse_quantity
+
+        return cls(parse_quantity(arg, at))
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        return bool((q.definition(g, cid).cost or 0) <= self.amount.value(g, ctx))
+
+    def render(self) -> str:
+        return f"with a printed cost of {self.amount.render()} or less"
+
+
+@FILTERS.register("agenda_points_at_most")
+@dataclass(frozen=True, eq=False)
+class AgendaPointsAtMost(Filter):
+    """An agenda worth at most a number of agenda points ("1 agenda worth 1 or less agenda points")."""
+
+    n: int
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> AgendaPointsAtMost:
+        if isinstance(arg, bool) or not isinstance(arg, int):
+            at.fail("agenda_points_at_most is a number")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        d = q.definition(g, cid)
+        return d.type == "agenda" and d.agenda_points <= self.n
+
+    def render(self) -> str:
+        return f"worth {self.n} or fewer agenda points"
+
+
 @FILTERS.register("side")
 @dataclass(frozen=True, eq=False)
 class OfSide(Filter):
@@ -209,6 +312,12 @@ for _key, _words in (("type", "of type"), ("subtype", "with subtype"), ("not_sub
     _field_filter(_key, _words)
 
 
+def _advanceable(g: Game, cid: str) -> bool:
+    from judgebook.engine.rules.values import can_be_advanced
+
+    return q.is_installed(g, cid) and can_be_advanced(g, cid)
+
+
 def _flag_filter(key: str, test: Any, words: str) -> None:
     @dataclass(frozen=True, eq=False)
     class FlagFilter(Filter):
@@ -234,15 +343,7 @@ _flag_filter("rezzed", lambda g, ctx, cid: g.cards[cid].rezzed, "rezzed")
 _flag_filter("faceup", lambda g, ctx, cid: g.cards[cid].faceup, "faceup")
 _flag_filter("other", lambda g, ctx, cid: cid != ctx.source, "other than this card")
 _flag_filter("active", lambda g, ctx, cid: q.is_active(g, cid), "active")
-
-
-def _can_be_advanced(g: Game, ctx: Ctx, cid: str) -> bool:
-    from judgebook.engine.language.statics import can_be_advanced  # statics parse selectors: import late
-
-    return q.is_installed(g, cid) and can_be_advanced(q.definition(g, cid))
-
-
-_flag_filter("can_be_advanced", _can_be_advanced, "that the Corp can advance")
+_flag_filter("can_be_advanced", lambda g, ctx, cid: _advanceable(g, cid), "that can be advanced")
 
 
 @FILTERS.register("counter")

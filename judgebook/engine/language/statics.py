@@ -48,6 +48,8 @@ CANNOT_WHAT = (
     "spend_pool_credits",
     "advance",
     "gain_credits",
+    "discard",  # to maximum hand size ("skip your discard step")
+    "break",  # subroutines on the cards named
 )
 
 
@@ -84,8 +86,8 @@ class Cannot(Static):
 @STATICS.register("can_be_advanced")
 @dataclass(frozen=True, eq=False)
 class CanBeAdvanced(Static):
-    """"You can advance this card": the Corp may advance it, even while it is unrezzed (rule_you_can_advance),
-    so the advance action reads it from the card's definition, not from the active statics."""
+    """"You can advance this card": the Corp may advance it (corp_basic_action_advance), even while it is
+    unrezzed: abilities allowing a card to be advanced are active then (rule_active_exception_can_be_advanced)."""
 
     @classmethod
     def parse(cls, arg: Any, at: At) -> CanBeAdvanced:
@@ -95,12 +97,6 @@ class CanBeAdvanced(Static):
 
     def render(self) -> str:
         return "you can advance this card"
-
-
-def can_be_advanced(card_def: Any) -> bool:
-    """Whether the Corp can advance a card of this definition: an agenda, or a card saying it can be advanced."""
-    return card_def.type == "agenda" or "advanceable" in card_def.subtypes or any(
-        isinstance(a.static, CanBeAdvanced) for a in card_def.abilities)
 
 
 @STATICS.register("cannot_break")
@@ -279,6 +275,7 @@ _modifier("strength", "strength", True)
 _modifier("hand_size", "maximum hand size", False)
 _modifier("link", "link", False)
 _modifier("memory", "memory units", False)
+_modifier("advancement_requirement", "advancement requirement", True)
 _modifier("allotted_clicks", "allotted [click]", False)  # "the Runner gets -1 allotted [click] for their next turn"
 
 

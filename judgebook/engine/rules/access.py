@@ -104,6 +104,7 @@ class Access(Frame):
     at: str = "cost"  # cost | accessed | decide
     paid: frozenset[str] = frozenset()  # additional costs paid (access, steal)
     declined: frozenset[str] = frozenset()
+    seen: int = -1  # the card's incarnation when its access began: a new object is no longer being accessed
     label = "access"
 
     def labels(self) -> tuple[str, ...]:
@@ -119,7 +120,7 @@ class Access(Frame):
         if "access" in self.declined:
             return pop(g)
         if self.at == "cost":
-            g = set_top(g, replace(self, at="accessed"))
+            g = set_top(g, replace(self, at="accessed", seen=g.cards[self.card].incarnation))
             extra = costs.additional_cost(g, "access", self.card, _server_of_candidate(g, self.card))
             return push(g, costs.AdditionalCostChoice("access", self.card, extra)) if extra else g
         if self.at == "accessed":
@@ -132,6 +133,9 @@ class Access(Frame):
                 "runner",
             )
         if self.at == "decide":
+            if self.card in g.cards and self.seen >= 0 and g.cards[self.card].incarnation != self.seen:
+                # The card moved while being accessed (drawn, trashed, ...): the access ends at once.
+                return log(pop(g), "access_ends", f"{self.card} moved: its access ends", "rule_moved_while_accessing")
             if (
                 self.card not in g.cards
                 or g.cards[self.card].zone in ("runner.score", "corp.discard")

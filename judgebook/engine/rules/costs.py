@@ -11,7 +11,7 @@ from judgebook.engine.errors import IllegalDecision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import Cost
 from judgebook.engine.language.statics import Cannot
-from judgebook.engine.rules.effects import move, set_player, trash
+from judgebook.engine.rules.effects import forfeit, move, remove_from_game, set_player, tags_removed, trash
 from judgebook.engine.rules.frames import Frame, current_run, event, log, path, pop
 from judgebook.engine.rules.resolve import resolve_now
 from judgebook.engine.rules.triggers import emit
@@ -108,6 +108,12 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
     zone = g.cards[ctx.source].zone if cost.trash_self else ""
     if cost.trash_self and not q.is_installed(g, ctx.source) and zone != "play" and not zone.endswith(".hand"):
         return "rule_cost", "the card is not installed"
+    if cost.forfeit_self and not g.cards[ctx.source].zone.endswith(".score"):
+        return "rule_cost", "the agenda is not in a score area"
+    if cost.remove_self and g.cards[ctx.source].zone == "removed":
+        return "rule_cost", "the card is already removed from the game"
+    if cost.remove_tags > g.runner.tags:
+        return "rule_cost", f"needs {cost.remove_tags} tag(s) to remove, the Runner has {g.runner.tags}"
     if cost.tags and cannot(g, "take_tags", payer):
         return "rule_cannot_precedence", "cannot take tags"
     if cost.tags and would_be_prevented(g, "tags", None):
@@ -118,8 +124,6 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
     for kind, n in cost.counters:
         if g.cards[ctx.source].count(kind) < n:
             return "rule_cost", f"needs {n} {kind} counter(s) on {ctx.source}"
-    if cost.remove_tags > g.runner.tags:
-        return "rule_cost", f"needs {cost.remove_tags} tag(s) to remove, the Runner has {g.runner.tags}"
     return None
 
 
@@ -203,7 +207,11 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
         )
     if cost.remove_tags:
         g = set_player(g, "runner", tags=g.runner.tags - cost.remove_tags)
-        g = log(g, "remove_tags", f"{cost.remove_tags} tag(s) removed as a cost", "rule_cost", payer)
+        g = tags_removed(g, cost.remove_tags, "rule_remove_tags_or_bad_publicity_as_cost")
+    if cost.forfeit_self:
+        g = forfeit(g, ctx.source, payer)
+    if cost.remove_self:
+        g = remove_from_game(g, ctx.source, payer)
     if cost.trash_self:
         g = trash(g, ctx.source, payer, cause="cost")
     for kind, n in cost.damage:

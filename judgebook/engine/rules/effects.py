@@ -74,21 +74,28 @@ def apply_amount(g: Game, ctx: Ctx, name: str, side: Side, n: int) -> Game:
         g = set_player(g, "runner", tags=g.runner.tags + n)
         return emit(g, event("tags_taken", amount=n), f"the Runner takes {n} tag(s)", "rule_tag", "runner")
     if name == "remove_tags":
-        g = set_player(g, "runner", tags=max(0, g.runner.tags - n))
-        return log(g, "tags", f"{n} tag(s) removed", "rule_tag", "runner")
+        removed = min(n, g.runner.tags)
+        g = set_player(g, "runner", tags=g.runner.tags - removed)
+        return tags_removed(g, removed, "rule_tag") if removed else g
     if name == "bad_publicity":
         return set_player(g, "corp", bad_publicity=g.corp.bad_publicity + n)
     if name == "remove_bad_publicity":
-        return set_player(g, "corp", bad_publicity=max(0, g.corp.bad_publicity - n))
+        g = set_player(g, "corp", bad_publicity=max(0, g.corp.bad_publicity - n))
+        return log(g, "bad_publicity", f"{n} bad publicity removed", "rule_do_as_much_as_you_can", "corp")
     raise ValueError(name)
 
 
-def purge_virus(g: Game, side: Side) -> Game:
-    """Purge virus counters: every virus counter on every card is removed (the basic action or an ability)."""
+def tags_removed(g: Game, n: int, anchor: str) -> Game:
+    """Tags leave the Runner (an instruction, a cost, the basic action): abilities may trigger on it."""
+    return emit(g, event("tags_removed", amount=n), f"{n} tag(s) removed", anchor, "runner")
+
+
+def purge(g: Game, side: Side) -> Game:
+    """Purging removes every virus counter (rule_purge), by the basic action or an instruction."""
     for cid, card in g.cards.items():
         if card.count("virus"):
             g = evolve(g, cards=g.cards.set(cid, card.with_counter("virus", -card.count("virus"))))
-    return log(g, "purge", "the Corp purges virus counters", "rule_purge", side)
+    return emit(g, event("purge", player=side), "the Corp purges virus counters", "rule_purge", side)
 
 
 def draw(g: Game, side: Side, n: int) -> Game:
@@ -144,6 +151,7 @@ def trash(g: Game, cid: str, by: Side | None, cause: str = "") -> Game:
     d = q.definition(g, cid)
     was_installed = q.is_installed(g, cid)
     server = q.server_of(g, cid)  # where it was installed, for "whenever a card is trashed from this server"
+    was_active = q.is_active(g, cid)  # its "when trashed" abilities see the move only if it was active
     g = move(g, cid, f"{card.owner}.discard")
     if card.owner == "corp":
         g = replace(
@@ -160,12 +168,26 @@ def trash(g: Game, cid: str, by: Side | None, cause: str = "") -> Game:
             installed=was_installed,
             from_zone="installed" if was_installed else card.zone.split(".")[-1],
             server=server,
+            active=was_active,
+            rezzed=card.rezzed,
             cost=cause == "cost" or None,
         ),
         f"{cid} is trashed",
         "rule_trashing",
         by,
     )
+
+
+def forfeit(g: Game, cid: str, side: Side) -> Game:
+    """Forfeiting an agenda moves it from a score area to the removed-from-game zone (movement_forfeit,
+    rule_forfeit_rfg); "when you forfeit" abilities see the move."""
+    g = move(g, cid, "removed")
+    return emit(g, event("forfeited", card=cid, player=side), f"the {side} forfeits {cid}", "rule_forfeit_rfg", side)
+
+
+def remove_from_game(g: Game, cid: str, side: Side) -> Game:
+    g = move(g, cid, "removed")
+    return log(g, "removed", f"{cid} is removed from the game", "rule_rfg_move", side, card=cid)
 
 
 def apply_to_cards(g: Game, ctx: Ctx, name: str, targets: tuple[str, ...]) -> Game:
@@ -182,7 +204,8 @@ def apply_to_cards(g: Game, ctx: Ctx, name: str, targets: tuple[str, ...]) -> Ga
         if name == "rez":
             g = rez(g, cid, paid=False)
         elif name == "derez":
-            g = evolve(g, cards=g.cards.set(cid, replace(card, rezzed=False)))
+            # An inactive card maintains no choice: a new one is made when it is rezzed again.
+            g = evolve(g, cards=g.cards.set(cid, replace(card, rezzed=False, chosen=None)))
             g = log(g, "derez", f"{cid} is derezzed", "rule_rez_procedure", ctx.controller, card=cid)
         elif name == "expose":
             # Only an installed card that is not rezzed can be exposed (rule_expose).
@@ -190,6 +213,16 @@ def apply_to_cards(g: Game, ctx: Ctx, name: str, targets: tuple[str, ...]) -> Ga
                 g = log(g, "not_exposed", f"{cid} cannot be exposed", "rule_expose", ctx.controller, card=cid)
             else:
                 g = log(g, "expose", f"{cid} is exposed", "rule_expose", ctx.controller, card=cid)
+        elif name == "choose_card":
+            source = g.cards[ctx.source]
+            g = evolve(g, cards=g.cards.set(ctx.source, replace(source, chosen=cid)))
+            # The choice lasts while the source stays active (derezzing it clears it, below).
+            g = log(g, "chosen", f"{ctx.source} chooses {cid}",
+                    "rule_lingering_effect_maintaining_choice_duration_other_cases", ctx.controller, card=cid)
+        elif name == "turn_faceup":
+            g = evolve(g, cards=g.cards.set(cid, replace(card, faceup=True)))
+            g = log(g, "turn_faceup", f"{cid} is turned faceup", "rule_archives_faceup_facedown", ctx.controller,
+                    card=cid)
         elif name in ("reveal", "look_at"):
             words = {"reveal": ("is revealed", "rule_reveal"), "look_at": ("is looked at", "rule_look")}[name]
             g = log(g, name, f"{cid} {words[0]}", words[1], ctx.controller, card=cid)

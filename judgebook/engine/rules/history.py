@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.state.model import Fact, Game, GameEvent
 
@@ -24,8 +26,10 @@ def count_this(g: Game, name: str, scope: str) -> int:
     return sum(1 for f in g.history if f.event.name == name and f.turn == g.turn and (scope == "turn" or f.run == run))
 
 
-def count_matching(g: Game, ctx: Ctx, event: GameEvent, scope: str) -> int:
-    """Events of this kind by the same player (and of the same damage type) in the scope, this one included."""
+def count_matching(g: Game, ctx: Ctx, event: GameEvent, scope: str, others: tuple[Any, ...] = ()) -> int:
+    """Events of this kind by the same player (and of the same damage type) in the scope, this one included,
+    that also pass the trigger's other filters ("the first time each turn the Runner trashes an installed
+    card" counts only such trashes)."""
     run = _run_key(g)
     keys = ("player", "damage_type")
     return sum(
@@ -35,4 +39,5 @@ def count_matching(g: Game, ctx: Ctx, event: GameEvent, scope: str) -> int:
         and f.turn == g.turn
         and (scope == "turn" or f.run == run)
         and all(f.event.get(k) == event.get(k) for k in keys)
+        and all(o.matches(g, ctx, f.event) for o in others)
     )

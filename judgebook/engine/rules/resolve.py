@@ -21,6 +21,7 @@ class Resolve(Frame):
     index: int = 0
     announce: str = ""  # a paid ability's text: its resolution begins with this step
     seq0: int = -1  # the game's sequence number as the resolution began: later pending abilities chain
+    picked: bool = False  # the current instruction's cards are chosen (an "up to" choice may be none)
 
     def step(self, g: Game) -> Game | ChoicePoint:
         if g.over or self.index >= len(self.instrs):
@@ -46,7 +47,7 @@ class Resolve(Frame):
             return push(g, ReactionWindow(after=self.seq0))
         ins = self.instrs[self.index]
         sel = ins.selector
-        if sel is not None and sel.chooses and not self.ctx.targets:
+        if sel is not None and sel.chooses and not self.ctx.targets and not self.picked:
             picks = sel.picks(g, self.ctx)
             chooser = ins.chooser(self.ctx) if hasattr(ins, "chooser") else self.ctx.controller
             if picks and picks != [()]:
@@ -79,7 +80,7 @@ class Resolve(Frame):
             # chain of abilities resolving each other does not pile frames up (the loop rule compares states).
             g = pop(g)
         else:
-            g = set_top(g, replace(self, index=self.index + 1, ctx=replace(ctx, targets=())))
+            g = set_top(g, replace(self, index=self.index + 1, ctx=replace(ctx, targets=()), picked=False))
         if ins.mods.if_able and not ins.possible(g, ctx):
             return log(
                 g,
@@ -95,14 +96,8 @@ class Resolve(Frame):
 
     def choose(self, g: Game, option: Option) -> Game:
         targets = tuple(option.decision.value or ())
-        if not targets:
-            # "Up to N" and none chosen: the instruction acts on no card (and is not asked again).
-            g = set_top(g, replace(self, index=self.index + 1, ctx=replace(self.ctx, targets=())))
-            ins = self.instrs[self.index]
-            text = f"{ins.render()}: no card chosen"
-            return log(g, "no_target", text, "rule_instruction_target", self.ctx.controller, how="chosen",
-                       card=self.ctx.source)
-        return set_top(g, replace(self, ctx=self.ctx.with_targets(targets)))
+        # An explicit choice, even of no card, is what "those cards" refer to next: not an earlier choice.
+        return set_top(g, replace(self, ctx=replace(self.ctx, targets=targets, chosen=targets), picked=True))
 
 
 @dataclass(frozen=True)

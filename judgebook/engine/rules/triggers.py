@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from judgebook.engine.language.cards import Ability
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.rules.frames import current_run, log
 from judgebook.engine.rules.values import ability_active
@@ -28,6 +29,8 @@ def _trigger(g: Game, ev: GameEvent) -> Game:
             ctx = Ctx(cid, card.owner, ab.id, ev)
             if not ab.trigger.matches(g, ctx, ev):
                 continue
+            if ab.once_per is not None and _used(g, cid, ab):
+                continue  # "once per turn →": already used this turn, it does not become pending
             if ab.condition is not None and not ab.condition.holds(g, ctx):
                 continue
             seq += 1
@@ -71,8 +74,20 @@ def _trigger(g: Game, ev: GameEvent) -> Game:
     return g
 
 
+def _used(g: Game, cid: str, ab: Ability) -> bool:
+    from judgebook.engine.rules.windows import use_key
+
+    use = use_key(g, cid, ab)
+    return use is not None and use in g.uses
+
+
 def _sees_own_move(g: Game, cid: str, ev: GameEvent) -> bool:
     """A card sees events about itself where the rules say so though it is inactive: leaving play
     (rule_active_exception_conditional_move_to_inactive_zone) and being accessed
     (rule_accessing_trigger_condition)."""
-    return ev.name in ("trashed", "access") and ev.get("card") == cid
+    if ev.get("card") != cid:
+        return False
+    # Only an active card's ability stays active as the card moves to an inactive zone: an unrezzed asset
+    # trashed by the Runner does not trigger its "when trashed" ability.
+    # A forfeited agenda leaves its score area (where it was active) for the removed-from-game zone.
+    return ev.name in ("access", "forfeited") or (ev.name == "trashed" and bool(ev.get("active")))

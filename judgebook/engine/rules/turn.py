@@ -8,13 +8,19 @@ from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decisio
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import Cost
 from judgebook.engine.language.quantities import Number
-from judgebook.engine.language.statics import can_be_advanced
 from judgebook.engine.rules import costs
 from judgebook.engine.rules.effects import draw, move, set_player, win
 from judgebook.engine.rules.frames import Call, Frame, event, find, log, path, pop, push, react_first, set_top, swap
 from judgebook.engine.rules.resolve import Resolve
 from judgebook.engine.rules.triggers import emit
-from judgebook.engine.rules.values import ability_active, allotted_clicks, hand_size, max_hand_size, restricts_self
+from judgebook.engine.rules.values import (
+    ability_active,
+    allotted_clicks,
+    can_be_advanced,
+    hand_size,
+    max_hand_size,
+    restricts_self,
+)
 from judgebook.engine.rules.windows import PriorityWindow, use_ability
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, Side, evolve, other
@@ -163,17 +169,19 @@ class Action(Frame):
                 g = costs.pay(g, extra, Ctx("runner", "runner"), "runner")
             return start_run(g, str(d.get("server")))
         if kind == "remove_tag":
+            from judgebook.engine.rules.effects import tags_removed
+
             g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx("runner", side), side)
-            return set_player(g, "runner", tags=g.runner.tags - 1)
+            return tags_removed(set_player(g, "runner", tags=g.runner.tags - 1), 1, "runner_basic_action_remove_tag")
         if kind == "install":
             return install(g, side, str(d.get("card")), d.get("server"))
         if kind == "play":
             return play(g, side, str(d.get("card")), server=d.get("server"))
         if kind == "purge":
-            g = costs.pay(g, Cost(clicks=2), Ctx("corp", side), side)  # with the action's own click: 3
-            from judgebook.engine.rules.effects import purge_virus
+            from judgebook.engine.rules.effects import purge
 
-            return purge_virus(g, side)
+            g = costs.pay(g, Cost(clicks=2), Ctx("corp", side), side)  # with the action's own click: 3
+            return purge(g, side)
         if kind == "trash_resource":
             cid = str(d.get("card"))
             g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx(cid, side), side)
@@ -192,6 +200,18 @@ class Action(Frame):
                 side,
             )
         raise ValueError(kind)
+
+
+def _scored(g: Game, side: Side) -> list[str]:
+    """The player's own cards in either score area: their agendas' [click] abilities are actions too."""
+    return [c for z in ("corp.score", "runner.score") for c in g.zone(z) if g.cards[c].owner == side]
+
+
+def _usable_where_scored(g: Game, cid: str, side: Side, active_in: str | None) -> bool:
+    """An agenda in the opponent's score area is the opponent's to use, unless its ability says the owner
+    can use it there ("even if this agenda is in the Runner's score area": `active_in: score`)."""
+    zone = g.cards[cid].zone
+    return not zone.endswith(".score") or zone == f"{side}.score" or active_in == "score"
 
 
 def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
@@ -317,8 +337,7 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             )
         for cid in q.installed(g, "corp"):
             card_def = q.definition(g, cid)
-            # An agenda, or a card that says it can be advanced, rezzed or not (rule_you_can_advance).
-            if can_be_advanced(card_def):
+            if can_be_advanced(g, cid):
                 d = decision("action", "advance", card=cid)
                 why = costs.refusal(g, Cost(clicks=1, credits=Number(1), has_credits=True), Ctx(cid, side), side)
                 if costs.cannot(g, "advance", side, q.server_of(g, cid), cid):
@@ -327,10 +346,13 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                     refused.append(Refused(d, f"advance {cid}", why[0], why[1]))
                 else:
                     opts.append(Option(d, f"advance {cid}", "corp_basic_action_advance"))
-    # Cards in hand too: an action such as "[click], reveal and trash this ice from HQ" is `active_in: hand`.
-    for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")) + list(g.zone(f"{side}.hand")):
+    # Cards in hand too: an action such as "[click], reveal and trash this ice from HQ" is `active_in: hand`;
+    # and the player's agendas in a score area.
+    for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")) + list(g.zone(f"{side}.hand")) \
+            + _scored(g, side):
         for ab in q.definition(g, cid).abilities:
-            if ab.is_action and (q.is_active(g, cid) if ab.active_in is None else ability_active(g, cid, ab.active_in)):
+            active = q.is_active(g, cid) if ab.active_in in (None, "score") else ability_active(g, cid, ab.active_in)
+            if ab.is_action and active and _usable_where_scored(g, cid, side, ab.active_in):
                 d = decision("action", "use", card=cid, ability=ab.id)
                 why = costs.refusal(g, ab.cost, Ctx(cid, side, ab.id), side) if ab.cost else None
                 from judgebook.engine.rules.windows import use_key
@@ -442,6 +464,9 @@ class Discard(Frame):
         excess = len(hand) - hand_size(g, self.side)
         if excess <= 0:
             return pop(g)
+        if costs.cannot(g, "discard", self.side):  # "skip your discard step this turn"
+            return log(pop(g), "cannot_discard", f"the {self.side} does not discard", "rule_cannot_precedence",
+                       self.side)
         from itertools import combinations
 
         picks = list(combinations(hand, excess))[:200]
@@ -458,6 +483,8 @@ class Discard(Frame):
     def choose(self, g: Game, option: Option) -> Game:
         for cid in option.decision.value:
             g = move(g, str(cid), f"{self.side}.discard")
+            if self.side == "corp":  # discarded from HQ: always facedown in Archives (rule_discarding_facedown_status)
+                g = evolve(g, cards=g.cards.set(str(cid), replace(g.cards[str(cid)], faceup=False)))
         return log(
             pop(g),
             "discard",

@@ -23,7 +23,9 @@ def statics(g: Game) -> Iterator[tuple[Static, Ctx]]:
             # An additional cost to play or install this card applies while it is not yet active, and so does a
             # restriction on playing it ("play only if": rule_act_restriction, rule_static_ability_with_restriction).
             own_cost = isinstance(ab.static, AdditionalCost) and ab.static.card == "self"
-            own_cost = own_cost or restricts_self(ab.static)
+            # So does one defining or modifying the card's own advancement requirement
+            # (rule_active_exception_advancement_requirement).
+            own_cost = own_cost or restricts_self(ab.static) or ab.static.name == "advancement_requirement"
             if not own_cost and not ability_active(g, cid, ab.active_in):
                 continue
             if ab.condition is not None and not ab.condition.holds(g, ctx):
@@ -167,8 +169,28 @@ def card_stat(g: Game, cid: str, stat: str) -> int:
     if stat == "subroutine_count":
         return len(d.subroutines)
     if stat == "advancement_requirement":
-        return d.advancement_requirement or 0
+        return advancement_requirement(g, cid)
     raise ValueError(stat)
+
+
+def advancement_requirement(g: Game, cid: str) -> int:
+    """The printed requirement (X counts as 0) changed by static effects, never below 0
+    (rule_advancement_requirement)."""
+    printed = q.definition(g, cid).advancement_requirement or 0
+    return max(0, printed + _modifier_sum(g, "advancement_requirement", cid=cid))
+
+
+def can_be_advanced(g: Game, cid: str) -> bool:
+    """An installed Corp card the Corp can advance: an agenda, or a card saying it can be advanced (its ability
+    active even while unrezzed: rule_active_exception_can_be_advanced)."""
+    from judgebook.engine.language.statics import CanBeAdvanced
+
+    d = q.definition(g, cid)
+    if d.type == "agenda":
+        return True
+    if d.type != "ice" and "advanceable" in d.subtypes:
+        return True
+    return any(isinstance(ab.static, CanBeAdvanced) for ab in d.abilities)
 
 
 def _in_force(g: Game, d: Duration) -> bool:

@@ -237,7 +237,10 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
     if "score" in kinds and side == "corp":
         for cid in q.installed(g, "corp"):
             d = q.definition(g, cid)
-            if d.type == "agenda" and g.cards[cid].count("advancement") >= (d.advancement_requirement or 0):
+            from judgebook.engine.rules.values import advancement_requirement
+
+            requirement = advancement_requirement(g, cid)  # as changed by static effects
+            if d.type == "agenda" and g.cards[cid].count("advancement") >= requirement:
                 if costs.cannot(g, "score", "corp", q.server_of(g, cid), cid):
                     refused.append(
                         Refused(
@@ -255,7 +258,7 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
                         decision("score", cid),
                         f"score {cid}",
                         "rule_advancement_requirement",
-                        f"{g.cards[cid].count('advancement')} of {d.advancement_requirement} advancement counters",
+                        f"{g.cards[cid].count('advancement')} of {requirement} advancement counters",
                         later=True,
                     )
                 )
@@ -387,6 +390,11 @@ def _ability_options(
                 )
             )
             return
+        if costs.cannot(g, "break", side, card=enc.ice):
+            refused.append(
+                Refused(base, label, "rule_cannot_precedence", f"{enc.ice}'s subroutines cannot be broken", later=True)
+            )
+            return
         if strength(g, cid) < strength(g, enc.ice):
             refused.append(
                 Refused(
@@ -446,12 +454,15 @@ def act(g: Game, side: Side, option: Option) -> Game:
         from judgebook.engine.rules.effects import move
 
         cid = str(d.value)
-        # The server it was scored from, for "whenever you score an agenda from this server".
+        # The server it was scored from, for "whenever you score an agenda from this server"; and the
+        # advancement counters it had as it began to be scored (rule_dividends_timing): the move to the
+        # score area makes a new object without them, so the event carries the count.
         server = q.server_of(g, cid)
+        advancements = g.cards[cid].count("advancement")
         g = move(g, cid, "corp.score")
         return emit(
             g,
-            event("scored", card=cid, player="corp", server=server),
+            event("scored", card=cid, player="corp", server=server, advancements=advancements),
             f"the Corp scores {cid}",
             "rule_paid_ability_window_corp_score",
             "corp",
@@ -583,6 +594,11 @@ def resolve_pending(g: Game, option: Option) -> Game:
             card=p.card,
             ability=p.ability,
         )
+    use = use_key(g, p.card, ab)
+    if use is not None and use in g.uses:
+        # Two instances pending at once: the first used the ability, this one cannot resolve.
+        return log(g, "fizzle", f"{p.label}: once per {ab.once_per}, already used", "rule_cost_restrictions",
+                   p.controller, card=p.card, ability=p.ability)
     g = log(
         g,
         "resolve",
@@ -593,7 +609,6 @@ def resolve_pending(g: Game, option: Option) -> Game:
         card=p.card,
         ability=p.ability,
     )
-    use = use_key(g, p.card, ab)
     if use is not None:
         g = evolve(g, uses=g.uses | {use})
     return push(g, Resolve(ab.effects, ctx, "step_conditional_ability_resolution"))
@@ -614,7 +629,7 @@ def _drop_stale(g: Game) -> Game:
     keep = []
     for p in g.pending:
         ab = p.delayed or q.definition(g, p.card).ability(p.ability)
-        own_move = p.event.get("card") == p.card and p.event.name in ("trashed", "access")
+        own_move = p.event.get("card") == p.card and p.event.name in ("trashed", "access", "forfeited")
         if (
             p.delayed is None
             and ab is not None

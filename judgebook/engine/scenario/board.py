@@ -349,7 +349,7 @@ AT_KEYS = (
     "breach",
     "access",
 )
-CARD_ZONES = ("hand", "deck", "discard", "score", "installed", "play", "identity")
+CARD_ZONES = ("hand", "deck", "discard", "score", "installed", "play", "identity", "removed")
 STATE_KEYS = (
     "credits",
     "clicks",

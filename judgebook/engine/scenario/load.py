@@ -136,7 +136,8 @@ def setup(sc: Scenario) -> Game:
             cards[spec.id] = Card(
                 spec.id,
                 spec.name,
-                owner,
+                # An agenda in the Runner's score area is still the Corp's card (its owner).
+                sc.library.card(spec.name).side if zone == "runner.score" else owner,  # type: ignore[arg-type]
                 zone,
                 rezzed=spec.rezzed,
                 faceup=spec.faceup if not zone.endswith(("corp.deck", "corp.hand")) else False,

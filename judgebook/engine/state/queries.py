@@ -101,6 +101,7 @@ def zone_name(card: Card) -> str:
         "runner.score": "the Runner's score area",
         "runner.rig": "the rig",
         "play": "the play area",
+        "removed": "the removed-from-game zone",
         "corp.identity": "the Corp's identity",
         "runner.identity": "the Runner's identity",
     }
