@@ -38,14 +38,14 @@ INSTRUCTIONS: tuple[tuple[str, str], ...] = (
     ("expose", r"\bexposes?\b"),
     ("end_the_run", r"\bend the run\b"),
     ("damage", r"\b(?:net|meat|core|brain) damage\b|\bdamage type (?:net|meat|core)\b"),
-    ("tag", r"\b(?:give|gives|take|takes) (?:the runner |you |them )?(?:\d+|x|a) tags?\b|\btags are taken\b"),
+    ("tag", r"\b(?:give|gives|take|takes)\b[^.;\n]*?\btags?\b|\btags (?:are|would be) taken\b"),
     ("remove_tag", r"\bremove (?:up to )?(?:\d+|x|a|all) tags?\b"),
     ("bad_publicity", r"\bbad publicity\b"),
     ("search", r"\bsearch(?:es)?\b"),
     ("shuffle", r"\bshuffles?\b"),
     ("counters", r"\bcharges?\b|\b(?:place|places|load|loads|remove|removes)\b[^.;\n]*?"
                  r"(?:\bcounters?\b|\bcredits?\b|\[c\])|" + _TAKE_FROM),
-    ("advance", r"\badvance(?:s)?\b(?! requirement)"),
+    ("advance", r"\badvance(?:s|d)?\b(?! requirement)"),
     ("reveal", r"\breveals?\b"),
     ("look_at", r"\blooks? at\b"),
     ("bypass", r"\bbypass(?:es)?\b"),
@@ -65,8 +65,9 @@ IMPLIED = {"search": frozenset({"shuffle"})}
 # or "during that run" alone is a condition's scope ("if you did not break any subroutines during that run").
 _SPAN = (r"\b(?:remainder of (?:this|the|that)|for (?:this|the|that)|for the duration of (?:this|the|that)"
          r"|during (?:this|the)|until (?:the )?end of (?:this|the|that)) ")
-# "You cannot score or rez either of those cards this turn": a restriction's "this turn" is its duration
-_BARRED = r"|\bcannot\b[^.;\n]*\b(?:this|the) "
+# "You cannot score or rez either of those cards this turn", "Skip your discard step this turn": a restriction's
+# "this turn" is its duration (not in "if it was installed this turn", a condition)
+_BARRED = r"|\b(?:cannot|skip)\b(?:(?!\bif\b)[^.;\n])*\b(?:this|the) "
 DURATIONS = (("turn", _SPAN + r"turn\b|\(turn\)" + _BARRED + r"turn\b"),
              ("run", _SPAN + r"run\b|\(run\)" + _BARRED + r"run\b"),
              ("encounter", _SPAN + r"encounter\b|\(encounter\)"), ("until", r"\buntil\b|\bnext turn\b"))
@@ -95,11 +96,12 @@ def features(text: str, printed: bool = False) -> dict[str, frozenset[str]]:
             "instruction": _implied(frozenset(k for k, rx in INSTRUCTIONS if re.search(rx, effects)))}
 
 
-# Card types that name no target: the card itself ("this ice"), agenda points, a type excluded ("non-agenda"), the
-# agenda of "stole an agenda" (stealing is of agendas), and the language's spelling of "a card" as a list of three
-# or more types ("of type agenda or asset or upgrade").
-_NOT_TARGETS = re.compile(r"\bagenda points\b|\bnon-(?:" + "|".join(TYPES) + r")\b"
-                          r"|\b(?:stole|steals?|stolen) (?:an |any |that |the )?agendas?\b"
+# Card types that name no target: the card itself ("this ice"), agenda points, a type excluded ("non-agenda"),
+# the agenda of "stole an agenda" or "score agendas" (only agendas are stolen or scored), and the language's
+# spelling of "a card" as a list of three or more types ("of type agenda or asset or upgrade").
+_NOT_TARGETS = re.compile(r"\bagenda points\b|\btriggering event\b|\bnon-(?:" + "|".join(TYPES) + r")\b"
+                          r"|\b(?:stole|steals?|stolen|scores?|scored) (?:an |any |that |the )?agendas?\b"
+                          r"|\bagendas? (?:is|are) (?:stolen|scored)\b"
                           r"|\bof type (?:\w+ or ){2,}\w+")
 
 

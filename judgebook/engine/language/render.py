@@ -29,6 +29,14 @@ EVENT_WORDS = {
     "subroutine_broken": "a subroutine is broken",
 }
 
+# The imminent events an interrupt waits for ("[interrupt] → Whenever you would take net damage").
+WOULD_WORDS = {
+    "would_damage": "damage would be taken",
+    "would_tags": "tags would be taken",
+    "would_trash": "a card would be trashed",
+    "would_end_run": "the run would end",
+}
+
 # The same events happening to the card itself ("When you score this agenda"): the printed self-reference.
 SELF_EVENT_WORDS = {
     "scored": "you score this card",
@@ -56,8 +64,8 @@ def render_trigger(ability: Ability) -> str:
     what = EVENT_WORDS.get(trig.event, trig.event.replace("_", " "))
     if itself:
         what = SELF_EVENT_WORDS.get(trig.event, f"{what} (this card)")
-    if trig.event.startswith("would_"):
-        what = "you would " + trig.event.removeprefix("would_").replace("_", " ")
+    if trig.event in WOULD_WORDS:
+        what = WOULD_WORDS[trig.event]
     return f"{head} {what}" + (f" ({', '.join(rest)})" if rest else "")
 
 
