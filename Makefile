@@ -7,7 +7,7 @@ TESTSTAMP := $(VENV)/.test-installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install build bench bench-load bench-engine bench-cards clean
+.PHONY: run test install build bench bench-load bench-engine bench-cards bench-table clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -59,6 +59,10 @@ bench-engine: $(STAMP)
 # Loading every card definition of the pool against the 86 of rules_source/cards/, fresh processes, one run.
 bench-cards: $(STAMP)
 	$(BIN)/python bench/cards.py
+
+# The judge's table: server time per choice at /replay/play against the scripted replay page (issue 10).
+bench-table: $(STAMP)
+	$(BIN)/python bench/table.py
 
 clean:
 	rm -rf $(VENV) index/gen-* index/current

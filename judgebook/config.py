@@ -50,6 +50,21 @@ def card_data(cfg: LocalConfig | None = None) -> Path | None:
     return None
 
 
+# Under rules_source/, in lookup order (the first definition of a name wins); True: its definitions state
+# only abilities and take their statistics from NetrunnerDB, so they are read only when its data is given.
+LIBRARY_FOLDERS = (("cards/standard", True), ("cards/real", True), ("cards", False))
+
+
+def card_library(statistics: bool = True, root: Path | None = None) -> list[Path]:
+    """The project's whole card library, in the order a name is looked up: the Standard pool (keyed by
+    NetrunnerDB id), then the real cards of the shipped rulings, then the worked-example cards. A table
+    session and a scenario downloaded from it use this, wherever the file sits. Without NetrunnerDB's
+    data (`statistics` false) only the folders whose definitions state their own statistics."""
+    base = (root or project_root()) / "rules_source"
+    return [base / folder for folder, needs in LIBRARY_FOLDERS
+            if (base / folder).is_dir() and (statistics or not needs)]
+
+
 def load_config(path: Path | None = None) -> LocalConfig:
     path = path or config_path()
     if not path.exists():

@@ -207,7 +207,7 @@ def test_tapestry_moves_a_card_to_the_top_of_rnd(cards_root: Path):
 
 def test_test_ground_derezzes(cards_root: Path):
     _, out = _run("test-ground-derez", cards_root)
-    assert ("derez", "rule_rez_procedure") in _kinds(out)
+    assert ("derezzed", "rule_rez_procedure") in _kinds(out)
 
 
 def test_infiltration_exposes(cards_root: Path):

@@ -235,7 +235,10 @@ def test_play_with_a_card_library_elsewhere(capsys, monkeypatch, tmp_path):
     scenario = tmp_path / "loose.yaml"     # no ../cards beside it
     scenario.write_text(CORRODER[: CORRODER.index("card_defs:")] + CORRODER[CORRODER.index("corp:"):],
                         encoding="utf-8")
-    code, _, err = play(capsys, monkeypatch, tmp_path, scenario, ["quit"])
+    empty = tmp_path / "no-cards"
+    empty.mkdir()
+    # (with no --library, the project's own library would define Ice Wall: config.card_library)
+    code, _, err = play(capsys, monkeypatch, tmp_path, scenario, ["quit"], "--library", str(empty))
     assert code == 2 and "Ice Wall" in err and "not defined" in err
     code, out, err = play(capsys, monkeypatch, tmp_path, scenario, ["", "", "quit"], "--library", str(lib))
     assert code == 0 and err == "" and "chosen: {pass: corp}" in out

@@ -144,8 +144,13 @@ def _loose_copy(tmp_path: Path) -> Path:
 def test_library_option_and_the_remembered_library(capsys, tmp_path):
     loose = _loose_copy(tmp_path)
     cards = SCENARIOS.parent / "cards"
-    code, _, err = run_cli(capsys, tmp_path, str(loose), "--check")
-    assert code == 2 and "'Bulwark' is not in the card library" in err      # no library found beside it
+    empty = tmp_path / "empty-library"
+    empty.mkdir()
+    # no library beside it: the project's whole library (config.card_library) defines Bulwark
+    code, out, err = run_cli(capsys, tmp_path, str(loose), "--check")
+    assert code == 0 and out.endswith("expectation met\n"), err
+    code, _, err = run_cli(capsys, tmp_path, str(loose), "--check", "--library", str(empty))
+    assert code == 2 and "'Bulwark' is not in the card library" in err      # an explicit library is the only one
     code, out, _ = run_cli(capsys, tmp_path, str(loose), "--check", "--library", str(cards))
     assert code == 0 and out.endswith("expectation met\n")
     # remember it: with no FILE the command only stores the setting
@@ -160,7 +165,23 @@ def test_library_option_and_the_remembered_library(capsys, tmp_path):
     code, _, err = run_cli(capsys, tmp_path, "--forget-library")
     assert code == 0 and "forgotten" in err and config.load_config().library is None
     code, _, _ = run_cli(capsys, tmp_path, str(loose), "--check")
-    assert code == 2
+    assert code == 0                                  # the project's library again
+
+
+def test_a_loose_file_takes_the_remembered_library_first_then_the_projects(capsys, tmp_path):
+    """library_for: the remembered folder, then config.card_library() — the first that defines a name wins."""
+    from judgebook.commands.replay import library_for
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    loose = _loose_copy(tmp_path)
+    assert library_for(loose, None) == config.card_library(statistics=False) == [SCENARIOS.parent / "cards"]
+    config.save_config(config.LocalConfig(library=str(mine)))
+    assert library_for(loose, None) == [mine, SCENARIOS.parent / "cards"]
+    # a definition of Bulwark in the remembered folder wins over the project's
+    (mine / "bulwark.yaml").write_text("name: Bulwark\nside: corp\ntype: ice\nsubtypes: [barrier]\n"
+                                       "cost: 0\nstrength: 0\n", encoding="utf-8")
+    code, out, err = run_cli(capsys, tmp_path, str(loose), "--check")
+    assert code == 1 and "expectation NOT met" in out
 
 
 def test_library_errors(capsys, tmp_path):

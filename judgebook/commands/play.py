@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from judgebook.scenario_text import flow, plain, with_decisions
+
 if TYPE_CHECKING:
     from judgebook.engine.driver.choice import ChoicePoint, Decision
     from judgebook.engine.scenario.load import Scenario
@@ -107,16 +109,11 @@ def parse_command(line: str) -> Command:
 
 def written_decision(node: Any) -> Decision:
     """A decision written as in a scenario file, through the scenario parser (its checks and its errors)."""
-    import yaml
-
-    from judgebook.engine.driver.script import as_decision
-    from judgebook.engine.scenario import board
-    from judgebook.engine.yamlnodes import load_text
+    from judgebook.scenario_text import read_decision
 
     if not isinstance(node, dict):
         raise CommandError("a decision is a mapping such as {action: run, server: HQ}")
-    parsed = board._decisions(load_text(yaml.safe_dump([node]), "<input>"))
-    return as_decision(parsed[0])
+    return read_decision(node)
 
 
 # --- the session ------------------------------------------------------------------
@@ -245,69 +242,9 @@ def make_cite(corpus: Any) -> Cite:
 
 # --- saving -----------------------------------------------------------------------
 
-def plain(value: Any) -> Any:
-    """A decision's value as plain YAML data (tuples and the engine's mappings become lists and dicts)."""
-    from collections.abc import Mapping
+# (writing a scenario back: judgebook.scenario_text, shared with the web's judge's table)
 
-    if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    return value
-
-
-def flow(decision: Any) -> str:
-    """A decision in the scenario spelling, on one line: {action: run, server: HQ}."""
-    import yaml
-
-    return str(yaml.safe_dump(plain(decision.as_yaml()), default_flow_style=True, sort_keys=False,
-                              allow_unicode=True, width=10**6)).strip()
-
-
-def decisions_block(decisions: list[Any]) -> str:
-    head = ("# the decisions taken in `judgebook play`; the input's `expect` block was left out, as these\n"
-            "# decisions may lead elsewhere\n")
-    if not decisions:
-        return head + "decisions: []\n"
-    return head + "decisions:\n" + "".join(f"  - {flow(d)}\n" for d in decisions)
-
-
-def with_decisions(text: str, decisions: list[Any]) -> str:
-    """The scenario text with its top-level `decisions:` replaced and `expect:` left out; everything else
-    (board, card definitions, comments) kept byte for byte."""
-    import yaml
-
-    root = yaml.compose(text, Loader=yaml.SafeLoader)
-    block = decisions_block(decisions)
-    if not isinstance(root, yaml.MappingNode) or root.flow_style:
-        data = yaml.safe_load(text)
-        data.pop("expect", None)
-        data.pop("decisions", None)
-        return yaml.safe_dump(data, sort_keys=False, allow_unicode=True) + block
-    lines = text.splitlines(keepends=True)
-    starts = [(k.value, k.start_mark.line) for k, _ in root.value]
-    out: list[str] = []
-    cursor = 0
-    placed = False
-    for i, (key, line) in enumerate(starts):
-        end = starts[i + 1][1] if i + 1 < len(starts) else len(lines)
-        if i == 0:
-            out += lines[:line]
-        if key in ("decisions", "expect"):
-            if key == "decisions":
-                out.append(block)
-                placed = True
-        else:
-            out += lines[line:end]
-        cursor = end
-    out += lines[cursor:]
-    body = "".join(out)
-    if not placed:
-        body = (body if body.endswith("\n") or not body else body + "\n") + block
-    return body
-
-
-def save(session: Session, target: str, library: Path | None) -> list[str]:
+def save(session: Session, target: str, library: Path | list[Path] | None) -> list[str]:
     """Write the session; returns notes for stderr: the file does not find its library by itself, or its
     scripted replay does not end at this point (a point with a default lets a replay go on)."""
     body = with_decisions(session.source, session.decisions)
@@ -325,7 +262,7 @@ def save(session: Session, target: str, library: Path | None) -> list[str]:
         found = library_for(path, None)
     except LibraryError:
         found = None
-    if library is not None and (found is None or found.resolve() != library.resolve()):
+    if library is not None and _resolved(found) != _resolved(library):
         notes.append(f"note: {path} uses the card library {library}: replay it with --library {library}")
     try:
         # over the session's own parsed cards: states hold card definitions, which compare by identity
@@ -336,6 +273,12 @@ def save(session: Session, target: str, library: Path | None) -> list[str]:
         notes.append(f"note: a replay of {path} does not stop here ({outcome.ended}): a scripted replay takes "
                      "the defaults after the last decision")
     return notes
+
+
+def _resolved(library: Path | list[Path] | None) -> list[Path]:
+    """A library (one folder or several searched in order) as absolute folders, to compare two."""
+    folders = library if isinstance(library, list) else [library] if library is not None else []
+    return [f.resolve() for f in folders]
 
 
 # --- the loop ---------------------------------------------------------------------
@@ -437,7 +380,7 @@ def _too_late(next_up: Any, steps: tuple[Step, ...], run_phases: tuple[str, ...]
     return None
 
 
-def loop(session: Session, stdin: IO[str], out: IO[str], cite: Cite, library: Path | None) -> int:
+def loop(session: Session, stdin: IO[str], out: IO[str], cite: Cite, library: Path | list[Path] | None) -> int:
     from judgebook.engine.errors import EngineLimit, IllegalDecision, ScenarioError
 
     shown = None

@@ -48,11 +48,12 @@ class LibraryError(Exception):
     pass
 
 
-def library_for(file: str | Path, explicit: str | None) -> Path | None:
+def library_for(file: str | Path, explicit: str | None) -> Path | list[Path] | None:
     """The card library for a scenario: `explicit`, else `cards/NAME` for a scenario in `scenarios/NAME/`,
-    else `../cards` beside the scenario's folder, else the remembered one, else None (the scenario must
-    define its cards inline)."""
-    from judgebook.config import load_config
+    else `../cards` beside the scenario's folder, else the remembered one followed by the project's whole
+    library (`config.card_library()`: a scenario downloaded from the judge's table replays from anywhere),
+    else None (the scenario must define its cards inline)."""
+    from judgebook.config import card_data, card_library, load_config
 
     if explicit is not None:
         if not Path(explicit).is_dir():
@@ -67,12 +68,11 @@ def library_for(file: str | Path, explicit: str | None) -> Path | None:
     if beside.is_dir():
         return beside
     remembered = load_config().library
-    if remembered is None:
-        return None
-    if not Path(remembered).is_dir():
+    if remembered is not None and not Path(remembered).is_dir():
         raise LibraryError(f"the remembered card library {remembered} is not a folder "
                            "(judgebook replay --forget-library, or --library DIR --remember)")
-    return Path(remembered)
+    folders = ([Path(remembered)] if remembered is not None else []) + card_library(card_data() is not None)
+    return folders or None
 
 
 def _library_settings(args: argparse.Namespace) -> int | None:
@@ -211,7 +211,7 @@ def _one(args: argparse.Namespace, file: str, corpus: Any) -> tuple[int, dict[st
 Result = tuple[dict[str, Any] | None, dict[str, Any] | None, Expectation, int] | int
 
 
-def read_scenario(command: str, file: str, library: Path | None) -> Any:
+def read_scenario(command: str, file: str, library: Path | list[Path] | None) -> Any:
     """A scenario for `replay` and `play`, with card statistics from the NetrunnerDB data given to
     `judgebook build --with` when there is any; None (the reason on stderr) when it cannot be read."""
     from judgebook.config import card_data
@@ -229,7 +229,7 @@ def read_scenario(command: str, file: str, library: Path | None) -> Any:
     return None
 
 
-def _replay(args: argparse.Namespace, file: str, library: Path | None, corpus: Any) -> Result:
+def _replay(args: argparse.Namespace, file: str, library: Path | list[Path] | None, corpus: Any) -> Result:
     from judgebook.engine.driver.script import check, replay
     from judgebook.engine.errors import IllegalDecision, ScenarioError
 

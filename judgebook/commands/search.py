@@ -1,7 +1,8 @@
 """`judgebook search QUERY`: ranked sections, as text or JSON.
 
 Kept light: the search package (and Whoosh) are imported in `run` only, and
-nothing else of judgebook is, so a one-shot query starts fast.
+nothing else of judgebook is but the scenario titles' reader (each shipped
+scenario's `title:` line matched against the query), so a one-shot query starts fast.
 """
 from __future__ import annotations
 
@@ -37,7 +38,19 @@ def run(args: argparse.Namespace) -> int:
             print(response.message, file=sys.stderr)
         return 0
     print(render(response))
+    found = scenarios(" ".join(args.query))
+    if found:
+        print("\nScenarios (judgebook replay FILE):")
+        print("\n".join(f"  {ref.title}  rules_source/scenarios/{ref.path}" for ref in found))
     return 0
+
+
+def scenarios(query: str) -> list:
+    """The shipped scenarios whose titles match (read lazily: most queries are about rules)."""
+    from judgebook.store.paths import project_root
+    from judgebook.web.scenario_refs import search, titles
+
+    return search(titles(project_root() / "rules_source" / "scenarios"), query)
 
 
 def _index_dir(args: argparse.Namespace):

@@ -32,6 +32,9 @@ BLUEPRINTS = [
     ("judgebook.web.routes_pages", "bp"),
     ("judgebook.web.routes_api", "bp"),
     ("judgebook.web.routes_replay", "bp"),
+    ("judgebook.web.routes_table", "bp"),
+    ("judgebook.web.routes_builder", "bp"),
+    ("judgebook.web.scenario_links", "bp"),
 ]
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

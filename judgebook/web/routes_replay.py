@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import yaml
 from flask import Blueprint, abort, current_app, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -26,9 +27,13 @@ from judgebook.engine.errors import ScenarioError
 from judgebook.engine.scenario.load import parse
 from judgebook.engine.timing.structures import FORCED_ENCOUNTER, STRUCTURES
 from judgebook.engine.yamlnodes import load_text
+from judgebook.scenario_text import with_decisions
 from judgebook.store import paths
 from judgebook.store.citations import rule_ref, timeline_data
 from judgebook.web.app import state
+from judgebook.web.board_view import step_boards
+from judgebook.web.session_link import MAX_TEXT, SessionLinkError
+from judgebook.web.session_parse import parse_text
 
 bp = Blueprint("replay", __name__)
 
@@ -94,7 +99,7 @@ def index():
 def _index_page(error: dict | None = None, text: str = "", status: int = 200):
     items = [_headline(p) for p in scenario_files().values()]
     return render_template("replay.html", items=items, error=error, text=text,
-                           max_upload=MAX_UPLOAD), status
+                           max_upload=MAX_UPLOAD, max_text=MAX_TEXT), status
 
 
 @bp.get("/replay/<name>")
@@ -106,7 +111,18 @@ def scenario(name: str):
     view = build_view(text, file=f"rules_source/scenarios/{path.name}", trusted=True)
     view["name"] = name
     view["start"] = _step_arg(len(view["steps"]))
+    view["table"] = _table_links(text) if view["title"] else None
     return render_template("replay_timeline.html", v=view), 200
+
+
+def _table_links(text: str) -> dict[str, str] | None:
+    """Links that open a scenario at the judge's table: with no decision taken, or after its own."""
+    from judgebook.web.routes_table import play_url  # lazy: routes_table imports this module (pictures)
+
+    try:
+        return {"start": play_url(with_decisions(text, [])), "end": play_url(text)}
+    except (SessionLinkError, ValueError, yaml.YAMLError):   # too large to share, or not a mapping
+        return None
 
 
 @bp.post("/replay")
@@ -158,7 +174,9 @@ def build_view(text: str, file: str, trusted: bool) -> dict[str, Any]:
                             "error": None, "expect": None, "uploaded": not trusted,
                             "file": file, "lines": text.splitlines()[:2000]}
     try:
-        sc = parse(text, file=file, library=cards_dir())
+        # a shipped scenario reads the worked examples' library, as `judgebook replay` does; an upload (a
+        # download from the judge's table, say) the table's: the project's whole library, with statistics
+        sc = parse(text, file=file, library=cards_dir()) if trusted else parse_text(text, file)
         if not trusted and sc.max_steps > MAX_UPLOAD_STEPS:
             sc = dataclasses.replace(sc, max_steps=MAX_UPLOAD_STEPS)
     except ScenarioError as exc:
@@ -185,9 +203,20 @@ def build_view(text: str, file: str, trusted: bool) -> dict[str, Any]:
             view["error"]["file"] = file
     else:
         view["outcome"] = data["outcome"]
-    for step, picture in zip(view["steps"], pictures([s["path"] for s in view["steps"]]), strict=True):
+    steps = view["steps"]
+    boards = step_boards(steps, outcome)
+    drawn: list[Any] = []
+    for i, (step, picture) in enumerate(zip(steps, pictures([s["path"] for s in steps]), strict=True)):
         step["picture"] = picture
-        step["changes"] = [(k, short(a), short(b)) for k, (a, b) in step["state"].items()]
+        # the timing picture where the step is somewhere new; the board after the last step of a decision
+        # that changed it (the stepper shows the latest one beside every step)
+        step["new_place"] = i == 0 or step["path"] != steps[i - 1]["path"]
+        k = step.get("state")
+        last = i + 1 == len(steps) or steps[i + 1].get("state") != k
+        changed = k is not None and (k == 0 or not drawn or boards[k] != drawn[-1])
+        step["board"] = boards[k] if last and changed else None
+        if step["board"] is not None:
+            drawn.append(step["board"])
     if sc.expect is not None:
         view["expect"] = {"matches": not misses, "misses": misses, "error_rule": sc.expect.error_rule}
     return view
@@ -210,14 +239,6 @@ def _rel(file: str | None) -> str | None:
         return str(Path(file).resolve().relative_to(paths.project_root()))
     except ValueError:
         return Path(file).name
-
-
-def short(value: Any) -> str:
-    if isinstance(value, list):
-        return "[" + ", ".join(map(str, value)) + "]" if len(value) <= 6 else f"{len(value)} cards"
-    if isinstance(value, dict):
-        return ", ".join(f"{k}: {short(v)}" for k, v in value.items()) or "–"
-    return "–" if value is None else str(value)
 
 
 # ---- "where in the timing structure": a picture per step -----------------------------
@@ -270,4 +291,4 @@ def pictures(step_paths: list[list[str]]) -> list[list[dict]]:
     return out
 
 
-__all__ = ["bp", "build_view", "pictures"]
+__all__ = ["bp", "build_view", "error_view", "pictures"]

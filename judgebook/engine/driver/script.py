@@ -23,6 +23,7 @@ class Outcome:
     error: IllegalDecision | None = None
     limit: EngineLimit | None = None
     marks: list[int] = field(default_factory=list)  # len(steps) after each state: which steps led to it
+    used: list[int] = field(default_factory=list)  # scripted decisions used when each state was reached
 
     @property
     def final(self) -> Game:
@@ -61,7 +62,9 @@ def check_names(sc: Scenario, g: Game) -> None:
             raise ScenarioError(f"no card {name!r} in this scenario", field=d.field, line=d.line, file=sc.file)
 
 
-def replay(sc: Scenario) -> Outcome:
+def replay(sc: Scenario, stop_when_used: bool = False) -> Outcome:
+    """The scripted replay. `stop_when_used` (a session at the judge's table): stop at the first choice point
+    after the last decision instead of taking defaults from there on; `ended` is then "decisions used"."""
     out = Outcome()
     first = setup(sc)
     check_names(sc, first)
@@ -73,11 +76,15 @@ def replay(sc: Scenario) -> Outcome:
     out.states.append(g)
     out.steps += steps
     out.marks.append(len(out.steps))
+    out.used.append(0)
     script = list(sc.decisions)
     i = 0
     unchosen = 0  # advances in a row with no scripted decision
     waiting: Refused | None = None  # the last refusal of the next scripted decision at a point it fitted
     while g.point is not None:
+        if stop_when_used and i >= len(script):
+            out.ended = "decisions used"
+            break
         if unchosen > sc.max_steps:
             out.limit = EngineLimit(
                 f"more than {sc.max_steps} steps with no scripted decision: an infinite loop nobody ends",
@@ -149,6 +156,7 @@ def replay(sc: Scenario) -> Outcome:
         out.states.append(g)
         out.steps += steps
         out.marks.append(len(out.steps))
+        out.used.append(i)
         if (
             i < len(script)
             and script[i].kind == "action"
@@ -336,7 +344,7 @@ def _zone_word(g: Game, cid: str) -> str:
     z = g.cards[cid].zone
     if q.is_installed(g, cid):
         return "installed"
-    for word in ("hand", "deck", "discard", "score", "identity", "play"):
+    for word in ("hand", "deck", "discard", "score", "identity", "play", "removed"):
         if z.endswith(word):
             return word
     return z

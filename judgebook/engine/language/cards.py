@@ -8,12 +8,15 @@ from typing import Any
 
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.language.conditions import Condition, parse_condition
+from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import Cost, parse_cost
 from judgebook.engine.language.events import Trigger, parse_trigger
 from judgebook.engine.language.instructions import Instruction, parse_instructions
 from judgebook.engine.language.nodes import At, check_keys, node_line, want_bool, want_int, want_list, want_str
+from judgebook.engine.language.selectors import Selector, parse_selector
 from judgebook.engine.language.statics import Static, parse_static
 from judgebook.engine.language.value import Value
+from judgebook.engine.state.model import Game
 from judgebook.engine.yamlnodes import load_text
 
 SIDES = ("corp", "runner")
@@ -21,13 +24,44 @@ CORP_TYPES = ("agenda", "asset", "upgrade", "ice", "operation", "identity")
 RUNNER_TYPES = ("event", "program", "hardware", "resource", "identity")
 ONCE_PER = ("turn", "run", "encounter")
 ACTIVE_IN = ("hand", "discard", "deck", "score", "accessed", "installed", "current")
-CREDIT_USES = ("icebreakers", "traces", "install", "run", "any")
+CREDIT_USES = ("icebreakers", "traces", "install", "run", "central_run", "any")
 
 
 @dataclass(frozen=True, eq=False)
 class Break(Value):
     subtype: str | None
     count: int | None  # None: all subroutines
+
+
+CREDITS_TO = ("install", "play", "use", "trash", "any")
+
+
+@dataclass(frozen=True, eq=False)
+class CreditUse(Value):
+    """`credits_for: {to, card?, while?}`: hosted credits pay only to install / play / use (an ability of) /
+    pay the trash cost of a card the selector finds, while the condition holds ("You can spend hosted
+    credits to install connection and job resources", "… to use programs during runs")."""
+
+    to: str
+    card: Selector | None = None
+    condition: Condition | None = None
+
+    def allows(self, g: Game, purpose: str, source: str | None, ctx: Ctx) -> bool:
+        to_ok = self.to == "any" or purpose == self.to or (self.to == "use" and purpose in ("use", "break"))
+        card_ok = self.card is None or (source is not None and source in self.card.candidates(g, ctx))
+        return to_ok and card_ok and (self.condition is None or self.condition.holds(g, ctx))
+
+
+def parse_credit_use(node: Any, at: At) -> CreditUse:
+    check_keys(node, ("to", "card", "while"), at)
+    to = want_str(node, "to", at, None, CREDITS_TO)
+    if to is None:
+        at.fail(f"credits_for needs `to`: one of {', '.join(CREDITS_TO)}")
+    return CreditUse(
+        to,
+        parse_selector(node["card"], at.key(node, "card"), None) if "card" in node else None,
+        parse_condition(node["while"], at.key(node, "while")) if "while" in node else None,
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,7 +111,9 @@ class CardDef(Value):
     link: int = 0
     unique: bool = False
     credits_for: str | None = None  # hosted/recurring credits may pay only for this purpose
+    credits_when: CreditUse | None = None  # or for this use, card and condition (`credits_for: {to, ...}`)
     install_faceup: bool = False
+    install_on: str | None = None  # "Install only on a piece of ice": installed hosted on an installed ice
     text: str = ""
     abilities: tuple[Ability, ...] = ()
     subroutines: tuple[Subroutine, ...] = ()
@@ -227,6 +263,7 @@ CARD_KEYS = (
     "notes",
     "credits_for",
     "install_faceup",
+    "install_on",
     "code",
     "id",
     "partial",
@@ -251,7 +288,9 @@ def parse_card(node: Any, at: At, file: str | None = None) -> CardDef:
     if len(set(ids)) != len(ids):
         at.key(node, "abilities").fail(f"ability ids repeat: {ids}")
     recurring = want_int(node, "recurring", at, 0) or 0
-    credits_for = want_str(node, "credits_for", at, None, CREDIT_USES)
+    credit_use = node.get("credits_for")
+    credits_when = parse_credit_use(credit_use, at.key(node, "credits_for")) if isinstance(credit_use, dict) else None
+    credits_for = None if credits_when is not None else want_str(node, "credits_for", at, None, CREDIT_USES)
     return CardDef(
         name=str(node["name"]),
         side=side,
@@ -267,7 +306,9 @@ def parse_card(node: Any, at: At, file: str | None = None) -> CardDef:
         link=want_int(node, "link", at, 0) or 0,
         unique=want_bool(node, "unique", at),
         credits_for=credits_for,
+        credits_when=credits_when,
         install_faceup=want_bool(node, "install_faceup", at),
+        install_on=want_str(node, "install_on", at, None, ("ice",)),
         text=str(node.get("text", "")),
         abilities=parsed,
         subroutines=tuple(_subroutine(s, at.key(node, "subroutines").key(subs, i)) for i, s in enumerate(subs)),

@@ -4,7 +4,8 @@
 {all: [c, ...]} | {any: [c, ...]} | {not: c} | during_run | {run_on: this|central|remote|HQ|...} |
 {protecting: HQ|central|remote|...} |
 {encountering: self|any} | during_trace | {tagged: true} | {threat: N} | {exists: <selector>} | {rezzed: true} |
-{first_this_turn: <event name>} | {first_this_run: <event name>}
+{first_this_turn: <event name>} | {first_this_run: <event name>} |
+{installed_this_turn: true}
 """
 
 from __future__ import annotations
@@ -217,8 +218,8 @@ class Encountering(Condition):
 
     @classmethod
     def parse(cls, arg: Any, at: At) -> Encountering:
-        if arg not in ("self", "any", "chosen"):
-            at.fail("encountering is self, chosen or any")
+        if arg not in ("self", "any", "chosen", "host"):
+            at.fail("encountering is self, chosen, host (a trojan's host ice) or any")
         return cls(str(arg))
 
     def holds(self, g: Game, ctx: Ctx) -> bool:
@@ -235,6 +236,7 @@ class Encountering(Condition):
             "self": "during the encounter with this ice",
             "any": "during an encounter",
             "chosen": "during the encounter with the chosen ice",
+            "host": "during the encounter with the host ice",
         }[self.ice]
 
 
@@ -326,6 +328,29 @@ class SelfRezzed(Condition):
 
     def render(self) -> str:
         return "this card is rezzed" if self.want else "this card is not rezzed"
+
+
+@CONDITIONS.register("installed_this_turn")
+@dataclass(frozen=True, eq=False)
+class InstalledThisTurn(Condition):
+    """"Only if this program was installed this turn": this card's install is in this turn's history."""
+
+    want: bool
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> InstalledThisTurn:
+        if not isinstance(arg, bool):
+            at.fail("installed_this_turn is true or false")
+        return cls(arg)
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        done = any(
+            f.event.name == "installed" and f.event.get("card") == ctx.source and f.turn == g.turn for f in g.history
+        )
+        return done == self.want
+
+    def render(self) -> str:
+        return "this card was installed this turn" if self.want else "this card was not installed this turn"
 
 
 def _first(scope: str) -> None:

@@ -65,14 +65,14 @@ class Cost:
             parts.append(f"{c.render()}[c]" if isinstance(c, Number | TheX) else f"[c] equal to {c.render()}")
         if self.trash_self:
             parts.append("[trash]")
+        if self.remove_self:
+            parts.append("remove this card from the game")
         if self.tags:
             parts.append(f"take {self.tags} tag{'s' if self.tags != 1 else ''}")
         if self.remove_tags:
             parts.append(f"remove {self.remove_tags} tag{'s' if self.remove_tags != 1 else ''}")
         if self.forfeit_self:
             parts.append("forfeit this agenda")
-        if self.remove_self:
-            parts.append("remove this card from the game")
         parts += [f"remove {n} {kind} counter{'s' if n != 1 else ''}" for kind, n in self.counters]
         parts += [f"suffer {n} {kind} damage" for kind, n in self.damage]
         return ", ".join(parts) or "nothing"

@@ -20,6 +20,7 @@ EVENTS = (
     "run_begins",
     "approach_ice",
     "encounter_ice",
+    "bypass",
     "pass_ice",
     "approach_server",
     "successful_run",
@@ -29,6 +30,7 @@ EVENTS = (
     "run_unsuccessful",
     "installed",
     "rezzed",
+    "derezzed",
     "played",
     "trashed",
     "scored",
@@ -89,6 +91,7 @@ def _card_field(key: str, words: str) -> None:
 
 _card_field("card", "the card")
 _card_field("ice", "the ice")
+_card_field("breaker", "the breaking card")  # "whenever this program fully breaks a piece of ice"
 
 
 @EVENT_FILTERS.register("player")
@@ -158,11 +161,16 @@ def _value_field(key: str, choices: tuple[str, ...] | None) -> None:
 
         @classmethod
         def parse(cls, arg: Any, at: At) -> ValueField:
+            # A list is "any of these" ("whenever you install a program or piece of hardware").
+            if isinstance(arg, list) and choices is not None and arg and all(a in choices for a in arg):
+                return cls(tuple(arg))
             if choices is not None and arg not in choices:
-                at.fail(f"{key} is one of: {', '.join(choices)}")
+                at.fail(f"{key} is one of: {', '.join(choices)} (or a list of them)")
             return cls(arg)
 
         def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+            if isinstance(self.value, tuple):
+                return event.get(key) in self.value
             return bool(event.get(key) == self.value)
 
         def render(self) -> str:
@@ -178,25 +186,70 @@ _value_field("ability", None)
 _value_field("trash_cost", (True, False))  # type: ignore[arg-type]
 _value_field("fully_broken", (True, False))  # type: ignore[arg-type]
 _value_field("rezzed", (True, False))  # type: ignore[arg-type]  # the trashed card was rezzed
+_value_field("successful", (True, False))  # type: ignore[arg-type]  # a run that ends: was it successful
 
 
 @EVENT_FILTERS.register("ice_subtype")
 @dataclass(frozen=True, eq=False)
 class IceSubtype(EventFilter):
-    subtype: str
+    subtype: str  # one subtype, or several joined by " or " ("AP, destroyer, or observer ice")
 
     @classmethod
     def parse(cls, arg: Any, at: At) -> IceSubtype:
-        if not isinstance(arg, str):
-            at.fail("ice_subtype is a subtype")
-        return cls(arg)
+        names = arg if isinstance(arg, list) else [arg]
+        if not names or not all(isinstance(n, str) for n in names):
+            at.fail("ice_subtype is a subtype or a list of subtypes")
+        return cls(" or ".join(names))
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
         ice = event.get("ice") or event.get("card")  # an encounter's ice, or the card rezzed / installed
-        return ice in g.cards and self.subtype in q.definition(g, ice).subtypes
+        return ice in g.cards and any(s in q.definition(g, ice).subtypes for s in self.subtype.split(" or "))
 
     def render(self) -> str:
         return f"the ice is a {self.subtype}"
+
+
+@EVENT_FILTERS.register("subtype")
+@dataclass(frozen=True, eq=False)
+class CardSubtype(EventFilter):
+    """The event's card has a subtype ("whenever you install a virus program", "play a run event")."""
+
+    subtype: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> CardSubtype:
+        if not isinstance(arg, str):
+            at.fail("subtype is a subtype")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        card = event.get("card")
+        return card in g.cards and self.subtype in q.definition(g, card).subtypes
+
+    def render(self) -> str:
+        return f"the card is a {self.subtype}"
+
+
+@EVENT_FILTERS.register("not_subtype")
+@dataclass(frozen=True, eq=False)
+class CardNotSubtype(EventFilter):
+    """The event's card (or, for an encounter, its ice) lacks a subtype ("a non-AI icebreaker", "if it is
+    not a barrier")."""
+
+    subtype: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> CardNotSubtype:
+        if not isinstance(arg, str):
+            at.fail("not_subtype is a subtype")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        card = event.get("card") or event.get("ice")
+        return card in g.cards and self.subtype not in q.definition(g, card).subtypes
+
+    def render(self) -> str:
+        return f"the card is not a {self.subtype}"
 
 
 def _first(scope: str) -> None:

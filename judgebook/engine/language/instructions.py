@@ -915,29 +915,34 @@ class Play(Instruction):
         return f"play {self.selector.render()}"
 
 
-@instruction("run")
+@instruction("run", "instead_of_breach")
 @dataclass(frozen=True, eq=False)
 class MakeRun(Instruction):
     server: str  # a server name, `any`, `central`, `remote`, `mark`, or `among` (a list: "run HQ or R&D")
     among: tuple[str, ...] = ()
+    instead: tuple[Instruction, ...] = ()  # "If successful, instead of breaching the server, ..."
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> MakeRun:
+        instead = parse_instructions(mods.get("instead_of_breach"), whole.key(mods, "instead_of_breach"))
+        if "instead_of_breach" in mods and not instead:
+            whole.key(mods, "instead_of_breach").fail("instead_of_breach lists what replaces the breach")
         if isinstance(arg, list) and len(arg) >= 2 and all(isinstance(a, str) for a in arg):
-            return cls("among", tuple(arg))
+            return cls("among", tuple(arg), instead)
         if not isinstance(arg, str):
             at.fail("run names a server, `any`, `central`, `remote`, `mark` or a list of servers")
-        return cls(arg)
+        return cls(arg, (), instead)
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.engine.rules.procedures import run_instruction
 
-        return run_instruction(g, ctx, self.server, self.among)
+        return run_instruction(g, ctx, self.server, self.among, (self.instead, ctx) if self.instead else None)
 
     def render(self) -> str:
         names = {"any": "any server", "mark": "your mark", "central": "a central server", "remote": "a remote server"}
-        return f"run {' or '.join(self.among) if self.among else names.get(self.server, self.server)}"
+        text = f"run {' or '.join(self.among) if self.among else names.get(self.server, self.server)}"
+        return text + (f"; if successful, instead of breaching: {render_all(self.instead)}" if self.instead else "")
 
 
 @instruction("instead_of_breaching")

@@ -222,9 +222,20 @@ def parse_with_stats(node: Any, source: CardSource | None, at: At, file: str | N
     return parse_card(node, at, file)
 
 
-def load_with_stats(library_dir: str | Path, cards_source: str | Path | CardSource | None,
+Library = str | Path | list[Path] | tuple[Path, ...]   # a folder, or folders searched in order
+
+
+def load_with_stats(library_dir: Library, cards_source: str | Path | CardSource | None,
                     names: set[str] | None = None) -> dict[str, CardDef]:
-    """Card definitions under a library folder (only `names` when given), statistics from NetrunnerDB."""
+    """Card definitions under a library folder (only `names` when given), statistics from NetrunnerDB.
+    Given several folders, the first that defines a name wins (a pool before worked examples)."""
+    if isinstance(library_dir, list | tuple):
+        found: dict[str, CardDef] = {}
+        for folder in library_dir:
+            rest = None if names is None else names - set(found)
+            if rest is None or rest:
+                found = {**load_with_stats(folder, cards_source, rest), **found}
+        return found
     source = cards_source if isinstance(cards_source, CardSource) or cards_source is None \
         else card_source(cards_source)
     out: dict[str, CardDef] = {}
@@ -245,7 +256,7 @@ def load_with_stats(library_dir: str | Path, cards_source: str | Path | CardSour
     return out
 
 
-def parse_scenario(text: str, file: str | None, library: str | Path | None,
+def parse_scenario(text: str, file: str | None, library: Library | None,
                    cards_source: str | Path | CardSource | None) -> Any:
     """A scenario whose card definitions (inline and from the library) take their statistics from
     NetrunnerDB. It mirrors `scenario.load.parse` (the board, decisions and expectations are read by the
@@ -284,7 +295,7 @@ def parse_scenario(text: str, file: str | None, library: str | Path | None,
                     mismatch=board._mismatch(node.get("mismatch")))
 
 
-def _cards(node: dict[str, Any], library: str | Path | None, source: CardSource | None,
+def _cards(node: dict[str, Any], library: Library | None, source: CardSource | None,
            specs: list[Any]) -> dict[str, CardDef]:
     wanted = node.get("cards") or []
     inline = node.get("card_defs") or []
@@ -311,7 +322,7 @@ def _cards(node: dict[str, Any], library: str | Path | None, source: CardSource 
     return defs
 
 
-def load_scenario(path: str | Path, library: str | Path | None,
+def load_scenario(path: str | Path, library: Library | None,
                   cards_source: str | Path | CardSource | None) -> Any:
     path = Path(path)
     try:

@@ -318,6 +318,35 @@ def _advanceable(g: Game, cid: str) -> bool:
     return q.is_installed(g, cid) and can_be_advanced(g, cid)
 
 
+def _excluding_filter(key: str, field_name: str, words: str) -> None:
+    """"A non-agenda card", "a non-AI icebreaker": the card's type or subtypes exclude these."""
+
+    @dataclass(frozen=True, eq=False)
+    class Excluding(Filter):
+        values: tuple[str, ...]
+
+        @classmethod
+        def parse(cls, arg: Any, at: At) -> Excluding:
+            vals = arg if isinstance(arg, list) else [arg]
+            if not vals or not all(isinstance(v, str) for v in vals):
+                at.fail(f"{key} is a word or a list of words")
+            return cls(tuple(vals))
+
+        def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+            d = q.definition(g, cid)
+            have = (d.type,) if field_name == "type" else d.subtypes
+            return not any(v in have for v in self.values)
+
+        def render(self) -> str:
+            return f"{words} " + " or ".join(self.values)
+
+    Excluding.__name__ = Excluding.__qualname__ = f"Filter_{key}"
+    FILTERS.register(key)(Excluding)
+
+
+_excluding_filter("not_type", "type", "not of type")
+
+
 def _flag_filter(key: str, test: Any, words: str) -> None:
     @dataclass(frozen=True, eq=False)
     class FlagFilter(Filter):
@@ -344,6 +373,17 @@ _flag_filter("faceup", lambda g, ctx, cid: g.cards[cid].faceup, "faceup")
 _flag_filter("other", lambda g, ctx, cid: cid != ctx.source, "other than this card")
 _flag_filter("active", lambda g, ctx, cid: q.is_active(g, cid), "active")
 _flag_filter("can_be_advanced", lambda g, ctx, cid: _advanceable(g, cid), "that can be advanced")
+
+
+def _being_accessed(g: Game, ctx: Ctx, cid: str) -> bool:
+    from judgebook.engine.rules.access import Access
+    from judgebook.engine.rules.frames import find
+
+    frame = find(g, Access)
+    return frame is not None and frame.card == cid
+
+
+_flag_filter("accessed", _being_accessed, "being accessed")  # "the card you are accessing"
 
 
 @FILTERS.register("counter")
@@ -495,8 +535,13 @@ class TopOfDeck(Selector):
     def candidates(self, g: Game, ctx: Ctx) -> list[str]:
         return list(g.zone(f"{ctx.side(self.deck)}.deck")[: self.n])
 
+    @property
+    def chooses(self) -> bool:
+        return self.count is not None  # "trash 1 of the revealed cards": chosen among the top N
+
     def render(self) -> str:
-        return f"the top {self.n} cards of {player_phrase(self.deck)}'s deck"
+        some = f"{self.count} of " if self.count is not None else ""
+        return f"{some}the top {self.n} cards of {player_phrase(self.deck)}'s deck"
 
 
 def parse_selector(node: Any, at: At, default_count: int | None = 1) -> Selector:
@@ -507,12 +552,15 @@ def parse_selector(node: Any, at: At, default_count: int | None = 1) -> Selector
     if not isinstance(node, dict):
         at.fail("a selector is a card reference (self, target, event_card, ...) or a mapping of filters")
     if "top" in node:
-        check_keys(node, ("top", "deck"), at)
+        check_keys(node, ("top", "deck", "count"), at)
         n = want_int(node, "top", at)
         deck = node.get("deck", "you")
         if n is None or n < 1 or deck not in PLAYER_WORDS:
             at.fail("write {top: N, deck: you|opponent|corp|runner}")
-        return TopOfDeck(n, str(deck))
+        picked = want_int(node, "count", at)
+        if picked is not None and not 1 <= picked <= n:
+            at.key(node, "count").fail(f"count chooses 1 to {n} of the top {n} cards")
+        return TopOfDeck(n, str(deck), picked)
     filters: list[Filter] = []
     count: int | None = default_count
     up_to = False

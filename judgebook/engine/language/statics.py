@@ -4,6 +4,7 @@
 {cannot_break: {ice: self, more_than: 1, except_subtype: killer, breaker: <selector>}} |
 {additional_cost: {to: run, cost: {...}, server: ..., card: self|any, first_this_turn: true}} |
 {prevent: {what: damage, amount: 1|all, damage_type: net}} |
+{cost_change: {to: install|play|rez|trash|use, card: self|<selector>, by: <quantity>, minus: true, ability: ID}} |
 {strength: <quantity>, target: self|<selector>} | {strength_minus: ...} |
 {hand_size: <quantity>, player: runner, minus: true} | {link: N} | {memory: N}
 """
@@ -170,6 +171,49 @@ class AdditionalCost(Static):
 
     def render(self) -> str:
         return f"an additional cost of {self.cost.render()} to {self.to}"
+
+
+COST_CHANGE_TO = ("install", "play", "rez", "trash", "use")
+
+
+@STATICS.register("cost_change")
+@dataclass(frozen=True, eq=False)
+class CostChange(Static):
+    """A changed cost (rule_cost_modifiers): "this program costs 2[c] less to install", "the rez cost of each
+    code gate is increased by 1[c]", "this ability costs 1[c] less to use" (`to: use`, `ability`). A cost is
+    never lowered below 0."""
+
+    to: str
+    card: Selector
+    amount: Quantity
+    minus: bool
+    ability: str | None = None
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> CostChange:
+        check_keys(arg, ("to", "card", "by", "minus", "ability"), at)
+        to = want_str(arg, "to", at, None, COST_CHANGE_TO)
+        if to is None or "by" not in arg:
+            at.fail(f"cost_change needs `to` ({', '.join(COST_CHANGE_TO)}) and `by`")
+        ability = want_str(arg, "ability", at)
+        if ability is not None and to != "use":
+            at.key(arg, "ability").fail("`ability` names the ability whose cost to use changes: `to: use`")
+        return cls(
+            to,
+            parse_selector(arg.get("card", "self"), at.key(arg, "card"), None),
+            parse_quantity(arg["by"], at.key(arg, "by")),
+            want_bool(arg, "minus", at),
+            ability,
+        )
+
+    @property
+    def own(self) -> bool:
+        """A change to installing or playing this very card applies while it is not yet active."""
+        return self.to in ("install", "play") and self.card.render() == "this card"
+
+    def render(self) -> str:
+        what = f"its {self.ability} ability" if self.ability else self.card.render()
+        return f"the cost to {self.to} {what} is {'lowered' if self.minus else 'increased'} by {self.amount.render()}"
 
 
 PREVENT_WHAT = ("damage", "tags", "trash", "end_run")

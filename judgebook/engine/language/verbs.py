@@ -30,7 +30,7 @@ from judgebook.engine.language.selectors import InZone, Matching, OfSide, Select
 from judgebook.engine.state.model import Game
 
 SEARCHABLE = ("deck", "hand", "discard")
-DESTINATIONS = ("hand", "deck_top", "deck_bottom", "discard", "score")
+DESTINATIONS = ("hand", "deck_top", "deck_bottom", "discard", "score", "removed")  # removed: from the game
 SWAPPABLE = ("installed", "ice", "root", "rig")
 
 
@@ -173,7 +173,7 @@ class Move(Instruction):
     def render(self) -> str:
         where = {"hand": "its owner's hand", "deck_top": "the top of its owner's deck",
                  "deck_bottom": "the bottom of its owner's deck", "discard": "its owner's discard pile",
-                 "score": "your score area"}[self.to]
+                 "score": "your score area", "removed": "the removed-from-game zone"}[self.to]
         return f"move {self.selector.render()} to {where}"
 
 

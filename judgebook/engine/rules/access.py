@@ -124,13 +124,29 @@ class Access(Frame):
             extra = costs.additional_cost(g, "access", self.card, _server_of_candidate(g, self.card))
             return push(g, costs.AdditionalCostChoice("access", self.card, extra)) if extra else g
         if self.at == "accessed":
-            g = set_top(g, replace(self, at="decide"))
+            g = set_top(g, replace(self, at="mid"))
             return emit(
                 g,
                 event("access", card=self.card, type=d.type, server=q.server_of(g, self.card)),
                 f"the Runner accesses {self.card}",
                 "step_card_accessed",
                 "runner",
+            )
+        if self.at == "mid":
+            # The mid-access ability window (step_mid_access_ability): the Runner's mid-access abilities
+            # ("Access →" on their cards); the basic trash ability is offered at the next step.
+            uses = _mid_access_uses(g, self.card)
+            if not uses:
+                return set_top(g, replace(self, at="decide"))
+            return ChoicePoint(
+                "runner",
+                "mid_access",
+                f"use a mid-access ability on {self.card}?",
+                "step_mid_access_ability",
+                (Option(decision("trash", False), "use no mid-access ability", "rule_mid_access_window_options"),)
+                + tuple(uses),
+                default=0,
+                path=path(g),
             )
         if self.at == "decide":
             if self.card in g.cards and self.seen >= 0 and g.cards[self.card].incarnation != self.seen:
@@ -168,10 +184,10 @@ class Access(Frame):
                 return checkpoint(g)
             if d.trash_cost is None or g.cards[self.card].zone == "corp.discard":
                 return pop(g)
-            cost = Cost(credits=Number(d.trash_cost), has_credits=True)
+            cost = Cost(credits=Number(costs.changed(g, "trash", self.card, d.trash_cost)), has_credits=True)
             no = Option(decision("trash", False), "do not trash it", "step_access_complete")
             yes = decision("trash", self.card)
-            why = costs.refusal(g, cost, Ctx(self.card, "runner"), "runner")
+            why = costs.refusal(g, cost, Ctx(self.card, "runner"), "runner", "trash")
             if costs.cannot(g, "trash", "runner", q.server_of(g, self.card), self.card):
                 why = ("rule_cannot_precedence", "a card forbids trashing it")
             if why:
@@ -198,11 +214,20 @@ class Access(Frame):
         return pop(g)
 
     def choose(self, g: Game, option: Option) -> Game:
+        if self.at == "mid":
+            # One mid-access ability or none (rule_mid_access_window_one_ability); a trashed card's access ends.
+            if option.decision.kind != "use":
+                return set_top(g, replace(self, at="decide"))
+            g = set_top(g, replace(self, at="decide"))
+            from judgebook.engine.rules.windows import use_ability
+
+            return use_ability(g, "runner", str(option.decision.value), str(option.decision.get("ability")), None)
         g = pop(g)
         if not option.decision.value:
             return g
         d = q.definition(g, self.card)
-        g = costs.pay(g, Cost(credits=Number(d.trash_cost or 0), has_credits=True), Ctx(self.card, "runner"), "runner")
+        price = Number(costs.changed(g, "trash", self.card, d.trash_cost or 0))
+        g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(self.card, "runner"), "runner", "trash")
         return trash(g, self.card, "runner")
 
 
@@ -223,3 +248,16 @@ def _only_accessible(g: Game) -> str | None:
         if isinstance(effect, Cannot) and effect.what == "access" and effect.except_ == "self":
             return ctx.source
     return None
+
+
+def _mid_access_uses(g: Game, card: str) -> list[Option]:
+    """The Runner's usable mid-access abilities (`access: true` on their installed cards) while accessing `card`."""
+    from judgebook.engine.rules.windows import _ability_options
+
+    opts: list[Option] = []
+    refused: list[Refused] = []
+    for cid in q.installed(g, "runner"):
+        for ab in q.definition(g, cid).abilities:
+            if ab.kind == "paid" and ab.access and q.is_active(g, cid):
+                _ability_options(g, "runner", cid, ab, frozenset({"paid"}), opts, refused)
+    return opts

@@ -70,7 +70,13 @@ def credit_sources(g: Game, side: Side, purpose: str, source: str | None) -> lis
     for cid in q.installed(g, side):
         d = q.definition(g, cid)
         n = g.cards[cid].count("credit")
-        if not n or d.credits_for is None or not q.is_active(g, cid):
+        if not n or not q.is_active(g, cid):
+            continue
+        if d.credits_when is not None:
+            if d.credits_when.allows(g, purpose, source, Ctx(cid, side)):
+                out.append((cid, n))
+            continue
+        if d.credits_for is None:
             continue
         allowed = {
             "any": True,
@@ -78,6 +84,7 @@ def credit_sources(g: Game, side: Side, purpose: str, source: str | None) -> lis
             "traces": purpose == "trace",
             "install": purpose == "install",
             "run": current_run(g) is not None,
+            "central_run": (run := current_run(g)) is not None and run.server in q.CENTRAL,
         }[d.credits_for]
         if allowed:
             out.append((cid, n))
@@ -110,7 +117,7 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
         return "rule_cost", "the card is not installed"
     if cost.forfeit_self and not g.cards[ctx.source].zone.endswith(".score"):
         return "rule_cost", "the agenda is not in a score area"
-    if cost.remove_self and g.cards[ctx.source].zone == "removed":
+    if cost.remove_self and g.cards[ctx.source].zone.endswith(".removed"):
         return "rule_cost", "the card is already removed from the game"
     if cost.remove_tags > g.runner.tags:
         return "rule_cost", f"needs {cost.remove_tags} tag(s) to remove, the Runner has {g.runner.tags}"
@@ -314,6 +321,35 @@ def nested(g: Game, ctx: Ctx, instr: NestedCost) -> Game:
 
 def trash_to_discard(g: Game, cid: str) -> Game:
     return move(g, cid, f"{g.cards[cid].owner}.discard")
+
+
+def changed(g: Game, to: str, card: str, base: int, ability: str | None = None) -> int:
+    """A cost of `base` credits to `to` (install, play, rez, trash, use) `card`, after the static abilities that
+    lower or increase it (rule_cost_calculation); never below 0."""
+    from judgebook.engine.language.statics import CostChange
+
+    total = base
+    for effect, ctx in statics(g):
+        if not isinstance(effect, CostChange) or effect.to != to:
+            continue
+        if effect.ability is not None and effect.ability != ability:
+            continue
+        if card not in effect.card.candidates(g, ctx):
+            continue
+        n = effect.amount.value(g, ctx)
+        total += -n if effect.minus else n
+    return max(0, total)
+
+
+def changed_cost(g: Game, cost: Cost, ctx: Ctx, to: str = "use") -> Cost:
+    """An ability's cost with its credits changed by `cost_change` statics (rule_cost_calculation)."""
+    from judgebook.engine.language.quantities import Number
+
+    if not cost.has_credits:
+        return cost
+    base = cost.credits.value(g, ctx)
+    n = changed(g, to, ctx.source, base, ctx.ability or None)
+    return cost if n == base else replace(cost, credits=Number(n))
 
 
 def additional_cost(g: Game, to: str, card: str | None = None, server: str | None = None) -> Cost | None:

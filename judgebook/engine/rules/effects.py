@@ -76,7 +76,10 @@ def apply_amount(g: Game, ctx: Ctx, name: str, side: Side, n: int) -> Game:
     if name == "remove_tags":
         removed = min(n, g.runner.tags)
         g = set_player(g, "runner", tags=g.runner.tags - removed)
-        return tags_removed(g, removed, "rule_tag") if removed else g
+        if not removed:
+            return log(g, "tags", "no tag to remove", "rule_tag", "runner")
+        # "Whenever you remove 1 or more tags" (Amanuensis, Valentina Ferreira Carvalho).
+        return tags_removed(g, removed, "rule_tag", side)
     if name == "bad_publicity":
         return set_player(g, "corp", bad_publicity=g.corp.bad_publicity + n)
     if name == "remove_bad_publicity":
@@ -85,9 +88,9 @@ def apply_amount(g: Game, ctx: Ctx, name: str, side: Side, n: int) -> Game:
     raise ValueError(name)
 
 
-def tags_removed(g: Game, n: int, anchor: str) -> Game:
+def tags_removed(g: Game, n: int, anchor: str, by: Side = "runner") -> Game:
     """Tags leave the Runner (an instruction, a cost, the basic action): abilities may trigger on it."""
-    return emit(g, event("tags_removed", amount=n), f"{n} tag(s) removed", anchor, "runner")
+    return emit(g, event("tags_removed", amount=n, player=by), f"{n} tag(s) removed", anchor, "runner")
 
 
 def purge(g: Game, side: Side) -> Game:
@@ -181,12 +184,12 @@ def trash(g: Game, cid: str, by: Side | None, cause: str = "") -> Game:
 def forfeit(g: Game, cid: str, side: Side) -> Game:
     """Forfeiting an agenda moves it from a score area to the removed-from-game zone (movement_forfeit,
     rule_forfeit_rfg); "when you forfeit" abilities see the move."""
-    g = move(g, cid, "removed")
+    g = move(g, cid, f"{g.cards[cid].owner}.removed")
     return emit(g, event("forfeited", card=cid, player=side), f"the {side} forfeits {cid}", "rule_forfeit_rfg", side)
 
 
 def remove_from_game(g: Game, cid: str, side: Side) -> Game:
-    g = move(g, cid, "removed")
+    g = move(g, cid, f"{g.cards[cid].owner}.removed")
     return log(g, "removed", f"{cid} is removed from the game", "rule_rfg_move", side, card=cid)
 
 
@@ -206,7 +209,9 @@ def apply_to_cards(g: Game, ctx: Ctx, name: str, targets: tuple[str, ...]) -> Ga
         elif name == "derez":
             # An inactive card maintains no choice: a new one is made when it is rezzed again.
             g = evolve(g, cards=g.cards.set(cid, replace(card, rezzed=False, chosen=None)))
-            g = log(g, "derez", f"{cid} is derezzed", "rule_rez_procedure", ctx.controller, card=cid)
+            # An event ("whenever host ice is rezzed or derezzed": Saci).
+            g = emit(g, event("derezzed", card=cid, player=card.owner), f"{cid} is derezzed", "rule_rez_procedure",
+                     ctx.controller)
         elif name == "expose":
             # Only an installed card that is not rezzed can be exposed (rule_expose).
             if not q.is_installed(g, cid) or card.rezzed:
@@ -288,12 +293,17 @@ def create_lasting(
     elif duration.startswith("until"):
         player = ctx.controller if "your" in duration else ("runner" if ctx.controller == "corp" else "corp")
         kind = "until_turn_begins" if duration.endswith("begins") else "until_turn_end"
+    # "That icebreaker gets +2 strength for the remainder of the turn": with no card chosen, the lasting
+    # effect's card is the triggering event's card (its `chosen`).
+    target = ctx.chosen[0] if ctx.chosen else (
+        (ctx.event.get("card") or ctx.event.get("ice")) if ctx.event is not None else None
+    )
     lasting = Lasting(
         effect,
         Duration(kind, key, player, started=False, condition=condition),
         ctx.source,
         ctx.controller,
-        ctx.chosen[0] if ctx.chosen else None,
+        target,
         ability,
         since=g.seq,
     )

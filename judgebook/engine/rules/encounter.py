@@ -42,6 +42,7 @@ class Encounter(Frame):
     over: bool = False
     strength: tuple[tuple[str, int], ...] = ()
     forced: bool = False
+    was: str = ""  # where the ice was, rezzed or not, as the encounter began (an installed ice's encounter)
     label = "encounter"
 
     def labels(self) -> tuple[str, ...]:
@@ -64,7 +65,8 @@ class Encounter(Frame):
             return reacted
         server = run.server if run else None
         if self.at == "begins":
-            g = set_top(g, replace(self, at="begun"))
+            card = g.cards[self.ice]
+            g = set_top(g, replace(self, at="begun", was=f"{card.zone}:{card.rezzed}" if q.is_ice(g, self.ice) else ""))
             return emit(
                 g,
                 event("encounter_ice", ice=self.ice, server=server, encounter_seq=self.seq),
@@ -73,6 +75,13 @@ class Encounter(Frame):
                 "runner",
             )
         if self.over or (self.run_seq is not None and run is None):
+            return self._complete(g, server)
+        now = g.cards.get(self.ice)
+        if self.was and (now is None or f"{now.zone}:{now.rezzed}" != self.was):
+            # The encountered ice was uninstalled or derezzed: the encounter ends, no further subroutine
+            # resolves, and the run goes on to the Movement Phase (rule_ice_change_encounter_uninstall_derez).
+            g = log(g, "encounter_over", f"{self.ice} left its position: the encounter ends",
+                    "rule_ice_change_encounter_uninstall_derez", "runner", card=self.ice)
             return self._complete(g, server)
         if self.at == "begun":
             g = set_top(g, replace(self, at="window"))
@@ -125,7 +134,8 @@ def break_subroutines(g: Game, breaker: str, subs: list[int]) -> Game:
     for s in subs:
         g = emit(
             g,
-            event("subroutine_broken", ice=enc.ice, by=breaker, subroutine=s + 1, encounter_seq=enc.seq),
+            event("subroutine_broken", ice=enc.ice, by=breaker, breaker=breaker, subroutine=s + 1,
+                  encounter_seq=enc.seq),
             f"{breaker} breaks {enc.ice} subroutine {s + 1}",
             "rule_break_subroutine",
             "runner",
@@ -135,7 +145,14 @@ def break_subroutines(g: Game, breaker: str, subs: list[int]) -> Game:
         run = current_run(g)
         g = emit(
             g,
-            event("fully_broken", ice=enc.ice, server=run.server if run else None, by=breaker, encounter_seq=enc.seq),
+            event(
+                "fully_broken",
+                ice=enc.ice,
+                server=run.server if run else None,
+                by=breaker,
+                breaker=breaker,  # the card filter `breaker: self` reads it ("this program fully breaks")
+                encounter_seq=enc.seq,
+            ),
             f"{enc.ice} is fully broken",
             "rule_fully_break",
         )
@@ -168,7 +185,9 @@ def bypass(g: Game) -> Game:
     if enc is None:
         return g
     g = swap(g, enc, replace(enc, bypassed=True, over=True))
-    return log(g, "bypass", f"the Runner bypasses {enc.ice}", "rule_bypass", "runner")
+    # An event: "whenever you bypass a piece of ice" (Capybara, Jeitinho).
+    return emit(g, event("bypass", ice=enc.ice, player="runner"), f"the Runner bypasses {enc.ice}", "rule_bypass",
+                "runner")
 
 
 def pump(g: Game, cid: str, n: int) -> Game:

@@ -21,9 +21,16 @@ def facts_this(g: Game, scope: str) -> list[Fact]:
     return [f for f in g.history if f.turn == g.turn and (scope == "turn" or f.run == run)]
 
 
-def count_this(g: Game, name: str, scope: str) -> int:
+def count_this(g: Game, name: str, scope: str, same: Any = None) -> int:
     run = _run_key(g)
-    return sum(1 for f in g.history if f.event.name == name and f.turn == g.turn and (scope == "turn" or f.run == run))
+    return sum(
+        1
+        for f in g.history
+        if f.event.name == name
+        and f.turn == g.turn
+        and (scope == "turn" or f.run == run)
+        and (same is None or same(f.event))
+    )
 
 
 def count_matching(g: Game, ctx: Ctx, event: GameEvent, scope: str, others: tuple[Any, ...] = ()) -> int:

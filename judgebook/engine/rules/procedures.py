@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.language.context import Ctx
@@ -61,7 +61,8 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
     return g
 
 
-def run_instruction(g: Game, ctx: Ctx, server: str, among: tuple[str, ...] = ()) -> Game:
+def run_instruction(g: Game, ctx: Ctx, server: str, among: tuple[str, ...] = (), instead: Any = None) -> Game:
+    """`instead`: (instructions, ctx) that replace the breach of this run if it is successful."""
     from judgebook.engine.rules.run import start_run
 
     if server == "mark":
@@ -70,14 +71,14 @@ def run_instruction(g: Game, ctx: Ctx, server: str, among: tuple[str, ...] = ())
         found = mark(g)
         if found is None:
             return log(g, "no_mark", "the Runner has no mark: no run", "rule_mark_identification", ctx.controller)
-        return start_run(g, found)
+        return start_run(g, found, instead)
     if server == "any":
         if ctx.server is not None:
-            return start_run(g, ctx.server)
-        return push(g, ChooseServer(ctx))
+            return start_run(g, ctx.server, instead)
+        return push(g, ChooseServer(ctx, instead=instead))
     if server in ("central", "remote", "among"):
-        return push(g, ChooseServer(ctx, server, among))
-    return start_run(g, server)
+        return push(g, ChooseServer(ctx, server, among, instead))
+    return start_run(g, server, instead)
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,7 @@ class ChooseServer(Frame):
     ctx: Ctx
     want: str = "any"  # any | central | remote | among (the servers listed)
     among: tuple[str, ...] = ()
+    instead: Any = None  # what replaces the breach of that run, if it is successful
 
     def step(self, g: Game) -> ChoicePoint:
         opts = []
@@ -113,7 +115,7 @@ class ChooseServer(Frame):
     def choose(self, g: Game, option: Option) -> Game:
         from judgebook.engine.rules.run import start_run
 
-        return start_run(pop(g), str(option.decision.value[0]))
+        return start_run(pop(g), str(option.decision.value[0]), self.instead)
 
 
 def access_bonus(g: Game, n: int) -> Game:

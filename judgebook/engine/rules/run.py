@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from judgebook.engine.driver.choice import ChoicePoint, Option, decision
 from judgebook.engine.language.context import Ctx
@@ -253,9 +254,12 @@ def instruction(g: Game, ctx: Ctx, name: str) -> Game:
     raise ValueError(name)
 
 
-def start_run(g: Game, server: str) -> Game:
+def start_run(g: Game, server: str, instead: Any = None) -> Game:
+    """`instead`: (instructions, ctx) replacing the breach if the run is successful ("Run R&D. If successful,
+    instead of breaching R&D, ...": rule_if_successful_lingering_effect)."""
     seq = g.runs + 1
-    return push(evolve(g, runs=seq), Run(server, seq))
+    instrs, ctx = instead if instead is not None else ((), None)
+    return push(evolve(g, runs=seq), Run(server, seq, instead_of_breach=tuple(instrs), instead_ctx=ctx))
 
 
 def replace_breach(g: Game, ctx: Ctx, instrs: tuple[object, ...]) -> Game:

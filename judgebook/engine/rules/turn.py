@@ -21,7 +21,7 @@ from judgebook.engine.rules.values import (
     max_hand_size,
     restricts_self,
 )
-from judgebook.engine.rules.windows import PriorityWindow, use_ability
+from judgebook.engine.rules.windows import PriorityWindow, ReactionWindow, use_ability
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, Side, evolve, other
 from judgebook.engine.timing.structures import CORP_TURN, RUNNER_TURN
@@ -172,7 +172,8 @@ class Action(Frame):
             from judgebook.engine.rules.effects import tags_removed
 
             g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx("runner", side), side)
-            return tags_removed(set_player(g, "runner", tags=g.runner.tags - 1), 1, "runner_basic_action_remove_tag")
+            g = set_player(g, "runner", tags=g.runner.tags - 1)
+            return tags_removed(g, 1, "runner_basic_action_remove_tag", side)
         if kind == "install":
             return install(g, side, str(d.get("card")), d.get("server"))
         if kind == "play":
@@ -259,9 +260,9 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                 Refused(installing, f"install {cid}", cite["install"], f"a card of type {card_def.type} is played")
             )
             d = decision("action", "play", card=cid)
-            price = Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True)
+            price = Cost(clicks=1, credits=Number(costs.changed(g, "play", cid, card_def.cost or 0)), has_credits=True)
             extra = costs.additional_cost(g, "play", cid)
-            why = costs.refusal(g, price.plus(extra) if extra else price, Ctx(cid, side), side)
+            why = costs.refusal(g, price.plus(extra) if extra else price, Ctx(cid, side), side, "play")
             forbids = costs.cannot(g, "play", side, card=cid)
             if forbids is not None:
                 # Its own "play only if" is a restriction (rule_act_restriction); another card's is a "cannot".
@@ -279,10 +280,30 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                 ]
             else:
                 opts.append(Option(d, f"play {cid}", cite["play"]))
+        elif side == "runner" and card_def.install_on == "ice":
+            # "Install only on a piece of ice": one option per installed ice, the host (rule_valid_hosts).
+            hosts = [c for c in q.installed(g, "corp") if q.is_ice(g, c)]
+            if not hosts:
+                refused.append(Refused(decision("action", "install", card=cid), f"install {cid}", "rule_valid_hosts",
+                                       "no installed piece of ice to host it"))
+            for ice in hosts:
+                d = decision("action", "install", card=cid, server=ice)
+                charge = Number(costs.changed(g, "install", cid, card_def.cost or 0))
+                price_ice = Cost(clicks=1, credits=charge, has_credits=True)
+                why = costs.refusal(g, price_ice, Ctx(cid, side), side, "install")
+                (
+                    refused.append(Refused(d, f"install {cid} on {ice}", why[0], why[1]))
+                    if why
+                    else opts.append(Option(d, f"install {cid} on {ice}", "runner_basic_action_install"))
+                )
         elif side == "runner":
             d = decision("action", "install", card=cid)
             why = costs.refusal(
-                g, Cost(clicks=1, credits=Number(card_def.cost or 0), has_credits=True), Ctx(cid, side), side, "install"
+                g,
+                Cost(clicks=1, credits=Number(costs.changed(g, "install", cid, card_def.cost or 0)), has_credits=True),
+                Ctx(cid, side),
+                side,
+                "install",
             )
             if costs.cannot(g, "install", side, card=cid):
                 why = ("rule_cannot_precedence", "a card forbids installing it")
@@ -354,7 +375,8 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             active = q.is_active(g, cid) if ab.active_in in (None, "score") else ability_active(g, cid, ab.active_in)
             if ab.is_action and active and _usable_where_scored(g, cid, side, ab.active_in):
                 d = decision("action", "use", card=cid, ability=ab.id)
-                why = costs.refusal(g, ab.cost, Ctx(cid, side, ab.id), side) if ab.cost else None
+                here = Ctx(cid, side, ab.id)
+                why = costs.refusal(g, costs.changed_cost(g, ab.cost, here), here, side, "use") if ab.cost else None
                 from judgebook.engine.rules.windows import use_key
 
                 use = use_key(g, cid, ab)
@@ -379,8 +401,14 @@ def _runs_any(card_def: object) -> bool:
 def install(g: Game, side: Side, cid: str, server: object) -> Game:
     d = q.definition(g, cid)
     if side == "runner":
-        g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side, "install")
-        g = move(g, cid, "runner.rig")
+        price = Number(costs.changed(g, "install", cid, d.cost or 0))
+        g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(cid, side), side, "install")
+        if d.install_on is not None:
+            # Installed hosted on the chosen ice: installed while its host is (rule_valid_hosts).
+            g = move(g, cid, f"hosted.{server}")
+            g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], host=str(server))))
+        else:
+            g = move(g, cid, "runner.rig")
     else:
         name = str(server or "new")
         if name == "new":
@@ -409,20 +437,24 @@ def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = N
     if extra is not None:
         g = costs.pay(g, extra, Ctx(cid, side), side)
     if pay:
-        g = costs.pay(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, side), side)
+        price = Number(costs.changed(g, "play", cid, d.cost or 0))
+        g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(cid, side), side, "play")
+    before = g.pending
     g = emit(g, event("played", card=cid, player=side), f"the {side} plays {cid}", "rule_playing", side)
     plays = [ab for ab in d.abilities if ab.kind == "play"]
     effects = tuple(e for ab in plays for e in ab.effects)
     g = push(g, Call(_to_discard, (cid,)))
-    if not effects:
-        return g
-    ability = plays[0]
-    return push(
-        g,
-        Resolve(
-            effects, Ctx(cid, side, ability.id, server=server), "rule_playing", announce=ability.text or ability.id
-        ),
-    )
+    if effects:
+        ability = plays[0]
+        g = push(
+            g,
+            Resolve(
+                effects, Ctx(cid, side, ability.id, server=server), "rule_playing", announce=ability.text or ability.id
+            ),
+        )
+    # Abilities the play made pending resolve at the checkpoint before the play abilities do
+    # (rule_steps_playing_played_checkpoint): Swift's click comes before Dirty Laundry's run.
+    return push(g, ReactionWindow()) if [p for p in g.pending if p not in before] else g
 
 
 def end_action_phase(g: Game, side: Side) -> Game:
@@ -451,7 +483,11 @@ def _to_discard(g: Game, cid: str) -> Game:
     if any(isinstance(effect, NotTrashed) and ctx.source == cid for effect, ctx in statics(g)):
         return log(g, "stays", f"{cid} stays in the play area", "rule_play_not_trashed_until", g.cards[cid].owner)
     if g.cards[cid].zone == "play":
-        return move(g, cid, f"{g.cards[cid].owner}.discard")
+        # The resolved card is trashed (rule_steps_playing_trash_played_card): "whenever an event is trashed".
+        card, owner = g.cards[cid], g.cards[cid].owner
+        g = move(g, cid, f"{owner}.discard")
+        ev = event("trashed", card=cid, type=g.library.card(card.name).type, player=owner, by=owner)
+        return emit(g, ev, f"{cid} is trashed", "rule_steps_playing_trash_played_card", owner)
     return g
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.selectors import Ref
-from judgebook.engine.language.statics import AdditionalCost, Cannot, Static
+from judgebook.engine.language.statics import AdditionalCost, Cannot, CostChange, Static
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Duration, Game, Side
 
@@ -26,6 +26,7 @@ def statics(g: Game) -> Iterator[tuple[Static, Ctx]]:
             # So does one defining or modifying the card's own advancement requirement
             # (rule_active_exception_advancement_requirement).
             own_cost = own_cost or restricts_self(ab.static) or ab.static.name == "advancement_requirement"
+            own_cost = own_cost or (isinstance(ab.static, CostChange) and ab.static.own)
             if not own_cost and not ability_active(g, cid, ab.active_in):
                 continue
             if ab.condition is not None and not ab.condition.holds(g, ctx):

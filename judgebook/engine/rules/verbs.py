@@ -160,6 +160,7 @@ def move_cards(g: Game, ctx: Ctx, targets: tuple[str, ...], to: str, side: Side)
             "deck_bottom": (f"{owner}.deck", None, "bottom of deck"),
             "discard": (f"{owner}.discard", None, "discard pile"),
             "score": (f"{side}.score", None, "score area"),
+            "removed": (f"{owner}.removed", None, "removed-from-game zone"),  # inactive for good
         }[to]
         before = q.zone_name(g.cards[cid])
         g = move(g, cid, zone, index)
@@ -242,8 +243,9 @@ class SabotageFrame(Frame):
 
 
 def remove_from_game(g: Game, ctx: Ctx, targets: tuple[str, ...]) -> Game:
+    from judgebook.engine.rules.effects import remove_from_game as remove_one
+
     for cid in targets:
         if cid in g.cards:
-            g = move(g, cid, f"{g.cards[cid].owner}.removed")
-            g = log(g, "removed", f"{cid} is removed from the game", "rule_rfg_move", ctx.controller, card=cid)
+            g = remove_one(g, cid, ctx.controller)
     return g

@@ -206,6 +206,8 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
                 continue
             if not ability_active(g, cid, ab.active_in) and not (ab.access and _accessing(g) == cid):
                 continue
+            if ab.access and side == "runner" and _accessing(g) != cid:
+                continue  # a Runner's "Access →" ability: only in the mid-access ability window (access.py)
             _ability_options(g, side, cid, ab, kinds, opts, refused)
     if "rez" in kinds or "rez_ice" in kinds:
         for cid in q.installed(g, "corp") if side == "corp" else ():
@@ -302,7 +304,8 @@ def _rez_refusal(g: Game, cid: str) -> tuple[str, str] | None:
     from judgebook.engine.language.costs import Cost
     from judgebook.engine.language.quantities import Number
 
-    return costs.refusal(g, Cost(credits=Number(d.cost or 0), has_credits=True), Ctx(cid, "corp"), "corp")
+    price = Number(costs.changed(g, "rez", cid, d.cost or 0))
+    return costs.refusal(g, Cost(credits=price, has_credits=True), Ctx(cid, "corp"), "corp")
 
 
 def use_key(g: Game, cid: str, ab: Ability) -> Use | None:
@@ -395,7 +398,9 @@ def _ability_options(
                 Refused(base, label, "rule_cannot_precedence", f"{enc.ice}'s subroutines cannot be broken", later=True)
             )
             return
-        if strength(g, cid) < strength(g, enc.ice):
+        # Only an icebreaker's interface needs its strength (rule_icebreaker_interface_strength): Botulus,
+        # Endurance or Boomerang break at any strength.
+        if "icebreaker" in q.definition(g, cid).subtypes and strength(g, cid) < strength(g, enc.ice):
             refused.append(
                 Refused(
                     base,
@@ -417,8 +422,8 @@ def _ability_options(
                                    f"{enc.ice}'s subroutines this encounter"))
             return
     if ab.cost is not None:
-        purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "any"
-        why = costs.refusal(g, ab.cost, ctx, side, purpose)
+        purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "use"
+        why = costs.refusal(g, costs.changed_cost(g, ab.cost, ctx), ctx, side, purpose)
         if why:
             refused.append(Refused(base, label, why[0], why[1]))
             return
@@ -447,7 +452,7 @@ def act(g: Game, side: Side, option: Option) -> Game:
         from judgebook.engine.language.costs import Cost
         from judgebook.engine.language.quantities import Number
 
-        cost = Cost(credits=Number(q.definition(g, cid).cost or 0), has_credits=True)
+        cost = Cost(credits=Number(costs.changed(g, "rez", cid, q.definition(g, cid).cost or 0)), has_credits=True)
         g = costs.pay(g, cost, Ctx(cid, "corp"), "corp")
         return rez(g, cid, paid=True)
     if d.kind == "score":
@@ -495,8 +500,8 @@ def use_ability(
     if use is not None:
         g = evolve(g, uses=g.uses | {use})
     if ab.cost is not None:
-        purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "any"
-        g = costs.pay(g, ab.cost, ctx, side, purpose, using)
+        purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "use"
+        g = costs.pay(g, costs.changed_cost(g, ab.cost, ctx), ctx, side, purpose, using)
     g = emit(
         g,
         event("ability_used", card=cid, ability=ab.id, player=side, trash_cost=bool(ab.cost and ab.cost.trash_self)),

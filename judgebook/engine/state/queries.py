@@ -48,12 +48,15 @@ def is_ice(g: Game, cid: str) -> bool:
 
 def installed(g: Game, side: Side | None = None) -> list[str]:
     out: list[str] = []
+    corp: list[str] = []
+    for server in g.servers:
+        corp += g.zone(root_zone(server)) + g.zone(ice_zone(server))
     if side in (None, "corp"):
-        for server in g.servers:
-            out += g.zone(root_zone(server)) + g.zone(ice_zone(server))
+        out += corp
     if side in (None, "runner"):
         out += g.zone("runner.rig")
-    out += [c for c in _hosted_all(g, out) if side is None or g.cards[c].owner == side]
+    # Hosted cards are installed with their host, whoever owns the host (a Runner's trojan on a Corp ice).
+    out += [c for c in _hosted_all(g, corp + list(g.zone("runner.rig"))) if side is None or g.cards[c].owner == side]
     return out
 
 

@@ -26,6 +26,7 @@
       li.hidden = !showAll && !on;
       if (on) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
     });
+    stage(n);
     cur.textContent = String(n);
     prev.disabled = n <= 1;
     next.disabled = n >= count;
@@ -42,6 +43,30 @@
   };
 
   var move = function (d) { show(shown + d, true, true); };
+
+  // The stage, one at a time: the board of the shown step's decision and,
+  // when the step itself has no picture, where the game is (the latest picture before it).
+  var box = document.querySelector(".rp-stage");
+  var stage = function (n) {
+    if (!box) return;
+    box.hidden = showAll;
+    if (showAll) return;
+    box.textContent = "";
+    var li = steps[n - 1], state = li.dataset.state;
+    if (!li.querySelector(".rp-where")) {
+      for (var i = n - 2; i >= 0; i--) {
+        var w = steps[i].querySelector(".rp-where");
+        if (w) { var c = w.cloneNode(true); c.open = true; box.appendChild(c); break; }
+      }
+    }
+    // the board is drawn after a decision that changed it: the latest one up to this step's (the steps'
+    // own boards are hidden while stepping)
+    var b = null;
+    list.querySelectorAll(".rp-board").forEach(function (x) {
+      if (parseInt(x.dataset.state, 10) <= parseInt(state, 10)) b = x;
+    });
+    if (b) { var d = b.cloneNode(true); d.open = true; box.appendChild(d); }
+  };
 
   document.body.classList.add("rp-js");
   list.classList.add("rp-stepping");

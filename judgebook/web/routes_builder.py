@@ -1,0 +1,236 @@
+"""The scenario builder (issue 10, Set up): `/replay/new` builds both boards from card names.
+
+The page is a plain HTML form (it works without JavaScript; `builder.js` adds completion and new rows as
+you type). Posting it writes the board as a scenario text (`board_form.scenario_text`), which the engine's
+own loader then reads, with the project's card library and NetrunnerDB's statistics, exactly as the play
+view will; a mistake comes back as a message next to the field that made it, the board filled in as it
+was. A board that loads is handed to the play view (`/replay/play?s=...`): nothing is stored.
+
+`/replay/new/cards.json?q=TEXT&slot=SLOT` completes a card name over every card the engine defines.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
+
+from judgebook.engine import ScenarioError, start
+from judgebook.engine.language.nrdb import CardSource, card_source
+from judgebook.engine.rules.turn import ALLOTTED
+from judgebook.engine.scenario.board import all_specs
+from judgebook.engine.scenario.load import setup
+from judgebook.web import board_form
+from judgebook.web import table_session as ts
+from judgebook.web.board_form import SLOT_KINDS, Board, Built, read_form, scenario_text
+from judgebook.web.card_catalog import Catalog, catalog
+from judgebook.web.routes_table import play_url
+from judgebook.web.session_link import SessionLinkError, unpack
+
+bp = Blueprint("builder", __name__)
+
+# the completion endpoint's `slot`: the card types it offers and whose cards they are
+SLOTS: dict[str, tuple[tuple[str, ...], str | None]] = {
+    "ice": (SLOT_KINDS["ice"][0], "corp"),
+    "root": (SLOT_KINDS["root"][0], "corp"),
+    "rig": (SLOT_KINDS["rig"][0], "runner"),
+    "score": (SLOT_KINDS["score"][0], None),
+    "corp_identity": (SLOT_KINDS["identity"][0], "corp"),
+    "runner_identity": (SLOT_KINDS["identity"][0], "runner"),
+    "corp": ((), "corp"),
+    "runner": ((), "runner"),
+    "any": ((), None),
+}
+MAX_QUERY = 100
+FILE = "built scenario"
+_GO = ("play", "update", "add_remote", "yaml")
+
+
+# ---- the library the table uses (the play view's: a built board is read as a session is) ----------
+def statistics() -> tuple[CardSource | None, str]:
+    """NetrunnerDB's card data as the table reads it, and what is wrong with it ("" when nothing is)."""
+    data = ts.card_data()
+    if data is None:
+        return None, ""
+    try:
+        return card_source(data), ""
+    except (ScenarioError, OSError, ValueError, KeyError, TypeError) as exc:    # a damaged folder
+        current_app.logger.warning("the NetrunnerDB data at %s cannot be read: %s", data, exc)
+        return None, f"the NetrunnerDB card data cannot be read ({type(exc).__name__}): check `judgebook build --with`"
+
+
+def the_catalog() -> Catalog:
+    return catalog(ts.library(), statistics()[0])
+
+
+# ---- routes ----------------------------------------------------------------------------------
+@bp.get("/replay/new")
+def new():
+    board, left_out = Board(), []
+    packed = request.args.get("s")
+    if packed is not None:
+        try:
+            board, left_out = board_form.from_scenario(unpack(packed))
+        except SessionLinkError as exc:
+            return _page(board, {"": f"this link's board could not be read: {exc}"}, 400)
+        except ScenarioError as exc:
+            return _page(board, {"": f"this link's board could not be read: {exc.message}"}, 400)
+    return _page(board, {}, 200, left_out)
+
+
+@bp.post("/replay/new")
+def build():
+    board = read_form(request.form)
+    go = request.form.get("go", "play")
+    if go not in _GO:
+        return _page(board, {"": "unknown button"}, 400)
+    if go == "add_remote":
+        return _page(board_form.add_remote(board), {}, 200)
+    if go == "update":
+        return _page(board, {}, 200)
+    built, errors = check(board)
+    if errors:
+        return _page(board, errors, 400)
+    if go == "yaml":
+        return Response(built.text, mimetype="application/yaml", headers={
+            "Content-Disposition": f'attachment; filename="{_filename(board.title)}.yaml"'})
+    try:
+        return redirect(play_url(built.text), code=303)
+    except SessionLinkError as exc:        # a board too large for a link: say so, keep the board
+        return _page(board, {"": str(exc)}, 400)
+
+
+@bp.get("/replay/new/cards.json")
+def cards():
+    q = request.args.get("q", "")
+    slot = request.args.get("slot", "any")
+    if slot not in SLOTS:
+        return jsonify({"error": f"unknown slot (one of {', '.join(SLOTS)})"}), 400
+    if len(q) > MAX_QUERY:
+        return jsonify({"error": f"the query is longer than {MAX_QUERY} characters"}), 400
+    types, side = SLOTS[slot]
+    cat = the_catalog()
+    found = cat.find(q, types, side, limit=12)
+    return jsonify({"query": q, "slot": slot, "total": len(cat), "cards": [c.as_json() for c in found]})
+
+
+# ---- checking a board --------------------------------------------------------------------------
+def check(board: Board) -> tuple[Built, dict[str, str]]:
+    """The board's scenario text and its mistakes by form key ("" for the board as a whole)."""
+    cat = the_catalog()
+
+    def card_type(name: str) -> str | None:
+        found = cat.get(name)
+        return found.type if found is not None else None
+
+    built = scenario_text(board, card_type)
+    if built.errors:
+        return built, built.errors
+    problem = statistics()[1]
+    if problem:
+        return built, {"": problem}
+    try:
+        sc = ts.parse_text(built.text, FILE)
+        dangling = _dangling_choice(sc, built)
+        if dangling:
+            return built, dangling
+        start(setup(sc))
+    except ScenarioError as exc:
+        key = built.error_key(exc.field, exc.line)
+        return built, {key: _message(exc, key) + _did_you_mean(board, key, cat)}
+    except Exception as exc:   # an engine bug must not lose the board: say so next to it
+        current_app.logger.exception("a built board could not be set up")
+        return built, {"": f"the engine could not set up this board ({type(exc).__name__}); please report it"}
+    return built, {}
+
+
+def _dangling_choice(sc: Any, built: Built) -> dict[str, str]:
+    """A `chosen` card that is not on the board: the loader takes any id, and the choice would then
+    never match (a Femme Fatale that never bypasses), so the builder refuses it."""
+    specs = [spec for side in (sc.corp, sc.runner) for spec in all_specs(side)]
+    ids = {spec.id for spec in specs}
+    for spec in specs:
+        if spec.chosen and spec.chosen not in ids:
+            key = built.error_key(f"{spec.field}.chosen", None)
+            return {key: f"no card {spec.chosen!r} on the board (a second copy is Name#2)"}
+    return {}
+
+
+def _message(exc: ScenarioError, key: str) -> str:
+    where = "" if key or not exc.field else f"{exc.field}: "
+    if exc.file and exc.file != FILE:
+        where = f"{Path(exc.file).name}: {where}"       # a library card's own definition is broken
+    return where + exc.message
+
+
+def _did_you_mean(board: Board, key: str, cat: Catalog) -> str:
+    """For a card name the library lacks, the closest names it has."""
+    typed = next((e.card for e in board.entries() if f"{e.key}_card" == key), None)
+    if typed is None or cat.get(typed) is not None:
+        return ""
+    close = difflib.get_close_matches(typed, [c.name for c in cat.cards], n=3, cutoff=0.6)
+    return f" — did you mean {' or '.join(close)}?" if close else ""
+
+
+def _filename(title: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:60] or "scenario"
+
+
+def _page(board: Board, errors: dict[str, str], status: int, left_out: list[str] | None = None):
+    cat = the_catalog()
+    info = {e.key: cat.get(e.card) for e in board.entries() if e.card}
+    for side in ("corp", "runner"):
+        ident = board.player(side).identity
+        if ident:
+            info[f"{side}_identity"] = cat.get(ident)
+    return render_template("builder.html", b=board, errors=errors, info=info, ice_ids=_ice_ids(board),
+                           blank=board_form.Entry, defaults=_defaults(board), numbers=board_form.NUMBERS,
+                           counters=board_form.COUNTERS, starts=board_form.STARTS,
+                           piles=PILE_LABELS, catalog_size=len(cat), max_query=MAX_QUERY, left_out=left_out or [],
+                           points=_points(board, cat)), status
+
+
+PILE_LABELS: dict[str, list[tuple[str, str, str]]] = {
+    # (pile, label, completion slot)
+    "corp": [("hand", "HQ (hand)", "corp"), ("deck", "R&D (deck, top card first)", "corp"),
+             ("discard", "Archives (discard pile)", "corp"), ("score", "Score area", "score")],
+    "runner": [("hand", "Grip (hand)", "runner"), ("deck", "Stack (deck, top card first)", "runner"),
+               ("discard", "Heap (discard pile)", "runner"), ("score", "Score area", "score")],
+}
+
+
+def _defaults(board: Board) -> dict[str, str]:
+    """What a blank number means (the scenario format's defaults), shown as the field's placeholder."""
+    out = {}
+    for side, fields in board_form.NUMBERS.items():
+        for name, default in fields:
+            if name == "clicks":    # the active player's allotment in the action phase, else none yet
+                default = ALLOTTED[side] if board.turn == side and board.at == "action_phase" else 0
+            out[f"{side}_{name}"] = str(default)
+    return out
+
+
+def _points(board: Board, cat: Catalog) -> dict[str, int]:
+    """The agenda points in each score area, as the cards' statistics give them."""
+    out = {}
+    for side in ("corp", "runner"):
+        found = (cat.get(e.card) for e in board.player(side).pile("score"))
+        out[side] = sum(c.card.agenda_points for c in found if c is not None)
+    return out
+
+
+def _ice_ids(board: Board) -> list[str]:
+    """The ids the engine gives the board's ice (the name; Name#2 for a second copy), for `chosen`."""
+    seen: dict[str, int] = {}
+    out = []
+    for s in board.servers:
+        for e in s.ice:
+            if e.card:
+                seen[e.card] = seen.get(e.card, 0) + 1
+                out.append(e.card if seen[e.card] == 1 else f"{e.card}#{seen[e.card]}")
+    return out
+
+
+__all__ = ["bp", "check", "SLOTS"]

@@ -1,0 +1,205 @@
+/* The scenario builder (/replay/new): card-name completion and new rows as you type.
+   The page is a plain form without this script; here the card fields complete over every card the engine
+   defines (cards.json), a picked card shows its printed statistics and text, and a list grows a blank row
+   when its last one is filled (without JavaScript, "Update" does that on the server). */
+(function () {
+  "use strict";
+  var form = document.getElementById("bd-form");
+  var list = document.getElementById("bd-suggest");
+  if (!form || !list) return;
+  var url = form.getAttribute("data-cards");
+  var max = parseInt(form.getAttribute("data-max"), 10) || 100;
+  var input = null, cards = [], sel = -1, timer = 0, seq = 0;
+
+  function close() {
+    list.hidden = true;
+    list.textContent = "";
+    cards = []; sel = -1;
+    if (input) { input.setAttribute("aria-expanded", "false"); input.removeAttribute("aria-activedescendant"); }
+  }
+
+  function show(target, found) {
+    list.textContent = "";
+    cards = found; sel = -1;
+    if (!found.length || document.activeElement !== target) { close(); return; }
+    found.forEach(function (c, i) {
+      var li = document.createElement("li");
+      li.id = "bd-opt-" + i;
+      li.className = "bd-opt";
+      li.setAttribute("role", "option");
+      li.setAttribute("aria-selected", "false");
+      var name = document.createElement("span");
+      name.className = "bd-opt-name";
+      name.textContent = c.name;
+      var line = document.createElement("span");
+      line.className = "bd-opt-line";
+      line.textContent = c.line;
+      li.appendChild(name);
+      li.appendChild(line);
+      // mousedown, not click: the field keeps its focus, so blur does not close the list first
+      li.addEventListener("mousedown", function (e) { e.preventDefault(); pick(i); });
+      list.appendChild(li);
+    });
+    var holder = target.closest(".bd-line") || target.parentNode;
+    holder.parentNode.insertBefore(list, holder.nextSibling);
+    list.hidden = false;
+    target.setAttribute("aria-expanded", "true");
+  }
+
+  function mark(i) {
+    var opts = list.querySelectorAll(".bd-opt");
+    if (!opts.length) return;
+    sel = (i + opts.length) % opts.length;
+    opts.forEach(function (o, k) { o.setAttribute("aria-selected", k === sel ? "true" : "false"); });
+    input.setAttribute("aria-activedescendant", opts[sel].id);
+    opts[sel].scrollIntoView({ block: "nearest" });
+  }
+
+  function describe(entry, c) {
+    var stat = entry && entry.querySelector(".bd-stat");
+    if (!stat) return;
+    stat.textContent = "";
+    var line = document.createElement("span");
+    line.className = "bd-stat-line";
+    line.textContent = c.line;
+    stat.appendChild(line);
+    if (c.text) {
+      var text = document.createElement("span");
+      text.className = "bd-text";
+      text.textContent = " " + c.text;
+      stat.appendChild(text);
+    }
+    if (c.partial) {
+      var partial = document.createElement("span");
+      partial.className = "bd-partial";
+      partial.textContent = "The engine's definition is partial: " + c.partial;
+      stat.appendChild(partial);
+    }
+  }
+
+  function pick(i) {
+    var c = cards[i];
+    if (!c || !input) return;
+    input.value = c.name;
+    describe(input.closest(".bd-entry, .bd-ident"), c);
+    var err = input.closest(".bd-entry, p");
+    input.removeAttribute("aria-invalid");
+    close();
+    grow(input);
+    if (err) err.querySelectorAll(":scope > .bd-err").forEach(function (e) { e.remove(); });
+    iceIds();
+  }
+
+  function lookup(target) {
+    var q = target.value.slice(0, max);
+    var n = ++seq;
+    fetch(url + "?q=" + encodeURIComponent(q) + "&slot=" + encodeURIComponent(target.getAttribute("data-slot") || "any"))
+      .then(function (r) { return r.ok ? r.json() : { cards: [] }; })
+      .then(function (data) { if (n === seq && input === target) show(target, data.cards || []); })
+      .catch(function () { close(); });
+  }
+
+  // A blank row filled in: add the next blank row after it (its fields renamed with the next index).
+  function grow(field) {
+    var entry = field.closest(".bd-entry");
+    var ol = entry && entry.parentNode;
+    if (!entry || !entry.classList.contains("bd-blank") || !field.value.trim() || ol.lastElementChild !== entry) return;
+    entry.classList.remove("bd-blank");
+    var prefix = ol.getAttribute("data-prefix");
+    var old = entry.getAttribute("data-key");
+    var next = prefix + (parseInt(old.slice(prefix.length), 10) + 1);
+    var copy = entry.cloneNode(true);
+    copy.classList.add("bd-blank");
+    copy.querySelectorAll(".bd-err, #bd-suggest").forEach(function (e) { e.remove(); });
+    copy.querySelectorAll(".bd-list").forEach(function (sub) {   // a fresh row hosts nothing yet
+      var rows = sub.querySelectorAll(":scope > .bd-entry");
+      for (var k = 0; k < rows.length - 1; k++) rows[k].remove();
+    });
+    var re = new RegExp("^" + old.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "(?=$|_|-)");
+    [copy].concat(Array.prototype.slice.call(copy.querySelectorAll("*"))).forEach(function (el) {
+      ["name", "id", "for", "data-key", "data-prefix"].forEach(function (a) {
+        var v = el.getAttribute(a);
+        if (v) el.setAttribute(a, v.replace(re, next));
+      });
+      el.removeAttribute("aria-invalid");
+      el.removeAttribute("aria-describedby");
+      if (el.tagName === "INPUT") { if (el.type === "checkbox") el.checked = false; else el.value = ""; }
+      if (el.classList.contains("bd-stat")) el.textContent = "";
+      if (el.tagName === "DETAILS") el.open = false;
+    });
+    copy.querySelectorAll(".bd-list").forEach(function (sub) {
+      var row = sub.querySelector(":scope > .bd-entry");
+      if (!row) return;
+      var p = sub.getAttribute("data-prefix");
+      var was = row.getAttribute("data-key");
+      var re2 = new RegExp("^" + was.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "(?=$|_|-)");
+      [row].concat(Array.prototype.slice.call(row.querySelectorAll("*"))).forEach(function (el) {
+        ["name", "id", "for", "data-key"].forEach(function (a) {
+          var v = el.getAttribute(a);
+          if (v) el.setAttribute(a, v.replace(re2, p + "0"));
+        });
+      });
+    });
+    ol.appendChild(copy);
+  }
+
+  // the ice on the board, for "chosen ice" (the ids the engine gives: Name, then Name#2...)
+  function iceIds() {
+    var dl = document.getElementById("bd-ice-ids");
+    if (!dl) return;
+    var seen = {};
+    dl.textContent = "";
+    form.querySelectorAll('input.bd-name[data-slot="ice"]').forEach(function (f) {
+      var name = f.value.trim();
+      if (!name) return;
+      seen[name] = (seen[name] || 0) + 1;
+      var opt = document.createElement("option");
+      opt.value = seen[name] === 1 ? name : name + "#" + seen[name];
+      dl.appendChild(opt);
+    });
+  }
+
+  // a remote server renamed: the "first action" list offers the new name (the server renders it on reload)
+  function servers() {
+    var pick = document.getElementById("first_run");
+    if (!pick) return;
+    var names = ["HQ", "R&D", "Archives"];
+    form.querySelectorAll(".bd-server-name").forEach(function (f) { if (f.value.trim()) names.push(f.value.trim()); });
+    var keep = pick.value;
+    while (pick.options.length > 1) pick.remove(1);
+    names.forEach(function (n) {
+      var opt = document.createElement("option");
+      opt.value = n;
+      opt.textContent = "a run on " + n;
+      opt.selected = n === keep;
+      pick.appendChild(opt);
+    });
+  }
+
+  form.addEventListener("input", function (e) {
+    var t = e.target;
+    if (t.classList && t.classList.contains("bd-server-name")) { servers(); return; }
+    if (!t.classList || !t.classList.contains("bd-name")) return;
+    input = t;
+    clearTimeout(timer);
+    timer = setTimeout(function () { lookup(t); }, 90);
+    grow(t);
+  });
+  form.addEventListener("focusin", function (e) {
+    var t = e.target;
+    if (t.classList && t.classList.contains("bd-name")) { input = t; lookup(t); }
+  });
+  form.addEventListener("focusout", function (e) {
+    if (e.target === input) setTimeout(function () { if (document.activeElement !== input) close(); }, 150);
+  });
+  form.addEventListener("change", function (e) {
+    if (e.target.classList && e.target.classList.contains("bd-name")) iceIds();
+  });
+  form.addEventListener("keydown", function (e) {
+    if (e.target !== input || list.hidden) return;
+    if (e.key === "ArrowDown") { e.preventDefault(); mark(sel + 1); }
+    else if (e.key === "ArrowUp") { e.preventDefault(); mark(sel - 1); }
+    else if (e.key === "Enter" && sel >= 0) { e.preventDefault(); pick(sel); }
+    else if (e.key === "Escape") { e.preventDefault(); close(); }
+  });
+})();
