@@ -15,8 +15,12 @@ from dataclasses import dataclass
 CATEGORIES = ("trigger", "cost", "number", "duration", "target", "instruction")
 
 _REMINDER = re.compile(r"\([^()]*\)")
-# Deckbuilding and limits: no ability, nothing the engine plays ("Your deck cannot include…", "Limit 1 per deck.")
-_DECKBUILDING = re.compile(r"\byour deck (?:cannot|can|may|must) include[^.\n]*\.?|\blimit 1 [^.\n]*\.?")
+# Deckbuilding, limits and where a card may be installed: no ability, nothing the engine plays ("Your deck
+# cannot include…", "Limit 1 per deck.", "Install only on a piece of ice.")
+_DECKBUILDING = re.compile(r"\byour deck (?:cannot|can|may|must) include[^.\n]*\.?|\blimit 1 [^.\n]*\.?"
+                           r"|\binstall only on [^.\n]*\.?")
+# What hosted credits may pay for is a statistic of the card (`credits_for`), however it is worded
+_HOSTED = re.compile(r"\b(?:you can spend hosted credits|use these credits)[^.\n]*\.?")
 _CREDIT = r"\[(?:credit|c)\]"
 TYPES = ("program", "hardware", "resource", "event", "agenda", "asset", "upgrade", "operation", "ice", "identity")
 _SELF = re.compile(r"\bthis (?:card|" + "|".join(TYPES) + r"|piece of ice|server)\b")
@@ -33,7 +37,7 @@ INSTRUCTIONS: tuple[tuple[str, str], ...] = (
     # is left out before instructions are read
     ("trash", r"\btrash(?:es|ing|ed)?\b(?! cost)"),
     ("install", r"\binstall(?:s)?\b(?! cost)"),
-    ("rez", r"\brez(?:zes)?\b(?! cost)"),
+    ("rez", r"(?<!cost to )\brez(?:zes)?\b(?! cost)"),
     ("derez", r"\bderez(?:zes)?\b"),
     ("expose", r"\bexposes?\b"),
     ("end_the_run", r"\bend the run\b"),
@@ -50,7 +54,7 @@ INSTRUCTIONS: tuple[tuple[str, str], ...] = (
     ("look_at", r"\blooks? at\b"),
     ("bypass", r"\bbypass(?:es)?\b"),
     ("jack_out", r"\bjacks? out\b"),
-    ("access", r"\baccess(?:es)? (?:\d+|x|an?|1|that many) additional\b|\baccess \d+\b"),
+    ("access", r"\baccess(?:es)? [^.;\n]*?\badditional\b|\baccess \d+\b"),
     ("prevent", r"\bprevent(?:s)?\b"),
     ("swap", r"\bswaps?\b"),
     ("host", r"\bhost(?:s)?\b"),
@@ -64,7 +68,7 @@ IMPLIED = {"search": frozenset({"shuffle"})}
 # A duration is a phrase of time ("for the remainder of this run", "until …", "for their next turn"); "this run"
 # or "during that run" alone is a condition's scope ("if you did not break any subroutines during that run").
 _SPAN = (r"\b(?:remainder of (?:this|the|that)|for (?:this|the|that)|for the duration of (?:this|the|that)"
-         r"|during (?:this|the)|until (?:the )?end of (?:this|the|that)) ")
+         r"|(?<!if )during (?:this|the)|until (?:the )?end of (?:this|the|that)) ")
 # "You cannot score or rez either of those cards this turn", "Skip your discard step this turn": a restriction's
 # "this turn" is its duration (not in "if it was installed this turn", a condition)
 _BARRED = r"|\b(?:cannot|skip)\b(?:(?!\bif\b)[^.;\n])*\b(?:this|the) "
@@ -89,6 +93,7 @@ def features(text: str, printed: bool = False) -> dict[str, frozenset[str]]:
     text = text.replace("\u2212", "-").lower().replace("[credit]", "[c]")
     if printed:
         text = _DECKBUILDING.sub(" ", _REMINDER.sub(" ", text))
+    text = _HOSTED.sub(" ", text)
     effects = "\n".join(_effect(line) for line in text.splitlines())    # what is done, costs left out
     return {"trigger": _triggers(text), "cost": _costs(text), "number": _numbers(text),
             "duration": frozenset(k for k, rx in DURATIONS if re.search(rx, text)),
@@ -96,10 +101,12 @@ def features(text: str, printed: bool = False) -> dict[str, frozenset[str]]:
             "instruction": _implied(frozenset(k for k, rx in INSTRUCTIONS if re.search(rx, effects)))}
 
 
-# Card types that name no target: the card itself ("this ice"), agenda points, a type excluded ("non-agenda"),
+# Card types that name no target: the card itself ("this ice"), its host ("host ice"), agenda points, a type
+# excluded ("non-agenda", "not of type agenda"),
 # the agenda of "stole an agenda" or "score agendas" (only agendas are stolen or scored), and the language's
 # spelling of "a card" as a list of three or more types ("of type agenda or asset or upgrade").
-_NOT_TARGETS = re.compile(r"\bagenda points\b|\btriggering event\b|\bnon-(?:" + "|".join(TYPES) + r")\b"
+_NOT_TARGETS = re.compile(r"\bagenda points\b|\btriggering event\b|\bhost ice\b|\bthe ice is the host card\b"
+                          r"|\bnot of type \w+|\btype \((?:'\w+',? ?){3,}\)|\bnon-(?:" + "|".join(TYPES) + r")\b"
                           r"|\b(?:stole|steals?|stolen|scores?|scored) (?:an |any |that |the )?agendas?\b"
                           r"|\bagendas? (?:is|are) (?:stolen|scored)\b"
                           r"|\bof type (?:\w+ or ){2,}\w+")

@@ -20,6 +20,9 @@ EVENT_WORDS = {
     "scored": "an agenda is scored",
     "stolen": "an agenda is stolen",
     "rezzed": "the Corp rezzes a card",
+    "fully_broken": "a piece of ice is fully broken",
+    "access": "the Runner accesses a card",
+    "breach": "the Runner breaches a server",
     "installed": "a player installs a card",
     "trashed": "a card is trashed",
     "successful_run": "a successful run",
@@ -123,7 +126,9 @@ def render_card(card: CardDef) -> list[str]:
     """The definition as English, a line per ability and per subroutine, in the definition's order (then what
     its credits pay for)."""
     lines = [render_ability(a) for a in card.abilities]
-    if card.credits_for and CREDITS_FOR[card.credits_for]:
-        lines.append(CREDITS_FOR[card.credits_for])
+    if card.recurring:
+        lines.insert(0, f"{card.recurring}[recurring-credit]")
+    if card.credits_for and card.credits_for != "any":
+        lines.append(CREDITS_FOR.get(card.credits_for, f"you can spend hosted credits for: {card.credits_for}"))
     lines += [render_subroutine(s) for s in card.subroutines]
     return lines
