@@ -95,7 +95,7 @@ def test_coverage_of_the_slice(cards_root: Path):
     partial = [i for i, c in defs.items() if c is not None and c.partial]  # type: ignore[attr-defined]
     undefined = [i for i, c in defs.items() if c is None]
     # Counted with `grep -L "partial:\|undefined:"` and `grep -l ...` over the slice's files.
-    assert (len(defined), len(partial), len(undefined)) == (69, 28, 34)
+    assert (len(defined), len(partial), len(undefined)) == (102, 8, 21)
 
 
 # --- ruling scenarios ---------------------------------------------------------------------------
@@ -106,12 +106,12 @@ MINE = [p for p in RULINGS if p.stem.removeprefix("ruling-").rsplit("-", 1)[0] i
     "predictive_planogram", "esa_afontov_eco_insurrectionist", "captain_padma_isbister_intrepid_explorer",
     "into_the_depths", "rigging_up", "bravado", "jailbreak", "carpe_diem", "nyusha_sable_sintashta_symphonic_prodigy",
     "mitosis", "sync_rerouting", "digital_rights_management", "moshing", "harmony_ar_therapy", "overclock",
-    "chastushka"}]
+    "chastushka", "seamless_launch", "napd_cordon", "big_deal", "lat_ethical_freelancer", "next_activation_command"}]
 
 
 def test_ruling_scenario_count():
-    # `ls rules_source/scenarios/standard/ruling-*` for this slice's cards: 35.
-    assert len(MINE) == 35
+    # `ls rules_source/scenarios/standard/ruling-*` for this slice's cards: 42.
+    assert len(MINE) == 42
 
 
 @pytest.mark.parametrize("path", MINE, ids=[p.stem for p in MINE])
@@ -484,3 +484,529 @@ decisions:
 """, cards_root)
     assert out.final.cards["Docklands Pass"].zone == "runner.rig"
     assert "choose" not in _kinds(out) and out.error is None
+
+
+def test_trash_cost_is_chosen_and_paid_before_the_play_resolves(cards_root: Path):
+    out = _play("""
+title: t
+card_defs:
+  - {name: Daily Casts, abilities: []}
+  - {name: Liberated Account, abilities: []}
+start: {turn: runner, at: action_phase}
+runner: {credits: 2, hand: [Isolation], installed: [Daily Casts, Liberated Account]}
+decisions:
+  - {action: play, card: Isolation}
+  - {target: [Liberated Account]}
+""", cards_root)
+    trashed = next(s for s in out.steps if s.kind == "trashed")
+    resolved = next(s for s in out.steps if s.kind == "resolve")
+    assert out.steps.index(trashed) < out.steps.index(resolved) and trashed.card == "Liberated Account"
+    assert out.final.runner.credits == 7 and out.final.cards["Daily Casts"].zone == "runner.rig"  # 2 - 2 + 7
+
+
+def test_trash_cost_refused_without_the_cards(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: runner, at: action_phase}
+runner: {credits: 5, hand: [Spec Work]}
+decisions: [{action: play, card: Spec Work}]
+""", cards_root)
+    assert out.error is not None and out.error.rule == "rule_cost"
+
+
+def test_trash_cost_outside_an_own_play_cost_is_an_error(cards_root: Path):
+    from judgebook.engine.errors import ScenarioError
+
+    with pytest.raises(ScenarioError, match="own cost to play"):
+        parse_scenario("""
+title: t
+card_defs:
+  - name: X
+    side: runner
+    type: resource
+    abilities: [{id: a, cost: {trash: {zone: hand, side: you, count: 1}}, effects: [{draw: 1}]}]
+start: {turn: runner, at: action_phase}
+""", "test", LIBRARY, cards_root)
+
+
+def test_additional_cost_to_steal_reads_the_accessed_agenda(cards_root: Path):
+    # NAPD Cordon: 4[c] plus 2[c] per advancement counter on the agenda (2 counters: 8[c]).
+    out = _play("""
+title: t
+card_defs:
+  - {name: Hostile Takeover, abilities: []}
+start: {turn: corp, at: action_phase}
+corp:
+  credits: 5
+  clicks: 1
+  hand: [NAPD Cordon]
+  servers: {Server 1: {root: [{card: Hostile Takeover, counters: {advancement: 2}}]}}
+runner: {credits: 10}
+decisions:
+  - {action: play, card: NAPD Cordon}
+  - {action: run, server: Server 1, player: runner}
+  - {pay: true, player: runner}
+""", cards_root)
+    assert out.final.runner.credits == 2 and out.final.cards["Hostile Takeover"].zone == "runner.score"
+
+
+def test_run_on_a_server_protected_by_ice(cards_root: Path):
+    out = _play("""
+title: t
+card_defs:
+  - {name: Ice Wall, subroutines: [[end_the_run]]}
+start: {turn: runner, at: action_phase}
+corp: {servers: {HQ: {ice: [Ice Wall]}}}
+runner: {credits: 5, hand: [Bravado]}
+decisions:
+  - {action: play, card: Bravado}
+  - {target: R&D}
+""", cards_root)
+    assert out.error is not None  # R&D is not protected by ice: not offered
+
+
+def test_priority_restriction_after_a_click_was_spent(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: runner, at: action_phase}
+runner: {credits: 5, hand: [In the Groove], deck: [Sure Gamble]}
+decisions:
+  - {action: draw}
+  - {action: play, card: In the Groove}
+""", cards_root)
+    assert out.error is not None and out.error.rule == "rule_act_restriction"
+
+
+def test_trashed_filter_on_the_accessed_card(cards_root: Path):
+    # René "Loup" Arcemont: trashing the accessed card gains 1[c] and draws 1 card.
+    out = _play("""
+title: t
+card_defs:
+  - {name: PAD Campaign, abilities: []}
+start: {turn: runner, at: action_phase}
+corp: {servers: {Server 1: {root: [PAD Campaign]}}}
+runner:
+  identity: "René “Loup” Arcemont: Party Animal"
+  credits: 10
+  deck: [Sure Gamble]
+decisions:
+  - {action: run, server: Server 1}
+  - {trash: PAD Campaign}
+""", cards_root)
+    resolved = [f"{s.card}:{s.ability}" for s in out.steps if s.kind == "resolve"]
+    assert any(r.endswith(":trash-accessed") for r in resolved)
+    assert len(out.final.zone("runner.hand")) == 1
+
+
+def test_subroutine_resolved_event_and_delayed_draw(cards_root: Path):
+    # Raindrops Cut Stone: a power counter per resolved subroutine (the ETR included); when the run ends,
+    # draw 1 card per counter and gain 3[c].
+    out = _play("""
+title: t
+card_defs:
+  - {name: Ice Wall, subroutines: [[end_the_run]]}
+start: {turn: runner, at: action_phase}
+corp: {servers: {HQ: {ice: [{card: Ice Wall, rezzed: true}]}}}
+runner: {credits: 5, hand: [Raindrops Cut Stone], deck: [Sure Gamble, Sure Gamble]}
+decisions:
+  - {action: play, card: Raindrops Cut Stone, server: HQ}
+""", cards_root)
+    resolved = [f"{s.card}:{s.ability}" for s in out.steps if s.kind == "resolve"]
+    assert "Raindrops Cut Stone:subroutine-resolves" in resolved
+    assert len(out.final.zone("runner.hand")) == 1 and out.final.runner.credits == 5 - 1 + 3
+
+
+def test_ryo_after_a_subroutine_resolved_during_the_run(cards_root: Path):
+    out = _play("""
+title: t
+card_defs:
+  - {name: Enigma, subroutines: [[{lose_clicks: 1, player: runner}], [end_the_run]]}
+start: {turn: runner, at: action_phase}
+corp: {hand: [Hedge Fund], servers: {R&D: {ice: [{card: Enigma, rezzed: true}]}}, deck: [Sprint]}
+runner: {identity: "Ryō “Phoenix” Ōno: Out of the Ashes", credits: 5}
+decisions:
+  - {action: run, server: R&D}
+""", cards_root)
+    # Enigma's ETR ends the run: no successful run, so no gain.
+    assert "Ryō “Phoenix” Ōno: Out of the Ashes:successful-after-subroutine" not in [
+        f"{s.card}:{s.ability}" for s in out.steps if s.kind == "resolve"]
+    out = _play("""
+title: t
+card_defs:
+  - {name: Enigma, subroutines: [[{lose_clicks: 1, player: runner}]]}
+start: {turn: runner, at: action_phase}
+corp: {hand: [Hedge Fund], servers: {R&D: {ice: [{card: Enigma, rezzed: true}]}}, deck: [Sprint]}
+runner: {identity: "Ryō “Phoenix” Ōno: Out of the Ashes", credits: 5}
+decisions:
+  - {action: run, server: R&D}
+""", cards_root)
+    assert out.final.runner.credits == 6 and out.final.cards["Hedge Fund"].zone == "corp.discard"
+
+
+def test_installed_this_turn_filter(cards_root: Path):
+    out = _play("""
+title: t
+card_defs:
+  - {name: PAD Campaign, abilities: []}
+start: {turn: corp, at: action_phase}
+corp: {credits: 5, hand: [Seamless Launch, PAD Campaign]}
+decisions:
+  - {action: install, card: PAD Campaign, server: new}
+  - {action: play, card: Seamless Launch}
+  - {target: PAD Campaign}
+""", cards_root)
+    assert out.error is not None  # installed this turn: not a legal target
+    assert out.final.cards["PAD Campaign"].count("advancement") == 0
+
+
+def test_any_number_and_count_of_chosen(cards_root: Path):
+    # Mutually Assured Destruction: trash any number of rezzed cards, 1 tag per card trashed.
+    out = _play("""
+title: t
+card_defs:
+  - {name: PAD Campaign, abilities: []}
+  - {name: Ice Wall, subroutines: [[end_the_run]]}
+start: {turn: corp, at: action_phase}
+corp:
+  credits: 5
+  hand: [Mutually Assured Destruction]
+  servers:
+    Server 1: {root: [{card: PAD Campaign, rezzed: true}]}
+    HQ: {ice: [{card: Ice Wall, rezzed: true}]}
+decisions:
+  - {action: play, card: Mutually Assured Destruction}
+  - {target: [PAD Campaign, Ice Wall]}
+""", cards_root)
+    assert out.final.runner.tags == 2 and out.final.corp.clicks == 0
+    assert len(out.final.zone("corp.discard")) == 3
+
+
+def test_turn_facedown(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: corp, at: action_phase}
+corp: {credits: 5, hand: [Kakurenbo, Hedge Fund], discard: [Sprint, Sprint]}
+decisions:
+  - {action: play, card: Kakurenbo}
+  - {target: [Hedge Fund]}
+""", cards_root)
+    assert "rule_object_turn_faceup_facedown" in _anchors(out)
+    assert [out.final.cards[c].faceup for c in out.final.zone("corp.discard")] == [False] * 3
+    assert out.final.cards["Kakurenbo"].zone == "corp.removed"
+
+
+def test_sum_this_turn_of_scored_agendas(cards_root: Path):
+    out = _play("""
+title: t
+card_defs:
+  - {name: Hostile Takeover, abilities: []}
+start: {turn: corp, at: action_phase}
+corp:
+  credits: 5
+  hand: [Neurospike]
+  servers: {Server 1: {root: [{card: Hostile Takeover, counters: {advancement: 2}}]}}
+runner: {hand: [Sure Gamble, Sure Gamble, Sure Gamble]}
+decisions:
+  - {score: Hostile Takeover}
+  - {action: play, card: Neurospike}
+""", cards_root)
+    assert len(out.final.zone("runner.hand")) == 2  # Hostile Takeover's printed 1 point: 1 net damage
+
+
+def test_credits_hosted_on_a_run_event_pay_during_its_run(cards_root: Path):
+    # Overclock: 5[c] on the event, spendable during the run: they pay PAD Campaign's trash cost (4[c]).
+    out = _play("""
+title: t
+card_defs:
+  - {name: PAD Campaign, abilities: []}
+start: {turn: runner, at: action_phase}
+corp: {servers: {Server 1: {root: [PAD Campaign]}}}
+runner: {credits: 1, hand: [Overclock]}
+decisions:
+  - {action: play, card: Overclock, server: Server 1}
+  - {trash: PAD Campaign}
+""", cards_root)
+    assert out.error is None and out.final.cards["PAD Campaign"].zone == "corp.discard"
+    assert out.final.runner.credits == 0
+
+
+def test_credits_for_trash_costs_only(cards_root: Path):
+    # Bahia Bands' 4 hosted credits pay trash costs for the rest of the run.
+    out = _play("""
+title: t
+card_defs:
+  - {name: PAD Campaign, abilities: []}
+start: {turn: runner, at: action_phase}
+corp: {servers: {Server 1: {root: [PAD Campaign]}}}
+runner: {credits: 2, hand: [Bahia Bands], deck: [Sure Gamble, Sure Gamble]}
+decisions:
+  - {action: play, card: Bahia Bands, server: Server 1}
+  - {choose: 4}
+  - {choose: 1}
+  - {trash: PAD Campaign}
+""", cards_root)
+    assert out.error is None and out.final.cards["PAD Campaign"].zone == "corp.discard"
+    assert len(out.final.zone("runner.hand")) == 2
+
+
+def test_corp_chooses_the_server_of_an_install(cards_root: Path):
+    # Secure and Protect: the found ice protects a central server of the Corp's choice, paying 3[c] less
+    # than the install cost (the ice already there: 1[c] less 3, so nothing).
+    out = _play("""
+title: t
+card_defs:
+  - {name: Ice Wall, subroutines: [[end_the_run]]}
+  - {name: Enigma, subroutines: [[end_the_run]]}
+start: {turn: corp, at: action_phase}
+corp:
+  credits: 5
+  hand: [Secure and Protect]
+  deck: [Enigma, Hedge Fund]
+  servers: {R&D: {ice: [Ice Wall]}}
+decisions:
+  - {action: play, card: Secure and Protect}
+  - {target: Enigma}
+  - {target: R&D}
+""", cards_root)
+    assert out.final.zone("corp.server.R&D.ice") == ("Ice Wall", "Enigma")
+    assert out.final.corp.clicks == 1 and out.final.corp.credits == 4  # 5 - 1 (play cost) - 0 (ice tax 1, less 3)
+
+
+def test_install_in_a_remote_server_offers_only_remote_servers(cards_root: Path):
+    text = """
+title: t
+card_defs:
+  - {name: PAD Campaign, abilities: []}
+  - {name: Hostile Takeover, abilities: []}
+start: {turn: runner, at: action_phase}
+runner: {clicks: 1}
+corp:
+  credits: 5
+  hand: [Digital Rights Management, PAD Campaign]
+  deck: [Hostile Takeover, Hedge Fund]
+  servers: {Server 1: {root: [Hostile Takeover]}}
+decisions:
+  - {action: draw, player: runner}
+  - {action: play, card: Digital Rights Management, player: corp}
+  - {target: []}
+  - {target: PAD Campaign}
+  - {target: SERVER}
+"""
+    out = _play(text.replace("SERVER", "new"), cards_root)
+    assert out.error is None and out.final.cards["PAD Campaign"].zone == "corp.server.Server 2.root"
+    out = _play(text.replace("SERVER", "HQ"), cards_root)
+    assert out.error is not None and out.final.cards["PAD Campaign"].zone != "corp.server.HQ.root"
+
+
+def test_armed_asset_protection_counts_card_types_once(cards_root: Path):
+    # Faceup in Archives: 2 operations and an agenda (2 types, one an agenda); the facedown ice counts not.
+    out = _play("""
+title: t
+card_defs:
+  - {name: Hostile Takeover, abilities: []}
+  - {name: Ice Wall, subroutines: [[end_the_run]]}
+start: {turn: corp, at: action_phase}
+corp:
+  credits: 5
+  hand: [Armed Asset Protection]
+  discard: [Hedge Fund, Sprint, Hostile Takeover, {card: Ice Wall, faceup: false}]
+decisions: [{action: play, card: Armed Asset Protection}]
+""", cards_root)
+    assert out.final.corp.credits == 5 - 2 + 3 + 2 + 2
+
+
+def test_reveal_any_number_and_count_them(cards_root: Path):
+    # Meeting of Minds, connection: no search, then reveal 2 connections of the grip: gain 2[c].
+    out = _play("""
+title: t
+card_defs:
+  - {name: Kati Jones, abilities: []}
+  - {name: Professional Contacts, abilities: []}
+start: {turn: runner, at: action_phase}
+runner: {credits: 5, hand: [Meeting of Minds, Kati Jones, Professional Contacts, Sure Gamble]}
+decisions:
+  - {action: play, card: Meeting of Minds}
+  - {choose: 1}
+  - {target: [Kati Jones, Professional Contacts]}
+""", cards_root)
+    assert [s.card for s in out.steps if s.kind == "reveal"] == ["Kati Jones", "Professional Contacts"]
+    assert out.final.runner.credits == 5 - 4 + 2
+
+
+def test_s_dobrado_bypasses_the_first_ice_and_pays_a_click_for_the_second_at_threat_4(cards_root: Path):
+    text = """
+title: t
+card_defs:
+  - {name: Ice Wall, subroutines: [[end_the_run]]}
+  - {name: Enigma, subroutines: [[end_the_run]]}
+  - {name: Hostile Takeover, abilities: []}
+start: {turn: runner, at: action_phase}
+corp:
+  servers: {HQ: {ice: [{card: Enigma, rezzed: true}, {card: Ice Wall, rezzed: true}]}}
+  score: [Hostile Takeover, Hostile Takeover, Hostile Takeover, Hostile Takeover]
+runner: {credits: 5, hand: [S-Dobrado]}
+decisions:
+  - {action: play, card: S-Dobrado}
+  - {target: HQ}
+  - {pay: true}
+"""
+    out = _play(text, cards_root)
+    assert _kinds(out).count("bypass") == 2 and out.final.runner.clicks == 2
+    out = _play(text.replace("score: [Hostile Takeover, Hostile Takeover, Hostile Takeover, Hostile Takeover]",
+                             "score: [Hostile Takeover]"), cards_root)
+    assert _kinds(out).count("bypass") == 1 and out.error is not None  # threat 1: no payment offered
+
+
+def test_remove_tags_cost_paid_and_the_operation_scores_a_point(cards_root: Path):
+    from judgebook.engine.state import queries as q
+
+    out = _play("""
+title: t
+start: {turn: corp, at: action_phase}
+corp: {credits: 5, hand: [Backroom Machinations]}
+runner: {tags: 2}
+decisions: [{action: play, card: Backroom Machinations}]
+""", cards_root)
+    assert out.final.runner.tags == 1 and out.final.cards["Backroom Machinations"].zone == "corp.score"
+    assert q.agenda_points(out.final, "corp") == 1
+
+
+def test_cards_at_random_are_chosen_by_no_one(cards_root: Path):
+    # Bring Them Home after a steal: 2 cards of the grip at random go to the top of the stack, then the
+    # Corp's action phase ends.
+    out = _play("""
+title: t
+card_defs:
+  - {name: Hostile Takeover, abilities: []}
+start: {turn: runner, at: action_phase}
+runner: {credits: 10, clicks: 1, hand: [Sure Gamble, Hedge Fund, Sure Gamble]}
+corp: {credits: 5, hand: [Hostile Takeover, Bring Them Home], deck: [Sprint, Sprint]}
+decisions:
+  - {action: run, server: HQ}
+  - {action: play, card: Bring Them Home, player: corp}
+""", cards_root)
+    g = out.final
+    assert "target" not in [s.kind for s in out.steps if s.player == "corp" and s.how == "chosen"]
+    assert len(g.zone("runner.hand")) == 1 and len(g.zone("runner.deck")) == 2
+    assert "rule_forced_action_phase_end" in _anchors(out)
+
+
+def test_distinct_names_refuses_two_copies(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: runner, at: action_phase}
+runner: {credits: 5, hand: [Harmony AR Therapy], discard: [Sure Gamble, Sure Gamble, Hedge Fund]}
+decisions:
+  - {action: play, card: Harmony AR Therapy}
+  - {target: [Sure Gamble, Sure Gamble#2]}
+""", cards_root)
+    assert out.error is not None and len(out.final.zone("runner.discard")) == 3
+
+
+def test_top_of_deck_condition(cards_root: Path):
+    # MuslihaT: the top card is an icebreaker: it may be revealed and added to the grip.
+    text = """
+title: t
+card_defs:
+  - {name: Corroder, abilities: []}
+start: {turn: runner, at: runner_turn}
+runner:
+  identity: "MuslihaT: Multifarious Marketeer"
+  deck: [TOP, Sure Gamble]
+decisions:
+  - {choose: 1}
+"""
+    out = _play(text.replace("TOP", "Corroder"), cards_root)
+    assert out.error is None and out.final.zone("runner.hand") == ("Corroder",)
+    out = _play(text.replace("TOP", "Hedge Fund"), cards_root)
+    assert out.error is not None and out.final.zone("runner.hand") == ()  # not an icebreaker: no choice
+
+
+def test_exactly_that_many_cards(cards_root: Path):
+    # Simulation Reset: 2 cards trashed from HQ, so 2 from Archives shuffled into R&D and 2 drawn.
+    out = _play("""
+title: t
+start: {turn: corp, at: action_phase}
+corp: {credits: 5, hand: [Simulation Reset, Hedge Fund, Sprint, Pivot], discard: [Nanomanagement], deck: [Hedge Fund]}
+decisions:
+  - {action: play, card: Simulation Reset}
+  - {target: [Hedge Fund, Sprint]}
+  - {target: [Nanomanagement, Sprint]}
+""", cards_root)
+    g = out.final
+    assert out.error is None
+    assert sorted(g.zone("corp.hand")) == ["Hedge Fund#2", "Nanomanagement", "Pivot"]
+    assert g.zone("corp.discard") == ("Hedge Fund",) and g.cards["Simulation Reset"].zone == "corp.removed"
+
+
+def test_exactly_all_but_one(cards_root: Path):
+    out = _play("""
+title: t
+start: {turn: corp, at: action_phase}
+corp: {credits: 5, hand: [Peer Review, Hedge Fund, Sprint, Pivot]}
+decisions:
+  - {action: play, card: Peer Review}
+  - {target: [Hedge Fund, Pivot]}
+""", cards_root)
+    assert [s.card for s in out.steps if s.kind == "reveal"] == ["Hedge Fund", "Pivot"]
+    assert out.final.corp.credits == 5 - 4 + 7
+
+
+def test_a_card_among_those_looked_at(cards_root: Path):
+    # Blueberry Diesel: of the top 2, the second goes to the bottom; then 2 cards are drawn.
+    out = _play("""
+title: t
+start: {turn: runner, at: action_phase}
+runner: {credits: 5, hand: [Blueberry!™ Diesel], deck: [Sure Gamble, Hedge Fund, Sprint, Pivot]}
+decisions:
+  - {action: play, card: Blueberry!™ Diesel}
+  - {target: [Hedge Fund]}
+""", cards_root)
+    assert sorted(out.final.zone("runner.hand")) == ["Sprint", "Sure Gamble"]
+    assert out.final.zone("runner.deck") == ("Pivot", "Hedge Fund")
+
+
+def test_score_if_able_needs_the_advancement_requirement(cards_root: Path):
+    # Big Deal on Government Takeover (requirement 9): 4 counters are not enough, scoring is not offered.
+    out = _play("""
+title: t
+card_defs:
+  - {name: Government Takeover, abilities: []}
+start: {turn: corp, at: action_phase}
+corp: {credits: 20, hand: [Big Deal], servers: {Server 1: {root: [Government Takeover]}}}
+decisions:
+  - {action: play, card: Big Deal}
+  - {target: Government Takeover}
+  - {choose: 1}
+""", cards_root)
+    assert out.error is not None and out.error.rule == "rule_mandatory_choice"
+    assert out.final.cards["Government Takeover"].count("advancement") == 4
+
+
+def test_next_activation_command_bars_non_icebreakers_from_breaking(cards_root: Path):
+    text = """
+title: t
+card_defs:
+  - name: Test Breaker
+    side: runner
+    type: program
+    subtypes: [SUBTYPES]
+    strength: 5
+    abilities: [{id: brk, cost: {credits: 0}, break: {subtype: barrier, count: 1}}]
+  - {name: Ice Wall, subroutines: [[end_the_run]]}
+start: {turn: corp, at: action_phase}
+corp:
+  credits: 5
+  clicks: 1
+  hand: [NEXT Activation Command]
+  servers: {HQ: {ice: [{card: Ice Wall, rezzed: true}]}}
+runner: {credits: 5, installed: [Test Breaker]}
+decisions:
+  - {action: play, card: NEXT Activation Command}
+  - {action: run, server: HQ, player: runner}
+  - {use: Test Breaker, ability: brk, player: runner}
+"""
+    out = _play(text.replace("SUBTYPES", "virus"), cards_root)
+    assert out.error is not None and out.error.rule == "rule_cannot_precedence"
+    out = _play(text.replace("SUBTYPES", "icebreaker"), cards_root)
+    assert out.error is None and "subroutine_broken" in _kinds(out)

@@ -28,9 +28,10 @@ CASES_FILE = Path(__file__).with_name("search_relevance.toml")
 # the others recall@3 1.000, MRR 0.973; all recall@3 0.882, MRR 0.832.
 # Then a question's priors squared and its headings' share of its words
 # (chosen on two thirds of the questions, every third in file order held out:
-# see ranking.QUESTION_PRIOR_POWER), and "same time" searching "simultaneously":
-# questions recall@3 0.804, MRR 0.725; the others unchanged; all recall@3
-# 0.899, MRR 0.846.
+# see ranking.QUESTION_PRIOR_POWER), "same time" searching "simultaneously",
+# and 100 candidates for a question (api.QUESTION_FIRST): questions recall@3
+# 0.815, MRR 0.733 (held-out third 0.833 -> 0.867, 0.737 -> 0.793); the others
+# unchanged; all recall@3 0.904, MRR 0.850.
 # Issue 11 asks for questions recall@3 >= 0.90 and MRR >= 0.80, and all
 # queries recall@3 >= 0.96, MRR >= 0.92: NOT yet reached on this set, so the
 # floors below pin what is measured (a little under it), to report a
@@ -39,10 +40,10 @@ CASES_FILE = Path(__file__).with_name("search_relevance.toml")
 FLOOR_RECALL_1 = 0.86          # the queries other than questions
 FLOOR_RECALL_3 = 0.95
 FLOOR_MRR = 0.905
-QUESTION_FLOOR_RECALL_3 = 0.79
-QUESTION_FLOOR_MRR = 0.72
-ALL_FLOOR_RECALL_3 = 0.89
-ALL_FLOOR_MRR = 0.84
+QUESTION_FLOOR_RECALL_3 = 0.80
+QUESTION_FLOOR_MRR = 0.725
+ALL_FLOOR_RECALL_3 = 0.895
+ALL_FLOOR_MRR = 0.845
 MIN_QUESTIONS = 60 + 15        # issue 11 added at least 60 to the 15 there were
 MIN_CASES = 60
 
@@ -106,8 +107,12 @@ def test_relevance(full_index, capsys):
     questions = [r for c, r in ranks if c.kind == "question"]
     others = [r for c, r in ranks if c.kind != "question"]
     everything = [r for _, r in ranks]
+    # Every third question in file order was held out while the question
+    # ranking's constants were chosen (on the other two thirds): reported apart.
+    held_out = questions[2::3]
     lines = []
-    for name, rs in (("questions", questions), ("other queries", others), ("all", everything)):
+    for name, rs in (("questions", questions), ("  held out", held_out), ("other queries", others),
+                     ("all", everything)):
         r1, r3, mrr = figures(rs)
         lines.append(f"  {name:14} {len(rs):4} queries: recall@1 {r1:.3f}, recall@3 {r3:.3f}, MRR {mrr:.3f}")
     misses = [f"  {c.kind:8} {c.query!r}: rank {r or '>10'}" for c, r in ranks if r != 1]

@@ -108,7 +108,8 @@ def features(text: str, printed: bool = False) -> dict[str, frozenset[str]]:
 _NOT_TARGETS = re.compile(r"\bagenda points\b|\btriggering event\b|\bhost ice\b|\bthe ice is the host card\b"
                           r"|\bnot of type \w+|\btype \((?:'\w+',? ?){3,}\)|\bnon-(?:" + "|".join(TYPES) + r")\b"
                           r"|\b(?:stole|steals?|stolen|scores?|scored) (?:an |any |that |the )?agendas?\b"
-                          r"|\bagendas? (?:is|are) (?:stolen|scored)\b"
+                          r"|\bagendas? (?:is|are) (?:stolen|scored)\b|\bagendas? you (?:scored|stole)\b"
+                          r"|\bthe ice is an? \w+"
                           r"|\bof type (?:\w+ or ){2,}\w+")
 
 

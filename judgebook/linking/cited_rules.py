@@ -256,4 +256,6 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_sabotage_facedown": ("10.12.2a", "Additional Rules › Sabotage"),
     "rule_mark_designation_lingering_effect": ("10.11.4", "Additional Rules › Mark"),
     "rule_sabotage_hq_first": ("10.12.3a", "Additional Rules › Sabotage"),
+    "rule_object_turn_faceup_facedown": ("1.12.5", "Game Concepts › Objects"),
+    "rule_agenda_scored": ("1.17.6", "Game Concepts › Score, Scoring and Stealing"),
 }

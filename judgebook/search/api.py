@@ -10,7 +10,8 @@ any word (for a question: any word that is not common, the common ones only
 adding to the score) -> titles, definitions, eras (today's rules before
 history, superseded texts after their current version), kinds (rules before
 card texts, rulings and examples unless a card is named), for a question the
-share of its words a text has and examples standing for their rule, one hit
+share of its words a text has, the share its headings have, the priors
+counted twice, and examples standing for their rule, one hit
 per rule across CR versions (ranking) -> snippets, for the hits returned
 only. The ranking never depends on the limit (see FIRST). Never raises on
 any query.
@@ -35,6 +36,12 @@ MAX_LIMIT = 100
 # gathers the rest of the POOL, ranked after the first tier: so a shorter list
 # is always the start of a longer one.
 FIRST = 40
+# A question's answer may share few of its words with it (a rare word brings
+# it in, the common ones add little), so a question gathers more candidates
+# for the re-ranker: measured on the relevance set's questions, MRR 0.700 ->
+# 0.705 on the two thirds used to choose, 0.777 -> 0.793 on the held-out third,
+# for about half as much again of a question's time.
+QUESTION_FIRST = 100
 POOL = MAX_LIMIT + 5       # a few spare, for hits that collapse into one rule
 ENOUGH = 10
 _NUMBERISH = re.compile(r"^(?:r|rule\s*)?\d[\d.]*(?:\s?[a-z])?$", re.I)
@@ -152,9 +159,10 @@ def _answer(reader, parsed: ParsedQuery, filters: Filters, limit: int,
             where = f" in {parsed.ref.doc}" if parsed.ref.doc else " in the loaded documents"
             messages.append(f"No rule numbered {parsed.ref.number}{where}; searched the text instead.")
     plan, corrected, suggested, variants = planning.make_plan(reader, parsed, filters)
-    raw, total = reader.search(plan, FIRST, enough=ENOUGH)
+    first = QUESTION_FIRST if plan.question else FIRST
+    raw, total = reader.search(plan, first, enough=ENOUGH)
     shown = _ranked(reader, plan, variants, raw, filters)
-    if limit > len(shown) and len(raw) >= FIRST:
+    if limit > len(shown) and len(raw) >= first:
         more, total = reader.search(plan, POOL, enough=ENOUGH)
         taken = {h.id for h in raw} | {h.family or h.id for h in raw}
         rest = [h for h in more if h.id not in taken and (h.family or h.id) not in taken]

@@ -4,9 +4,11 @@ The backend scores words (BM25 over one field); the judge's sense of "the
 right answer" is added here: the query is the section's title or the term it
 defines; today's rules before history and before superseded texts; rules
 before the card texts, rulings and examples that share their words (unless
-the query names a card); for a question, the share of its words a text has,
-and an example counting for the rule it illustrates; one hit per rule across
-CR versions; and an old word's modern equivalent among the first two.
+the query names a card); for a question, the share of its words a text has
+and the share its headings have ("Draw Phase", "Approach Ice Phase"), the
+priors counted twice, and an example counting for the rule it illustrates;
+one hit per rule across CR versions; and an old word's modern equivalent
+among the first two.
 """
 from __future__ import annotations
 
@@ -84,22 +86,32 @@ def rerank(hits: list[StoredHit], variants: set[str], plan: Plan) -> list[tuple[
         # The share of the query's units (weighed by rarity) that `h` has: 0..1.
         if not weigh or not total or not h.stems:
             return 1.0
-        have = h.stems
-        share = sum(w for w, alts in units if any(a <= have for a in alts)) / total
-        return share ** COVERAGE_POWER
+        return (_share(units, h.stems) / total) ** COVERAGE_POWER
 
     def headed(h: StoredHit) -> float:
         # e ** (HEADING_WEIGHT * the share of the question's units its headings have)
         if not plan.question or not total:
             return 1.0
-        share = sum(w for w, alts in units if any(a <= h.heads for a in alts)) / total
-        return math.exp(HEADING_WEIGHT * share)
+        return math.exp(HEADING_WEIGHT * (_share(units, h.heads) / total))
 
     power = QUESTION_PRIOR_POWER if plan.question else 1.0
 
     def boosted(h: StoredHit) -> float:
         return h.score * _prior(h, plan) ** power * bonus(h) * cover(h) * headed(h)
     return sorted(((boosted(h), h) for h in hits), key=lambda p: (-p[0], p[1].rank, p[1].id))
+
+
+def _share(units: list[tuple[float, list[frozenset[str]]]], have: frozenset[str]) -> float:
+    """The summed weights of the units (any of whose alternatives) `have` holds.
+
+    Plain loops: this runs for every candidate of every question."""
+    total = 0.0
+    for weight, alternatives in units:
+        for stems in alternatives:
+            if stems <= have:
+                total += weight
+                break
+    return total
 
 
 @lru_cache(maxsize=50_000)

@@ -178,7 +178,7 @@ def _constants() -> dict:
         "RARE": planning.RARE, "COMMON_FACTOR": planning.COMMON_FACTOR,
         "MIN_LENGTH": fuzzy.MIN_LENGTH, "MAX_LENGTH": fuzzy.MAX_LENGTH,
         "ARTICLES": sorted(planning.ARTICLES),
-        "FIRST": api.FIRST, "POOL": api.POOL, "ENOUGH": api.ENOUGH,
+        "FIRST": api.FIRST, "QUESTION_FIRST": api.QUESTION_FIRST, "POOL": api.POOL, "ENOUGH": api.ENOUGH,
         "QUESTION_WORDS": sorted(qg.QUESTION_WORDS), "STOP": sorted(backend.STOP),
         "KIND_ALIASES": qg.KIND_ALIASES, "ERA_ALIASES": qg.ERA_ALIASES,
         "MAX_QUERY_CHARS": qg.MAX_QUERY_CHARS, "MAX_ITEMS": qg.MAX_ITEMS,

@@ -24,7 +24,7 @@ CORP_TYPES = ("agenda", "asset", "upgrade", "ice", "operation", "identity")
 RUNNER_TYPES = ("event", "program", "hardware", "resource", "identity")
 ONCE_PER = ("turn", "run", "encounter")
 ACTIVE_IN = ("hand", "discard", "deck", "score", "accessed", "installed", "current")
-CREDIT_USES = ("icebreakers", "traces", "install", "run", "central_run", "any")
+CREDIT_USES = ("icebreakers", "traces", "install", "run", "central_run", "trash", "any")
 
 
 @dataclass(frozen=True, eq=False)

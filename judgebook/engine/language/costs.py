@@ -2,6 +2,7 @@
 
 {clicks: 1, lose_clicks: 1, credits: 2 | X | <quantity>, trash: self, tags: 1, counters: {power: 1},
  damage: {net: 1}, forfeit: self, remove_from_game: self, remove_tags: 1}
+ from: <selector>   (from: the credits come only from the hosted credits of these cards)
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from typing import Any
 
 from judgebook.engine.language.nodes import At, check_keys, want_int
 from judgebook.engine.language.quantities import Number, Quantity, TheX, parse_quantity
+from judgebook.engine.language.selectors import parse_selector
 
-COST_KEYS = ("clicks", "lose_clicks", "credits", "trash", "tags", "counters", "damage", "forfeit",
+COST_KEYS = ("clicks", "lose_clicks", "credits", "from", "trash", "tags", "counters", "damage", "forfeit",
              "remove_from_game", "remove_tags")
 
 
@@ -29,6 +31,8 @@ class Cost:
     remove_self: bool = False  # "remove this card from the game" (rule_rfg_move)
     remove_tags: int = 0  # "remove 1 tag" (rule_remove_tags_or_bad_publicity_as_cost)
     lose_clicks: int = 0  # "Lose [click]": clicks lost, not spent (no "spent" event)
+    trash_cards: Any = None  # a Selector: "trash 1 installed resource" as an additional cost to play
+    credits_from: Any = None  # a Selector: "use this ability only by spending credits from stealth cards"
 
     @property
     def x(self) -> bool:
@@ -52,6 +56,8 @@ class Cost:
             self.remove_self or other.remove_self,
             self.remove_tags + other.remove_tags,
             self.lose_clicks + other.lose_clicks,
+            self.trash_cards or other.trash_cards,
+            self.credits_from or other.credits_from,
         )
 
     def render(self) -> str:
@@ -63,6 +69,8 @@ class Cost:
         if self.has_credits:
             c = self.credits
             parts.append(f"{c.render()}[c]" if isinstance(c, Number | TheX) else f"[c] equal to {c.render()}")
+            if self.credits_from is not None:
+                parts[-1] += f" (only from {self.credits_from.render()})"
         if self.trash_self:
             parts.append("[trash]")
         if self.remove_self:
@@ -75,10 +83,20 @@ class Cost:
             parts.append("forfeit this agenda")
         parts += [f"remove {n} {kind} counter{'s' if n != 1 else ''}" for kind, n in self.counters]
         parts += [f"suffer {n} {kind} damage" for kind, n in self.damage]
+        if self.trash_cards is not None:
+            parts.append(f"trash {self.trash_cards.render()}")
         return ", ".join(parts) or "nothing"
 
 
-def parse_cost(node: Any, at: At) -> Cost:
+def parse_cost(node: Any, at: At, other_cards: bool = False) -> Cost:
+    """`other_cards`: the cost may trash cards other than its own (only a card's additional cost to play)."""
+    cost = _parse_cost(node, at)
+    if cost.trash_cards is not None and not other_cards:
+        at.key(node, "trash").fail("trashing other cards as a cost is implemented for a card's own cost to play only")
+    return cost
+
+
+def _parse_cost(node: Any, at: At) -> Cost:
     check_keys(node, COST_KEYS, at)
     counters = node.get("counters") or {}
     damage = node.get("damage") or {}
@@ -90,16 +108,22 @@ def parse_cost(node: Any, at: At) -> Cost:
     for kind in damage:
         if kind not in ("net", "meat", "core"):
             at.key(node, "damage").fail("damage kinds are net, meat, core")
+    trash_cards = None
     if "trash" in node and node["trash"] != "self":
-        at.key(node, "trash").fail("a [trash] cost is written `trash: self`")
+        # Other cards trashed as a cost ("trash 1 installed resource"): chosen as the cost is paid.
+        trash_cards = parse_selector(node["trash"], at.key(node, "trash"))
+        if not trash_cards.chooses:
+            at.key(node, "trash").fail("a cost trashes `self` or cards chosen by a selector with a count")
     for key in ("forfeit", "remove_from_game"):
         if key in node and node[key] != "self":
             # Forfeiting or removing a chosen card ("forfeit 1 agenda") is not implemented: only the card itself.
             at.key(node, key).fail(f"write `{key}: self`: {key} of another card is not implemented")
+    if "from" in node and "credits" not in node:
+        at.key(node, "from").fail("`from` says which cards' credits pay the `credits` of this cost")
     return Cost(
         clicks=want_int(node, "clicks", at, 0) or 0,
         credits=parse_quantity(node["credits"], at.key(node, "credits")) if "credits" in node else Number(0),
-        trash_self="trash" in node,
+        trash_self=node.get("trash") == "self",
         tags=want_int(node, "tags", at, 0) or 0,
         counters=tuple(sorted(counters.items())),
         damage=tuple(sorted(damage.items())),
@@ -108,4 +132,6 @@ def parse_cost(node: Any, at: At) -> Cost:
         remove_self="remove_from_game" in node,
         remove_tags=want_int(node, "remove_tags", at, 0) or 0,
         lose_clicks=want_int(node, "lose_clicks", at, 0) or 0,
+        trash_cards=trash_cards,
+        credits_from=parse_selector(node["from"], at.key(node, "from"), None) if "from" in node else None,
     )

@@ -42,12 +42,15 @@ EVENTS = (
     "purge",
     "drawn",
     "subroutine_broken",
+    "subroutine_resolved",
     "fully_broken",
     "encounter_ends",
     "ability_used",
     "advanced",
+    "purge",
     "clicks_spent",
     "credits_spent",
+    "hosted_credits_spent",
     "would_damage",
     "would_tags",
     "would_trash",
@@ -187,6 +190,7 @@ _value_field("trash_cost", (True, False))  # type: ignore[arg-type]
 _value_field("fully_broken", (True, False))  # type: ignore[arg-type]
 _value_field("rezzed", (True, False))  # type: ignore[arg-type]  # the trashed card was rezzed
 _value_field("successful", (True, False))  # type: ignore[arg-type]  # a run that ends: was it successful
+_value_field("action", (True, False))  # type: ignore[arg-type]  # the used ability was an action ([click] cost)
 
 
 @EVENT_FILTERS.register("ice_subtype")
@@ -270,6 +274,13 @@ def _first(scope: str) -> None:
 
             if scope == "run" and current_run(g) is None:
                 return False
+            if scope == "encounter":
+                # Events of one encounter carry its number ("the first time you break a subroutine during each
+                # encounter with host ice").
+                seq = event.get("encounter_seq")
+                earlier = [f.event for f in g.history
+                           if f.event.name == event.name and f.event.get("encounter_seq") == seq]
+                return seq is not None and sum(1 for e in earlier if all(o.matches(g, ctx, e) for o in others)) <= 1
             return count_matching(g, ctx, event, scope, others) <= 1
 
         def render(self) -> str:
@@ -281,6 +292,7 @@ def _first(scope: str) -> None:
 
 _first("turn")
 _first("run")
+_first("encounter")
 
 
 @EVENT_FILTERS.register("installed")

@@ -127,6 +127,8 @@ def _amount_instruction(name: str, verb: str, noun: str) -> None:
 
         def render(self) -> str:
             who = f"{player_phrase(self.mods.player)} " if self.mods.player else ""
+            if noun == "[click]" and isinstance(self.amount, Number):
+                return f"{who}{verb} {'[click]' * self.amount.n}".strip()  # printed "gain [click][click]"
             amount = "all" if self.amount is ALL else self.amount.render()
             return f"{who}{verb} {amount} {noun}".strip()
 
@@ -246,6 +248,7 @@ for _name, _verb in (
     ("shuffle_into_deck", "shuffle into its owner's deck"),
     ("add_to_top_of_deck", "add to the top of its owner's deck"),
     ("add_to_bottom_of_deck", "add to the bottom of its owner's deck"),
+    ("turn_facedown", "turn facedown"),
 ):
     _card_instruction(_name, _verb)
 
@@ -298,15 +301,17 @@ class RemoveFromGame(Instruction):
         return f"remove {self.selector.render()} from the game"
 
 
-@instruction("counters")
+@instruction("counters", "then")
 @dataclass(frozen=True, eq=False)
 class PlaceCounters(Instruction):
-    """{counters: {add: 2, kind: virus, card: self}} / {counters: {remove: 1, kind: power, card: target}}"""
+    """{counters: {add: 2, kind: virus, card: self}} / {counters: {remove: 1, kind: power, card: target}};
+    `then` acts on the cards as `chosen` ("place 4 advancement counters on 1 installed card; score that card")."""
 
     kind: str
     amount: Quantity
     remove: bool
     on: Selector
+    then: tuple[Instruction, ...] = ()
     mods: Mods = field(default_factory=Mods)
 
     @property
@@ -327,6 +332,7 @@ class PlaceCounters(Instruction):
             parse_quantity(arg[key], at.key(arg, key)),
             key == "remove",
             parse_selector(arg.get("card", "self"), at.key(arg, "card")),
+            parse_instructions(mods.get("then"), whole.key(mods, "then")),
         )
 
     def possible(self, g: Game, ctx: Ctx) -> bool:
@@ -340,12 +346,19 @@ class PlaceCounters(Instruction):
 
         n = self.amount.value(g, ctx)
         targets = ctx.targets if self.on.chooses else tuple(self.on.candidates(g, ctx))
-        return effects.counters(g, targets, self.kind, -n if self.remove else n)
+        g = effects.counters(g, targets, self.kind, -n if self.remove else n)
+        if self.then and targets:
+            from judgebook.engine.rules.resolve import resolve_now
+
+            anchor = "rule_checkpoint_after_instruction_resolution"
+            g = resolve_now(g, replace(ctx, targets=(), chosen=targets), self.then, anchor)
+        return g
 
     def render(self) -> str:
         verb = "remove" if self.remove else "place"
         prep = "from" if self.remove else "on"
-        return f"{verb} {self.amount.render()} {self.kind} counters {prep} {self.on.render()}"
+        then = f"; if you do, {render_all(self.then)}" if self.then else ""
+        return f"{verb} {self.amount.render()} {self.kind} counters {prep} {self.on.render()}{then}"
 
 
 # --- lasting effects --------------------------------------------------------------------------
@@ -820,11 +833,12 @@ class AllAtOnce(Instruction):
 # --- installing, playing, running ------------------------------------------------------------
 
 
-@instruction("install", "pay_cost", "server", "position", "rezzed", "discount", "then")
+@instruction("install", "pay_cost", "server", "position", "rezzed", "discount", "then", "surcharge")
 @dataclass(frozen=True, eq=False)
 class Install(Instruction):
     """Install cards (ignoring the install cost unless `pay_cost`, lowered by `discount`); Corp cards in
-    `server` (new | this | a name), ice `position: inward_of_self`; `rezzed: true` installs and rezzes it;
+    `server` (new | this | a name, or remote | central | any: the Corp chooses), ice `position: inward_of_self`;
+    `rezzed: true` installs and rezzes it;
     `then` acts on each installed card as `chosen` ("place 2 advancement counters on that card")."""
 
     selector: Selector
@@ -834,6 +848,7 @@ class Install(Instruction):
     rez: bool = False
     discount: Quantity | None = None
     then: tuple[Instruction, ...] = ()
+    surcharge: Quantity | None = None  # "paying 1[c] more" (Masterwork)
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
@@ -841,6 +856,9 @@ class Install(Instruction):
         discount = parse_quantity(mods["discount"], whole.key(mods, "discount")) if "discount" in mods else None
         if discount is not None and not want_bool(mods, "pay_cost", whole):
             whole.key(mods, "discount").fail("a discount lowers a cost that is paid: add `pay_cost: true`")
+        surcharge = parse_quantity(mods["surcharge"], whole.key(mods, "surcharge")) if "surcharge" in mods else None
+        if surcharge is not None and not want_bool(mods, "pay_cost", whole):
+            whole.key(mods, "surcharge").fail("a surcharge raises a cost that is paid: add `pay_cost: true`")
         return cls(
             parse_selector(arg, at),
             want_bool(mods, "pay_cost", whole),
@@ -849,44 +867,37 @@ class Install(Instruction):
             want_bool(mods, "rezzed", whole),
             discount,
             parse_instructions(mods.get("then"), whole.key(mods, "then")),
+            surcharge,
         )
 
     def possible(self, g: Game, ctx: Ctx) -> bool:
         return bool(self.selector.candidates(g, ctx))
 
     def run(self, g: Game, ctx: Ctx) -> Game:
-        from judgebook.engine.rules.procedures import install_by_instruction
-        from judgebook.engine.rules.resolve import resolve_now
-
-        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        from judgebook.engine.rules.procedures import SERVER_CHOICES, after_install, install_by_instruction
         from judgebook.engine.state.queries import is_installed
 
+        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        if self.server in SERVER_CHOICES:
+            # Each card waits for the Corp's choice of server (and does its `then` once installed).
+            for cid in reversed(targets):
+                g = install_by_instruction(g, ctx, cid, self)
+            return g
         seq0 = g.seq
         installed = []
         for cid in targets:
             g = install_by_instruction(g, ctx, cid, self)
             if is_installed(g, cid):
                 installed.append(cid)
-        if not self.then or not installed:
-            return g
-        anchor = "rule_checkpoint_after_instruction_resolution"
-        for cid in reversed(installed):  # the first installed card's `then` first
-            g = resolve_now(g, replace(ctx, targets=(), chosen=(cid,)), self.then, anchor)
-        if any(p.serial > seq0 for p in g.pending):
-            # `then` is the next instruction: what the install made pending resolves first (rule_chain_reaction).
-            from judgebook.engine.rules.frames import push
-            from judgebook.engine.rules.windows import ReactionWindow
-
-            g = push(g, ReactionWindow(after=seq0))
-        return g
+        return after_install(g, ctx, self, installed, seq0)
 
     def render(self) -> str:
         how = "" if self.pay_cost else ", ignoring all costs"
         if self.discount is not None:
             how += f", paying {self.discount.render()}[c] less"
+        rez = " and rez it" if self.rez else ""
         then = f"; then, on that card: {render_all(self.then)}" if self.then else ""
-        verb = "install and rez" if self.rez else "install"
-        return f"{verb} {self.selector.render()}{how}{then}"
+        return f"install {self.selector.render()}{rez}{how}{then}"
 
 
 @instruction("play", "pay_cost")
@@ -918,7 +929,7 @@ class Play(Instruction):
 @instruction("run", "instead_of_breach")
 @dataclass(frozen=True, eq=False)
 class MakeRun(Instruction):
-    server: str  # a server name, `any`, `central`, `remote`, `mark`, or `among` (a list: "run HQ or R&D")
+    server: str  # a server name, any, central, remote, protected (by ice), mark, or among (a list: "HQ or R&D")
     among: tuple[str, ...] = ()
     instead: tuple[Instruction, ...] = ()  # "If successful, instead of breaching the server, ..."
     mods: Mods = field(default_factory=Mods)
@@ -931,7 +942,7 @@ class MakeRun(Instruction):
         if isinstance(arg, list) and len(arg) >= 2 and all(isinstance(a, str) for a in arg):
             return cls("among", tuple(arg), instead)
         if not isinstance(arg, str):
-            at.fail("run names a server, `any`, `central`, `remote`, `mark` or a list of servers")
+            at.fail("run names a server, `any`, `central`, `remote`, `protected`, `mark` or a list of servers")
         return cls(arg, (), instead)
 
     def run(self, g: Game, ctx: Ctx) -> Game:
@@ -940,7 +951,13 @@ class MakeRun(Instruction):
         return run_instruction(g, ctx, self.server, self.among, (self.instead, ctx) if self.instead else None)
 
     def render(self) -> str:
-        names = {"any": "any server", "mark": "your mark", "central": "a central server", "remote": "a remote server"}
+        names = {
+            "any": "any server",
+            "mark": "your mark",
+            "central": "a central server",
+            "remote": "a remote server",
+            "protected": "a server protected by ice",
+        }
         text = f"run {' or '.join(self.among) if self.among else names.get(self.server, self.server)}"
         return text + (f"; if successful, instead of breaching: {render_all(self.instead)}" if self.instead else "")
 
@@ -1087,6 +1104,36 @@ class AddToScore(Instruction):
 
     def render(self) -> str:
         return f"add {self.selector.render()} to a score area"
+
+
+@instruction("score")
+@dataclass(frozen=True, eq=False)
+class ScoreAgenda(Instruction):
+    """Score an installed agenda "if able": only with enough advancement counters and nothing forbidding it
+    (rule_advancement_requirement); outside a paid ability window, by the instruction itself."""
+
+    selector: Selector
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ScoreAgenda:
+        return cls(parse_selector(arg, at, default_count=None))
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules.procedures import score_refusal
+
+        return any(score_refusal(g, cid) is None for cid in self.selector.candidates(g, ctx))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.procedures import score_by_instruction
+
+        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        for cid in targets:
+            g = score_by_instruction(g, ctx, cid)
+        return g
+
+    def render(self) -> str:
+        return f"score {self.selector.render()}"
 
 
 @instruction("trace")

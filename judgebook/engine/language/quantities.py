@@ -395,6 +395,37 @@ _events("turn")
 _events("run")
 
 
+@QUANTITIES.register("sum_this_turn")
+@dataclass(frozen=True)
+class SumThisTurn(Quantity):
+    """A card statistic summed over this turn's events ("the printed agenda points on agendas you scored this
+    turn"): `{sum_this_turn: {event: scored, player: you, of: printed_agenda_points}}`."""
+
+    trigger: Any
+    of: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> SumThisTurn:
+        if not isinstance(arg, dict) or "of" not in arg or "event" not in arg:
+            at.fail("sum_this_turn needs `event`, its event filters and `of` (a card statistic)")
+        stats = [n for n, c in QUANTITIES.by_name.items() if c.__name__.startswith("CardStat_")]
+        if arg["of"] not in stats:
+            at.key(arg, "of").fail(f"`of` is a card statistic: {', '.join(stats)}")
+        rest = {k: v for k, v in arg.items() if k != "of"}
+        return cls(_event_with_filters(rest, at), str(arg["of"]))
+
+    def value(self, g: Game, ctx: Ctx) -> int:
+        from judgebook.engine.rules import values
+        from judgebook.engine.rules.history import facts_this
+
+        cards = [f.event.get("card") for f in facts_this(g, "turn") if self.trigger.matches(g, ctx, f.event)]
+        return sum(values.card_stat(g, c, self.of) for c in cards if c in g.cards)
+
+    def render(self) -> str:
+        what = self.trigger.render().removeprefix("when ")
+        return f"the total {self.of.replace('_', ' ')} of the cards of each {what} this turn"
+
+
 @QUANTITIES.register("events_last_turn")
 @dataclass(frozen=True)
 class EventsLastTurn(Quantity):

@@ -51,7 +51,7 @@ class Selector(Value):
         return out
 
 
-REFS = ("self", "target", "chosen", "event_card", "event_ice", "host", "encountered", "approached")
+REFS = ("self", "target", "chosen", "event_card", "event_ice", "host", "encountered", "approached", "accessed")
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,6 +75,7 @@ class Ref(Selector):
             "host": "the host card",
             "encountered": "the encountered ice",
             "approached": "the approached ice",
+            "accessed": "the card being accessed",
         }.get(self.ref, self.ref)
 
 
@@ -103,6 +104,12 @@ def resolve_ref(g: Game, ctx: Ctx, ref: str) -> list[str]:
             return [enc.ice] if enc else []
         run = current_run(g)
         return [run.ice_at(g)] if run and run.ice_at(g) else []
+    if ref == "accessed":
+        from judgebook.engine.rules.access import Access
+        from judgebook.engine.rules.frames import find
+
+        acc = find(g, Access)
+        return [acc.card] if acc is not None else []
     return [ref]
 
 
@@ -375,6 +382,21 @@ _flag_filter("active", lambda g, ctx, cid: q.is_active(g, cid), "active")
 _flag_filter("can_be_advanced", lambda g, ctx, cid: _advanceable(g, cid), "that can be advanced")
 
 
+def _installed_this_turn(g: Game, ctx: Ctx, cid: str) -> bool:
+    return any(f.event.name == "installed" and f.event.get("card") == cid for f in g.history if f.turn == g.turn)
+
+
+_flag_filter("installed_this_turn", _installed_this_turn, "installed this turn")
+
+
+def _top_of_deck(g: Game, ctx: Ctx, cid: str) -> bool:
+    zone = g.cards[cid].zone
+    return zone.endswith(".deck") and g.zone(zone)[:1] == (cid,)
+
+
+_flag_filter("top_of_deck", _top_of_deck, "on top of its deck")
+
+
 def _being_accessed(g: Game, ctx: Ctx, cid: str) -> bool:
     from judgebook.engine.rules.access import Access
     from judgebook.engine.rules.frames import find
@@ -497,6 +519,19 @@ class Matching(Selector):
     filters: tuple[Filter, ...]
     count: int | None = 1
     up_to: bool = False
+    at_random: bool = False  # `count: {at_random: N}`: N of the matching cards, chosen by no one
+    distinct_names: bool = False  # only cards with different names may be chosen together
+    count_of: Any = None  # `count: {exactly: QUANTITY}`: how many, known as the instruction resolves
+
+    def picks(self, g: Game, ctx: Ctx) -> list[tuple[str, ...]]:
+        if self.count_of is not None:
+            cands = self.candidates(g, ctx)
+            out = list(combinations(cands, min(self.count_of.value(g, ctx), len(cands))))[:200]
+        else:
+            out = super().picks(g, ctx)
+        if not self.distinct_names:
+            return out
+        return [p for p in out if len({g.cards[c].name for c in p}) == len(p)]
 
     def candidates(self, g: Game, ctx: Ctx) -> list[str]:
         zone = next((f.zone for f in self.filters if isinstance(f, InZone)), "installed")
@@ -506,16 +541,21 @@ class Matching(Selector):
             pool = list(g.cards)
         else:
             pool = [c for z in SEARCH_ZONES[zone] or () for c in g.zone(z)]
-        return [c for c in pool if all(f.matches(g, ctx, c) for f in self.filters)]
+        found = [c for c in pool if all(f.matches(g, ctx, c) for f in self.filters)]
+        return found[: self.count] if self.at_random and self.count is not None else found
 
     @property
     def chooses(self) -> bool:
-        return self.count is not None
+        return self.count is not None and not self.at_random
 
     def render(self) -> str:
         how = (
             "each"
             if self.count is None
+            else f"{self.count_of.render()}"
+            if self.count_of is not None
+            else "any number of"
+            if self.up_to and self.count == ANY_NUMBER
             else f"up to {self.count}"
             if self.up_to
             else "a"
@@ -523,6 +563,10 @@ class Matching(Selector):
             else str(self.count)
         )
         words = " ".join(f.render() for f in self.filters)
+        if self.at_random:
+            words = f"at random {words}"
+        if self.distinct_names:
+            words = f"{words} with different names"
         return f"{how} card{'s' if self.count != 1 else ''} {words}".strip()
 
 
@@ -564,9 +608,30 @@ def parse_selector(node: Any, at: At, default_count: int | None = 1) -> Selector
     filters: list[Filter] = []
     count: int | None = default_count
     up_to = False
+    at_random = False
+    distinct = False
+    count_of = None
     for key, value in node.items():
+        if key == "count" and isinstance(value, dict) and set(value) == {"at_random"}:
+            # "N cards at random": nobody chooses them (the engine takes the first ones in the zone's order,
+            # one of the possible outcomes, as it does for damage).
+            count, at_random = want_int(value, "at_random", at.key(node, "count")), True
+            if count is None or count < 1:
+                at.key(node, "count").fail("write `count: {at_random: N}`")
+            continue
+        if key == "count" and isinstance(value, dict) and set(value) == {"exactly"}:
+            # "that many cards", "all but 1 card": a number known when the instruction resolves.
+            from judgebook.engine.language.quantities import parse_quantity
+
+            count_of = parse_quantity(value["exactly"], at.key(node, "count").key(value, "exactly"))
+            count = ANY_NUMBER
+            continue
         if key == "count":
             count, up_to = _count(value, at.key(node, "count"))
+            continue
+        if key == "distinct_names":
+            # "cards with different names": only sets of cards with no title twice can be chosen.
+            distinct = want_bool(node, "distinct_names", at)
             continue
         if key == "up_to":
             want_bool(node, "up_to", at)
@@ -574,17 +639,24 @@ def parse_selector(node: Any, at: At, default_count: int | None = 1) -> Selector
         if key not in FILTERS.by_name:
             at.key(node, str(key)).fail(f"unknown filter {key!r} (known: count, {', '.join(FILTERS.names())})")
         filters.append(FILTERS.by_name[key].parse(value, at.key(node, str(key))))  # type: ignore[attr-defined]
-    return Matching(tuple(filters), count, up_to)
+    if distinct and count is None:
+        at.key(node, "distinct_names").fail("distinct_names limits a choice: give a `count`")
+    return Matching(tuple(filters), count, up_to, at_random, distinct, count_of)
+
+
+ANY_NUMBER = 1_000_000  # `{up_to: any}`: "any number of" cards, the chooser's pick of every subset
 
 
 def _count(value: Any, at: At) -> tuple[int | None, bool]:
     if value == "all":
         return None, False
+    if value == {"up_to": "any"}:
+        return ANY_NUMBER, True
     if isinstance(value, dict) and set(value) == {"up_to"} and isinstance(value["up_to"], int):
         return int(value["up_to"]), True
     if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
         return value, False
-    at.fail("count is a number, `all` or {up_to: N}")
+    at.fail("count is a number, `all`, {up_to: N} or {up_to: any}")
 
 
 @FILTERS.register("is")

@@ -161,9 +161,11 @@ class AdditionalCost(Static):
         to = want_str(arg, "to", at, None, ADDITIONAL_TO)
         if to is None or "cost" not in arg:
             at.fail("additional_cost needs `to` and `cost`")
+        own_play = to == "play" and arg.get("card") == "self"
+        cost = parse_cost(arg["cost"], at.key(arg, "cost"), other_cards=own_play)
         return cls(
             to,
-            parse_cost(arg["cost"], at.key(arg, "cost")),
+            cost,
             want_str(arg, "server", at),
             want_str(arg, "card", at, "any", ("self", "any")) or "any",
             want_bool(arg, "first_this_turn", at),

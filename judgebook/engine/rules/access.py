@@ -13,7 +13,7 @@ from judgebook.engine.rules.effects import move, trash
 from judgebook.engine.rules.frames import Frame, current_run, event, log, path, pop, push, react_first, set_top
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.state import queries as q
-from judgebook.engine.state.model import Game
+from judgebook.engine.state.model import Game, evolve
 
 
 @dataclass(frozen=True)
@@ -222,13 +222,15 @@ class Access(Frame):
             from judgebook.engine.rules.windows import use_ability
 
             return use_ability(g, "runner", str(option.decision.value), str(option.decision.get("ability")), None)
-        g = pop(g)
         if not option.decision.value:
-            return g
+            return pop(g)
         d = q.definition(g, self.card)
         price = Number(costs.changed(g, "trash", self.card, d.trash_cost or 0))
         g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(self.card, "runner"), "runner", "trash")
-        return trash(g, self.card, "runner")
+        # The card is trashed while it is being accessed ("the first time you trash a card you are accessing"):
+        # this decision leaves the stack after the trash.
+        g = trash(g, self.card, "runner")
+        return evolve(g, stack=tuple(f for f in g.stack if f is not self))
 
 
 def _server_of_candidate(g: Game, cid: str) -> str | None:

@@ -4,7 +4,7 @@ card allows this use; nested costs inside instructions (rule_nested_cost)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.errors import IllegalDecision
@@ -67,7 +67,9 @@ def would_be_prevented(g: Game, what: str, kind: str | None) -> bool:
 def credit_sources(g: Game, side: Side, purpose: str, source: str | None) -> list[tuple[str, int]]:
     """Hosted credits this payment may use: (card, credits), the pool not included."""
     out = []
-    for cid in q.installed(g, side):
+    # Credits hosted on an event being played count too ("you can spend hosted credits during that run").
+    playing = [c for c in g.zone("play") if g.cards[c].owner == side]
+    for cid in list(q.installed(g, side)) + playing:
         d = q.definition(g, cid)
         n = g.cards[cid].count("credit")
         if not n or not q.is_active(g, cid):
@@ -85,6 +87,7 @@ def credit_sources(g: Game, side: Side, purpose: str, source: str | None) -> lis
             "install": purpose == "install",
             "run": current_run(g) is not None,
             "central_run": (run := current_run(g)) is not None and run.server in q.CENTRAL,
+            "trash": purpose == "trash" and current_run(g) is not None,  # trash costs during the run
         }[d.credits_for]
         if allowed:
             out.append((cid, n))
@@ -108,8 +111,14 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
     credits = cost.credits.value(g, ctx) if cost.has_credits else 0
     if credits and cannot(g, "spend_credits", payer):
         return "rule_cannot_precedence", "cannot spend credits"
-    if credits > available_credits(g, payer, purpose, ctx.source):
-        return "rule_cost", f"needs {credits}[c], can spend {available_credits(g, payer, purpose, ctx.source)}"
+    can = available_credits(g, payer, purpose, ctx.source)
+    if cost.credits_from is not None:
+        # Only credits hosted on the named cards may pay (the pool cannot): "… only by spending credits from
+        # stealth cards".
+        named = cost.credits_from.candidates(g, ctx)
+        can = sum(n for c, n in credit_sources(g, payer, purpose, ctx.source) if c in named)
+    if credits > can:
+        return "rule_cost", f"needs {credits}[c], can spend {can}"
     # A [trash] cost trashes the card from where it is: installed, in the play area, or in hand for an
     # ability used from HQ ("reveal and trash this ice from HQ").
     zone = g.cards[ctx.source].zone if cost.trash_self else ""
@@ -131,6 +140,12 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
     for kind, n in cost.counters:
         if g.cards[ctx.source].count(kind) < n:
             return "rule_cost", f"needs {n} {kind} counter(s) on {ctx.source}"
+    if cost.trash_cards is not None:
+        # The card being played is in the play area when its costs are paid: it cannot trash itself.
+        cands = [c for c in cost.trash_cards.candidates(g, ctx) if c != ctx.source]
+        need = cost.trash_cards.count or 1
+        if len(cands) < need:
+            return "rule_cost", f"needs {need} card(s) to trash: {cost.trash_cards.render()}"
     return None
 
 
@@ -169,6 +184,9 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
                 raise IllegalDecision(f"{cid}'s credits cannot pay for this", "rule_spend_credits")
         pool = 0 if cannot(g, "spend_pool_credits", payer) else g.player(payer).credits
         order = list(using) + ["pool"] + [c for c in sources if c not in using]
+        if cost.credits_from is not None:
+            allowed = set(cost.credits_from.candidates(g, ctx))
+            order = [c for c in order if c in allowed]
         for cid in order:
             if not left:
                 break
@@ -184,8 +202,11 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
                 g = evolve(g, cards=g.cards.set(cid, g.cards[cid].with_counter("credit", -take)))
                 changes.append(f"{take}[c] from {cid}")
                 left -= take
+                # "Spend credits from an installed card" (The Twinning) and "when it is empty" (Penumbral Toolkit).
+                g = emit(g, event("hosted_credits_spent", card=cid, amount=take, player=payer),
+                         f"{take}[c] spent from {cid}", "rule_cost", payer)
         run = current_run(g)
-        if left and payer == "runner" and run is not None and run.bp_credits:
+        if left and payer == "runner" and run is not None and run.bp_credits and cost.credits_from is None:
             from judgebook.engine.rules.frames import swap
 
             take = min(left, run.bp_credits)
@@ -428,3 +449,35 @@ class AdditionalCostChoice(Frame):
             "runner",
         )
         return swap(g, acc, replace(acc, declined=acc.declined | {self.to})) if acc is not None else g
+
+
+@dataclass(frozen=True)
+class TrashForCost(Frame):
+    """Cards trashed as a cost ("as an additional cost, trash 1 installed resource"): the payer chooses them
+    (`{target: [cards]}`), and they are trashed as a cost, which cannot be prevented (rule_cost)."""
+
+    ctx: Ctx
+    cards: Any  # a Selector with a count
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        from itertools import combinations
+
+        cands = [c for c in self.cards.candidates(g, self.ctx) if c != self.ctx.source]
+        need = min(self.cards.count or 1, len(cands))
+        picks = list(combinations(cands, need))[:200]
+        return ChoicePoint(
+            self.ctx.controller,
+            "target",
+            f"trash as a cost: {self.cards.render()}",
+            "rule_cost",
+            tuple(Option(decision("target", list(p)), ", ".join(p), "rule_cost") for p in picks),
+            default=0,
+            default_reason="only" if len(picks) == 1 else "default",
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        g = pop(g)
+        for cid in option.decision.value or ():
+            g = trash(g, str(cid), self.ctx.controller, cause="cost")
+        return g

@@ -237,6 +237,11 @@ def apply_to_cards(g: Game, ctx: Ctx, name: str, targets: tuple[str, ...]) -> Ga
             g = move(g, cid, f"{card.owner}.deck", 0)
         elif name in ("add_to_bottom_of_deck", "shuffle_into_deck"):
             g = move(g, cid, f"{card.owner}.deck")
+        elif name == "turn_facedown":
+            # The same object, now facedown (rule_object_turn_faceup_facedown).
+            g = evolve(g, cards=g.cards.set(cid, replace(card, faceup=False)))
+            g = log(g, "facedown", f"{cid} is turned facedown", "rule_object_turn_faceup_facedown", ctx.controller,
+                    card=cid)
         else:
             raise ValueError(name)
     return g

@@ -21,7 +21,7 @@ from judgebook.engine.rules.frames import (
     swap,
 )
 from judgebook.engine.rules.resolve import Resolve
-from judgebook.engine.rules.triggers import emit
+from judgebook.engine.rules.triggers import emit, record
 from judgebook.engine.rules.windows import PriorityWindow
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game
@@ -114,6 +114,7 @@ class Encounter(Frame):
                 card=self.ice,
                 ability=f"sub{i + 1}",
             )
+            g = record(g, event("subroutine_resolved", ice=self.ice, subroutine=i + 1))
             return push(g, Resolve(subs[i].effects, Ctx(self.ice, "corp", f"sub{i + 1}"), "step_resolve_subroutine"))
         return self._complete(g, server)
 

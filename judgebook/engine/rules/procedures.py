@@ -22,14 +22,24 @@ if TYPE_CHECKING:
     from judgebook.engine.language.instructions import Install, Trace
 
 
+SERVER_CHOICES = ("remote", "central", "any")  # `server:` words that let the Corp choose the server
+
+
 def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
     d = q.definition(g, cid)
     side = g.cards[cid].owner
+    if side == "corp" and ins.server in SERVER_CHOICES:
+        return push(g, InstallWhere(ctx, cid, ins))
     if ins.pay_cost:
-        # A Corp card's printed cost is its rez or play cost: its install cost is the ice tax of a server, and
-        # this instruction installs into a new server, so 0 (rule_install_cost_ice).
+        # A Corp card's printed cost is its rez or play cost: its install cost is the ice tax of the server
+        # (rule_install_cost_ice), nothing in a new server.
         printed = (d.cost or 0) if side == "runner" else 0
-        price = max(0, printed - (ins.discount.value(g, ctx) if ins.discount else 0))
+        if side == "corp" and d.type == "ice" and ins.server not in (None, "new", "this"):
+            printed = len(g.zone(q.ice_zone(ins.server)))
+        if side == "runner":
+            printed = costs.changed(g, "install", cid, printed)
+        surcharge = ins.surcharge.value(g, ctx) if ins.surcharge else 0
+        price = max(0, printed - (ins.discount.value(g, ctx) if ins.discount else 0) + surcharge)
         why = costs.refusal(g, Cost(credits=Number(price), has_credits=True), Ctx(cid, side), side, "install")
         if why:
             return log(g, "cannot_pay", f"{cid} cannot be installed: {why[1]}", why[0], side, card=cid)
@@ -61,6 +71,50 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
     return g
 
 
+def after_install(g: Game, ctx: Ctx, ins: Install, installed: list[str], seq0: int) -> Game:
+    """An install's `then`, on each installed card as `chosen`, after what the install made pending."""
+    if not ins.then or not installed:
+        return g
+    anchor = "rule_checkpoint_after_instruction_resolution"
+    for cid in reversed(installed):  # the first installed card's `then` first
+        g = resolve_now(g, replace(ctx, targets=(), chosen=(cid,)), ins.then, anchor)
+    if any(p.serial > seq0 for p in g.pending):
+        # `then` is the next instruction: what the install made pending resolves first (rule_chain_reaction).
+        from judgebook.engine.rules.windows import ReactionWindow
+
+        g = push(g, ReactionWindow(after=seq0))
+    return g
+
+
+@dataclass(frozen=True)
+class InstallWhere(Frame):
+    """The Corp chooses the server a card is installed in (`server: remote | central | any`): `{target: S}`,
+    `new` for a new remote server; an agenda or asset goes only in a remote server (rule_corp_basic_action_install)."""
+
+    ctx: Ctx
+    card: str
+    ins: Install
+
+    def step(self, g: Game) -> ChoicePoint:
+        d = q.definition(g, self.card)
+        want = self.ins.server
+        servers = [s for s in g.servers if want == "any" or (want == "central") == (s in q.CENTRAL)]
+        if d.type in ("agenda", "asset"):
+            servers = [s for s in servers if s not in q.CENTRAL]
+        if want != "central":
+            servers.append("new")
+        opts = tuple(Option(decision("target", [s]), f"install {self.card} in {s}", "rule_installing") for s in servers)
+        return ChoicePoint("corp", "target", f"the server to install {self.card} in", "rule_installing", opts,
+                           default=0, path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        g = pop(g)
+        seq0 = g.seq
+        g = install_by_instruction(g, self.ctx, self.card, replace(self.ins, server=str(option.decision.value[0])))
+        installed = [self.card] if q.is_installed(g, self.card) else []
+        return after_install(g, self.ctx, self.ins, installed, seq0)
+
+
 def run_instruction(g: Game, ctx: Ctx, server: str, among: tuple[str, ...] = (), instead: Any = None) -> Game:
     """`instead`: (instructions, ctx) that replace the breach of this run if it is successful."""
     from judgebook.engine.rules.run import start_run
@@ -76,7 +130,7 @@ def run_instruction(g: Game, ctx: Ctx, server: str, among: tuple[str, ...] = (),
         if ctx.server is not None:
             return start_run(g, ctx.server, instead)
         return push(g, ChooseServer(ctx, instead=instead))
-    if server in ("central", "remote", "among"):
+    if server in ("central", "remote", "among", "protected"):
         return push(g, ChooseServer(ctx, server, among, instead))
     return start_run(g, server, instead)
 
@@ -84,7 +138,7 @@ def run_instruction(g: Game, ctx: Ctx, server: str, among: tuple[str, ...] = (),
 @dataclass(frozen=True)
 class ChooseServer(Frame):
     ctx: Ctx
-    want: str = "any"  # any | central | remote | among (the servers listed)
+    want: str = "any"  # any | central | remote | protected (by ice) | among (the servers listed)
     among: tuple[str, ...] = ()
     instead: Any = None  # what replaces the breach of that run, if it is successful
 
@@ -95,6 +149,8 @@ class ChooseServer(Frame):
             if (self.want == "central") != (s in q.CENTRAL) and self.want in ("central", "remote"):
                 continue
             if self.want == "among" and s not in self.among:
+                continue
+            if self.want == "protected" and not g.zone(q.ice_zone(s)):
                 continue
             d = decision("target", [s])
             if costs.cannot(g, "run", "runner", s):
@@ -258,3 +314,22 @@ class IdentifyMarkFrame(Frame):
         g = create_lasting(pop(g), replace(self.ctx, chosen=()), Mark(server), "turn")
         return log(g, "mark", f"{server} becomes the Runner's mark for this turn",
                    "rule_mark_designation_lingering_effect", "runner")
+
+
+def score_refusal(g: Game, cid: str) -> tuple[str, str] | None:
+    d = q.definition(g, cid)
+    if d.type != "agenda" or not q.is_installed(g, cid):
+        return "rule_advancement_requirement", f"{cid} is not an installed agenda"
+    if g.cards[cid].count("advancement") < (d.advancement_requirement or 0):
+        return "rule_advancement_requirement", f"{cid} has fewer advancement counters than its requirement"
+    if costs.cannot(g, "score", "corp", q.server_of(g, cid), cid):
+        return "rule_cannot_precedence", f"{cid} cannot be scored"
+    return None
+
+
+def score_by_instruction(g: Game, ctx: Ctx, cid: str) -> Game:
+    why = score_refusal(g, cid)
+    if why is not None:
+        return log(g, "cannot_score", why[1], why[0], "corp", card=cid)
+    g = move(g, cid, "corp.score")
+    return emit(g, event("scored", card=cid, player="corp"), f"the Corp scores {cid}", "rule_agenda_scored", "corp")

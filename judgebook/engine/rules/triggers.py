@@ -16,6 +16,14 @@ def emit(g: Game, ev: GameEvent, text: str, anchor: str, player: Side | None = N
     return _trigger(g, ev)
 
 
+def record(g: Game, ev: GameEvent) -> Game:
+    """An event already in the timeline under its own step (a subroutine resolving): remembered and
+    checked against conditional abilities, without a second line."""
+    run = current_run(g)
+    g = evolve(g, history=g.history + (Fact(ev, g.turn, int(run.seq) if run else -1),))
+    return _trigger(g, ev)
+
+
 def _trigger(g: Game, ev: GameEvent) -> Game:
     added: list[Pending] = []
     seq = g.seq

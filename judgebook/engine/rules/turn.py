@@ -429,13 +429,22 @@ def install(g: Game, side: Side, cid: str, server: object) -> Game:
 
 
 def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = None) -> Game:
-    d = q.definition(g, cid)
     extra = costs.additional_cost(g, "play", cid)
     # The card goes to the play area first, then its costs are paid (rule_steps_playing_place,
     # rule_steps_playing_play_cost): damage paid as a cost cannot trash the card being played.
     g = move(g, cid, "play")
+    if extra is not None and extra.trash_cards is not None:
+        # Cards trashed as a cost are chosen first; the rest of the costs and the play follow.
+        g = push(g, Call(_pay_and_resolve, (side, cid, pay, server)))
+        return push(g, costs.TrashForCost(Ctx(cid, side), extra.trash_cards))
+    return _pay_and_resolve(g, side, cid, pay, server)
+
+
+def _pay_and_resolve(g: Game, side: Side, cid: str, pay: bool, server: str | None) -> Game:
+    d = q.definition(g, cid)
+    extra = costs.additional_cost(g, "play", cid)
     if extra is not None:
-        g = costs.pay(g, extra, Ctx(cid, side), side)
+        g = costs.pay(g, replace(extra, trash_cards=None), Ctx(cid, side), side)
     if pay:
         price = Number(costs.changed(g, "play", cid, d.cost or 0))
         g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(cid, side), side, "play")
@@ -479,6 +488,13 @@ def end_action_phase(g: Game, side: Side) -> Game:
 def _to_discard(g: Game, cid: str) -> Game:
     from judgebook.engine.language.statics import NotTrashed
     from judgebook.engine.rules.values import statics
+
+    if g.pending and not g.over:
+        # Abilities that met their condition as the card finished resolving ("when that run ends") resolve
+        # while it is still in the play area; it is trashed after (rule_steps_playing_trash_played_card).
+        reacted = react_first(push(g, Call(_to_discard, (cid,))))
+        if reacted is not None:
+            return reacted
 
     if any(isinstance(effect, NotTrashed) and ctx.source == cid for effect, ctx in statics(g)):
         return log(g, "stays", f"{cid} stays in the play area", "rule_play_not_trashed_until", g.cards[cid].owner)

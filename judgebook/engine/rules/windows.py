@@ -504,7 +504,15 @@ def use_ability(
         g = costs.pay(g, costs.changed_cost(g, ab.cost, ctx), ctx, side, purpose, using)
     g = emit(
         g,
-        event("ability_used", card=cid, ability=ab.id, player=side, trash_cost=bool(ab.cost and ab.cost.trash_self)),
+        event(
+            "ability_used",
+            card=cid,
+            ability=ab.id,
+            player=side,
+            trash_cost=bool(ab.cost and ab.cost.trash_self),
+            type=q.definition(g, cid).type,  # "take an action on an installed resource" (Juli Moreira Lee)
+            action=ab.is_action,
+        ),
         f"the {side} uses {cid}: {ab.text or ab.id}",
         "step_paid_ability_resolution",
         side,

@@ -452,6 +452,19 @@
     base.forEach(function (v, d) { var o = optional.get(d); out.set(d, o === undefined ? v : v + o); });
     return out;
   }
+  function withCommon(base, common) {
+    // andMaybe(base, union(common)), to the same sums, looking up base's texts only.
+    var out = new Map();
+    base.forEach(function (v, d) {
+      var extra;
+      common.forEach(function (m) {
+        var o = m.get(d);
+        if (o !== undefined) extra = extra === undefined ? o : extra + o;
+      });
+      out.set(d, extra === undefined ? v : v + extra);
+    });
+    return out;
+  }
   Engine.prototype.words = function (words, weight) {
     // backend._words: one word, or a phrase as its word pairs.
     var terms = this.analyze(words.join(" "));
@@ -516,7 +529,7 @@
       var C = this.c.COMMON_IDF;
       var rare = units.filter(function (_, k) { return u.weights[k] >= C; });
       var common = units.filter(function (_, k) { return u.weights[k] < C; });
-      steps = [[rare.length && common.length ? andMaybe(union(rare), union(common)) : union(units), limit]];
+      steps = [[rare.length && common.length ? withCommon(union(rare), common) : union(units), limit]];
     }
     var adj = plan.apart || plan.question ? null : this.adjacent(plan);
     if (adj) steps.unshift([adj, enough]);
@@ -673,8 +686,9 @@
       if (parsed.ref.number) messages.push("No rule numbered " + parsed.ref.number + "; searched the text instead.");
     }
     var plan = this.plan(parsed, filters);
-    var raw = this.search(plan, c.FIRST, c.ENOUGH), shown = this.ranked(plan, raw.hits), total = raw.total;
-    if (limit > shown.length && raw.hits.length >= c.FIRST) {
+    var first = plan.question ? c.QUESTION_FIRST : c.FIRST;
+    var raw = this.search(plan, first, c.ENOUGH), shown = this.ranked(plan, raw.hits), total = raw.total;
+    if (limit > shown.length && raw.hits.length >= first) {
       var more = this.search(plan, c.POOL, c.ENOUGH);
       total = more.total;
       var taken = new Set();
