@@ -4,12 +4,13 @@
 
 Each measurement is a fresh process (nothing cached: the YAML, the NetrunnerDB join), the cases interleaved
 round by round, the median reported. Timed inside the process, imports apart from loading:
-  - pool:      every definition under --cards-dir (default rules_source/cards/standard/), parsed with its
+  - pool:      every definition file under --cards-dir (default rules_source/cards/standard/), parsed with its
                statistics joined from NetrunnerDB (judgebook.cards.definitions.read_definitions);
   - full pool: the same for a generated folder of one definition per card of the Standard pool (547, in a
                temporary folder: abilities of a typical shape, so the cost does not wait for the real ones);
   - today:     the 86 definitions of rules_source/cards/*.yaml (engine.language.cards.load_library).
-Goal (issue 9): loading every definition ≤ 0.3 s. Progress goes to stderr, the table (or --json) to stdout.
+Goal (issue 9): loading every definition ≤ 0.3 s. CPU seconds are shown beside the wall-clock ones: on a busy
+machine they say what the loading itself costs. Progress goes to stderr, the table (or --json) to stdout.
 """
 from __future__ import annotations
 
@@ -28,19 +29,19 @@ GOAL_S = 0.3
 
 WORKER = """
 import json, sys, time
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 case, folder, nrdb = sys.argv[1], sys.argv[2], sys.argv[3]
 if case == "today":
     from judgebook.engine.language.cards import load_library
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     n = len(load_library(folder))
 else:
     from judgebook.cards.definitions import read_definitions
     from judgebook.engine.language.nrdb import CardSource
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     n = len(read_definitions(folder, CardSource(nrdb)))
-t2 = time.perf_counter()
-print(json.dumps({"cards": n, "import_s": t1 - t0, "load_s": t2 - t1}))
+t2, c2 = time.perf_counter(), time.process_time()
+print(json.dumps({"cards": n, "import_s": t1 - t0, "load_s": t2 - t1, "load_cpu_s": c2 - c1}))
 """
 
 # One definition per pool card, of a shape most cards have: a paid ability, a conditional one, and for ice a
@@ -83,6 +84,7 @@ def measure(nrdb: Path, cards_dir: Path, rounds: int) -> dict[str, Any]:
                 if r:
                     runs[case].append(got)
     return {case: {"cards": rs[0]["cards"], "load_s": statistics.median(x["load_s"] for x in rs),
+                   "load_cpu_s": statistics.median(x["load_cpu_s"] for x in rs),
                    "import_s": statistics.median(x["import_s"] for x in rs),
                    "per_card_ms": 1000 * statistics.median(x["load_s"] for x in rs) / max(rs[0]["cards"], 1)}
             for case, rs in runs.items()}
@@ -103,13 +105,16 @@ def main() -> int:
     if args.json:
         print(json.dumps({"goal_s": GOAL_S, "cases": result}, indent=1))
         return 0
-    print(f"{'case':<10}{'cards':>7}{'load s':>9}{'ms/card':>9}{'imports s':>11}")
+    print(f"{'case':<10}{'cards':>7}{'load s':>9}{'CPU s':>8}{'ms/card':>9}{'imports s':>11}")
     for case, r in result.items():
-        print(f"{case:<10}{r['cards']:>7}{r['load_s']:>9.3f}{r['per_card_ms']:>9.2f}{r['import_s']:>11.3f}")
-    full = result["full pool"]["load_s"]
-    verdict = "met" if full <= GOAL_S else "NOT met"
-    print(f"\nevery definition of the full pool: {full:.3f} s (goal ≤ {GOAL_S} s: {verdict}); "
-          f"today's 86: {result['today']['load_s']:.3f} s")
+        print(f"{case:<10}{r['cards']:>7}{r['load_s']:>9.3f}{r['load_cpu_s']:>8.3f}{r['per_card_ms']:>9.2f}"
+              f"{r['import_s']:>11.3f}")
+    today = result["today"]
+    for case in ("pool", "full pool"):
+        r = result[case]
+        verdict = "met" if r["load_s"] <= GOAL_S else "NOT met"
+        print(f"{case}: {r['cards']} definitions in {r['load_s']:.3f} s ({r['load_cpu_s']:.3f} s CPU), "
+              f"goal ≤ {GOAL_S} s: {verdict}; today's 86: {today['load_s']:.3f} s ({today['load_cpu_s']:.3f} s CPU)")
     return 0
 
 

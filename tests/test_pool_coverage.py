@@ -70,6 +70,7 @@ def test_coverage_counts_defined_partial_and_undefined(capsys, cards_root):
     assert data["partial"] == [{"id": "in_the_groove", "title": "In the Groove",
                                 "missing": 'fixture: "play only as your first [click]" is not said'}]
     assert len(data["undefined"]) == 547 - 13 - 1
+    assert data["counts"] == {"defined": 13, "partial": 1, "undefined": 533}
     stub = [u for u in data["undefined"] if u["id"] == "business_as_usual"]
     assert stub == [{"id": "business_as_usual", "title": "Business As Usual", "missing":
                      "fixture: a choice between two modes, one of them spending advancement counters, "

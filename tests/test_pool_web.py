@@ -79,8 +79,10 @@ def test_a_partial_card_says_what_it_leaves_out(client):
     assert 'Partly defined: fixture: "play only as your first [click]" is not said' in text
 
 
-def test_only_a_card_with_a_definition_has_the_panel(client):
+def test_a_pool_card_without_a_definition_says_so_and_a_card_outside_the_pool_says_nothing(client):
     assert "card-definition" in client.get("/s/cards:hedge_fund").data.decode()
-    resp = client.get("/s/cards:ice_wall")
+    text = text_of(client.get("/s/cards:bravado").data)      # Standard, no fixture definition
+    assert "In the replay engine Not defined: not yet written Scenarios that use it (0)" in text
+    resp = client.get("/s/cards:ice_wall")                              # not in the Standard pool
     assert resp.status_code == 200 and "Ice Wall" in resp.data.decode()
     assert "card-definition" not in resp.data.decode()

@@ -61,6 +61,7 @@ class Coverage:
         return {"format": self.pool.format, "pool": self.pool.id, "pool_name": self.pool.name,
                 "total": len(self.cards), "defined": self.count("defined"),
                 "percent_defined": round(self.percent_defined, 1),
+                "counts": {status: self.count(status) for status in STATUSES},
                 "partial": [c.as_dict() for c in self.listed("partial")],
                 "undefined": [c.as_dict() for c in self.listed("undefined")],
                 "by_type": [{"side": r.side, "type": r.type, "defined": r.defined, "partial": r.partial,

@@ -64,6 +64,40 @@ def _sequence(loader: _Loader, node: yaml.SequenceNode) -> LocList:
     return out
 
 
+_MAP, _SEQ = yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG
+_STR, _INT, _NULL = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:null"
+
+
+def _build(loader: _Loader, node: yaml.Node) -> Any:
+    """The value of a composed node with no alias or merge key: what `_mapping`/`_sequence` and PyYAML's safe
+    constructors give, built directly (a card library is hundreds of small files: bench/cards.py). Scalars
+    other than plain strings, whole numbers and null go to PyYAML's constructors."""
+    if isinstance(node, yaml.MappingNode) and node.tag == _MAP:
+        out = LocDict()
+        out.line = node.start_mark.line + 1
+        out.key_lines = {}
+        for key_node, value_node in node.value:
+            key = _build(loader, key_node)
+            if not isinstance(key, (str, int, float, bool)):
+                raise ScenarioError("mapping keys must be plain words", line=key_node.start_mark.line + 1)
+            out[key] = _build(loader, value_node)
+            out.key_lines[key] = key_node.start_mark.line + 1
+        return out
+    if isinstance(node, yaml.SequenceNode) and node.tag == _SEQ:
+        seq = LocList(_build(loader, child) for child in node.value)
+        seq.line = node.start_mark.line + 1
+        seq.item_lines = [child.start_mark.line + 1 for child in node.value]
+        return seq
+    if isinstance(node, yaml.ScalarNode):
+        if node.tag == _STR:
+            return node.value
+        if node.tag == _INT and node.value.isdigit():
+            return int(node.value)
+        if node.tag == _NULL:
+            return None
+    return loader.construct_object(node, deep=True)
+
+
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _sequence)
 
@@ -76,7 +110,14 @@ def load_text(text: str, file: str | None = None, limits: Limits = DEFAULT) -> A
     """
     check_bounds(text, file, limits)
     try:
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - SafeLoader subclass
+        if "*" in text or "<<" in text:      # aliases and merge keys: PyYAML's own construction
+            return yaml.load(text, Loader=_Loader)  # noqa: S506 - SafeLoader subclass
+        loader = _Loader(text)
+        try:
+            node = loader.get_single_node()
+            return None if node is None else _build(loader, node)
+        finally:
+            loader.dispose()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None

@@ -17,7 +17,7 @@ from flask import current_app
 
 from judgebook.cards.compare import Mismatch, compare
 from judgebook.cards.coverage import Coverage, coverage
-from judgebook.cards.definitions import DefinitionError, default_dir, read_definitions
+from judgebook.cards.definitions import NOT_WRITTEN, DefinitionError, default_dir, read_definitions
 from judgebook.cards.pool import FORMATS, PoolError, read_pool
 from judgebook.config import ConfigError, card_data
 from judgebook.engine.language.nrdb import card_source
@@ -40,7 +40,7 @@ class CardPanel:
     missing: str                      # why partial / undefined
     printed: str                      # NetrunnerDB's text (plain, symbols as [credit]…)
     rendered: tuple[str, ...]         # the engine's rendering, a line per ability / subroutine
-    file: str                         # the definition's file, relative to the project
+    file: str                         # the definition's file, relative to the project ("": none yet)
     mismatches: tuple[Mismatch, ...]  # where the rendering's structure differs from the printed text
     scenarios: tuple[ScenarioRef, ...]
 
@@ -115,10 +115,16 @@ def card_panel(sec: Section) -> CardPanel | None:
         found = _definitions(nrdb).get(card_id)
     except (PoolError, DefinitionError):
         return None
-    if found is None:
-        return None
     stats = card_source(nrdb).by_id.get(card_id)
     printed = clean_html(stats.text) if stats else ""
+    if found is None:      # a card of the Standard pool with no definition yet says so; any other card says nothing
+        try:
+            pool = _cached(("pool", str(nrdb), "standard"), lambda: read_pool(nrdb, "standard"))
+        except PoolError:
+            return None
+        if card_id not in pool.ids():
+            return None
+        return CardPanel("undefined", NOT_WRITTEN, printed, (), "", (), scenarios_using(sec.title))
     rendered = tuple(render_card(found.card)) if found.card is not None else ()
     mismatches = tuple(compare(printed, "\n".join(rendered))) if found.card is not None else ()
     return CardPanel(found.status, found.missing, printed, rendered, _relative(found.file), mismatches,

@@ -417,13 +417,16 @@ class CreateLasting(Instruction):
         ab = self.ability
         cond = f", if {ab.condition.render()}" if ab.condition is not None else ""
         what = f"delayed: {ab.trigger.render()}{cond}, {render_all(ab.effects)}"
-        # "When that run ends, ...": a delayed ability waiting for the end of its own duration says no duration
-        if ab.trigger.event == _ENDS.get(self.duration):
+        # "When that run ends, ...": a delayed ability waiting for an event of its own duration says no duration
+        if ab.trigger.event in _ENDS.get(self.duration, ()):
             return what
         return f"{what} ({self.duration.replace('_', ' ')})"
 
 
-_ENDS = {"turn": "turn_ends", "run": "run_ends", "encounter": "encounter_ends"}
+# The events that fall within a duration and say it themselves ("When that run ends", "...during that run").
+_ENDS = {"turn": ("turn_ends",), "encounter": ("encounter_ends",),
+         "run": ("run_ends", "run_unsuccessful", "successful_run", "breach", "encounter_ice", "approach_ice",
+                 "pass_ice", "approach_server")}
 
 
 @instruction("strength")

@@ -19,6 +19,12 @@ EVENT_WORDS = {
     "pass_ice": "the Runner passes",
     "scored": "an agenda is scored",
     "stolen": "an agenda is stolen",
+    "rezzed": "the Corp rezzes a card",
+    "fully_broken": "a piece of ice is fully broken",
+    "access": "the Runner accesses a card",
+    "breach": "the Runner breaches a server",
+    "installed": "a player installs a card",
+    "trashed": "a card is trashed",
     "successful_run": "a successful run",
     "run_begins": "a run begins",
     "run_ends": "a run ends",
@@ -26,13 +32,21 @@ EVENT_WORDS = {
     "subroutine_broken": "a subroutine is broken",
 }
 
+# The imminent events an interrupt waits for ("[interrupt] → Whenever you would take net damage").
+WOULD_WORDS = {
+    "would_damage": "damage would be taken",
+    "would_tags": "tags would be taken",
+    "would_trash": "a card would be trashed",
+    "would_end_run": "the run would end",
+}
+
 # The same events happening to the card itself ("When you score this agenda"): the printed self-reference.
 SELF_EVENT_WORDS = {
     "scored": "you score this card",
     "stolen": "this card is stolen",
     "rezzed": "you rez this card",
-    "installed": "this card is installed",
-    "trashed": "this card is trashed",
+    "installed": "you install this card",
+    "trashed": "this card is trashed",   # "When the Runner trashes this asset"
     "access": "the Runner accesses this card",
     "encounter_ice": "the Runner encounters this card",
     "approach_ice": "the Runner approaches this card",
@@ -53,8 +67,8 @@ def render_trigger(ability: Ability) -> str:
     what = EVENT_WORDS.get(trig.event, trig.event.replace("_", " "))
     if itself:
         what = SELF_EVENT_WORDS.get(trig.event, f"{what} (this card)")
-    if trig.event.startswith("would_"):
-        what = "you would " + trig.event.removeprefix("would_").replace("_", " ")
+    if trig.event in WOULD_WORDS:
+        what = WOULD_WORDS[trig.event]
     return f"{head} {what}" + (f" ({', '.join(rest)})" if rest else "")
 
 
@@ -69,7 +83,9 @@ def render_ability(ability: Ability) -> str:
             text = f"while {ability.condition.render()}, {text}"
         return " ".join(parts + [text])
     lead = render_trigger(ability)
-    if ability.condition is not None:
+    # a paid ability's `if:` is a use restriction, printed after it ("Use this ability only during a run")
+    restriction = ability.condition is not None and ability.trigger is None and ability.cost is not None
+    if ability.condition is not None and not restriction:
         lead = (lead + ", " if lead else "") + f"if {ability.condition.render()}"
     if lead:
         parts.append(lead + ",")
@@ -83,6 +99,8 @@ def render_ability(ability: Ability) -> str:
     if ability.cost is not None:
         body = f"{ability.cost.render()}: {body}"
     parts.append(body)
+    if restriction and ability.condition is not None:
+        parts.append(f"(use this ability only if {ability.condition.render()})")
     if ability.once_per:
         parts.append(f"(use this ability only once per {ability.once_per})")
     if ability.access:
@@ -94,8 +112,23 @@ def render_subroutine(sub: Subroutine) -> str:
     return f"[subroutine] {render_all(sub.effects)}"
 
 
+# What hosted or recurring credits may pay for (`credits_for`), as a printed card says it.
+CREDITS_FOR = {
+    "icebreakers": "use these credits to pay for using icebreakers",
+    "traces": "use these credits during traces",
+    "install": "you can spend hosted credits to pay install costs",
+    "run": "you can spend hosted credits during that run",
+    "any": "",
+}
+
+
 def render_card(card: CardDef) -> list[str]:
-    """The definition as English, a line per ability and per subroutine, in the definition's order."""
+    """The definition as English, a line per ability and per subroutine, in the definition's order (then what
+    its credits pay for)."""
     lines = [render_ability(a) for a in card.abilities]
+    if card.recurring:
+        lines.insert(0, f"{card.recurring}[recurring-credit]")
+    if card.credits_for and card.credits_for != "any":
+        lines.append(CREDITS_FOR.get(card.credits_for, f"you can spend hosted credits for: {card.credits_for}"))
     lines += [render_subroutine(s) for s in card.subroutines]
     return lines
