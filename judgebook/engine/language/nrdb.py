@@ -79,6 +79,7 @@ class CardSource:
         self._by_id: dict[str, CardStats | None] = {}
         self._by_title: dict[str, CardStats] | None = None
         self._stripped: dict[str, str] = {}
+        self.damaged: list[str] = []
         self.by_id = _ById(self)
 
     def stats(self, card_id: str) -> CardStats | None:
@@ -93,7 +94,10 @@ class CardSource:
     def _read(self, file: Path) -> CardStats:
         if self._names is None:
             self._names = _subtype_names(self.root / "v2" / "card_subtypes.json")
-        raw = json.loads(file.read_text(encoding="utf-8"))
+        try:
+            raw = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ScenarioError(f"{file}: NetrunnerDB card data that cannot be read ({exc})", file=str(file)) from None
         stats = _stats(raw, self._names)
         self._stripped[stats.id] = str(raw.get("stripped_title", stats.title))
         return stats
@@ -103,7 +107,13 @@ class CardSource:
         if self._by_title is None:
             titles: dict[str, CardStats] = {}
             for file in sorted(self.cards_dir.glob("*.json")):
-                stats = self.stats(file.stem)
+                try:
+                    stats = self.stats(file.stem)
+                except ScenarioError as exc:
+                    # a damaged file is no title to look up: the card is one NetrunnerDB does not know, so its
+                    # definition must state its statistics; `damaged` keeps what could not be read
+                    self.damaged.append(str(exc))
+                    continue
                 if stats is None:
                     continue
                 titles[stats.title] = stats
