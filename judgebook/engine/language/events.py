@@ -211,7 +211,7 @@ class IceSubtype(EventFilter):
         return ice in g.cards and any(s in q.definition(g, ice).subtypes for s in self.subtype.split(" or "))
 
     def render(self) -> str:
-        return f"the ice is a {' or '.join(self.subtypes)}"
+        return f"the ice is a {' or '.join(self.subtype.split(' or '))}"
 
 
 @EVENT_FILTERS.register("subtype")
