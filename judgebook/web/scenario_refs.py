@@ -19,6 +19,7 @@ from pathlib import Path
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.yamlnodes import load_text
 from judgebook.text import fold
+from judgebook.web.file_stamp import stamp
 
 CACHE_FILE = "scenario-citations.json"
 ENGINE = Path(__file__).resolve().parents[1] / "engine"
@@ -145,7 +146,7 @@ _LOCK = threading.Lock()
 def citations(folder: Path, cards_root: Path | None, cache_dir: Path | None) -> ScenarioIndex:
     """The scenarios' citations: from this process's memory, else the disk cache, else replayed (and kept)."""
     cards = folder.parent / "cards"
-    key = _stamp(_files(folder) + _files(cards) + sorted(ENGINE.rglob("*.py")), str(cards_root))
+    key = stamp([folder, cards], ".yaml", extra=f"{cards_root}\0{stamp([ENGINE], '.py')}")
     with _LOCK:
         if key in _INDEX:
             return _INDEX[key]
