@@ -81,18 +81,16 @@ def test_judgebook_build_computes_the_citations_a_rule_page_reads(folder, tmp_pa
     """The build replays the project's scenarios into the index (issue 10: no replay on a first page
     view); another source's build leaves the cache alone."""
     from judgebook.commands import build as build_command
-    from judgebook.store import paths
 
     project = tmp_path / "project"
     (project / "rules_source").mkdir(parents=True)
     scenarios = folder.rename(project / "rules_source" / "scenarios")
-    monkeypatch.setattr(paths, "project_root", lambda: project)
     monkeypatch.setenv("JUDGEBOOK_CONFIG", str(tmp_path / "none.toml"))     # no card data configured
     index = tmp_path / "index"
     index.mkdir()
-    build_command._scenario_citations(tmp_path / "elsewhere", index)
+    build_command._scenario_citations(tmp_path / "elsewhere", index, project / "rules_source")
     assert not (index / scenario_refs.CACHE_FILE).exists()
-    build_command._scenario_citations(project / "rules_source", index)
+    build_command._scenario_citations(project / "rules_source", index, project / "rules_source")
     assert (index / scenario_refs.CACHE_FILE).is_file()
     expected = scenario_refs.replay_all(scenarios, None)
     scenario_refs._INDEX.clear()                      # the server: a new process, the build's cache there

@@ -77,18 +77,18 @@ def run(args: argparse.Namespace) -> int:
     return _report(args, result, f"built {result.sections} sections in {total:.1f} s", root, total)
 
 
-def _scenario_citations(source, root) -> None:
+def _scenario_citations(source, root, project=None) -> None:
     """Replay the shipped scenarios now, into the index's citation cache, so that the first rule page a
     judge opens after a build does not (issue 10: 2.3 s for 344 scenarios). Only for the project's own
-    rules_source: its scenarios are the ones the web lists (a build of another source would overwrite the
-    cache with citations no page asks for). A cache still valid is only read."""
+    rules_source (`project`, a test gives another): its scenarios are the ones the web lists (a build of
+    another source would overwrite the cache with citations no page asks for). A valid cache is only read."""
     from pathlib import Path
 
     from judgebook import config
     from judgebook.store import build, paths
     from judgebook.web import scenario_refs
 
-    project = paths.project_root() / "rules_source"
+    project = Path(project or paths.project_root() / "rules_source")
     if Path(source).resolve() != project.resolve() or not Path(root).is_dir():
         return
     started = time.perf_counter()
