@@ -3,7 +3,8 @@
 A rule's page lists the scenarios whose timelines cite its anchor; search finds scenarios by their titles.
 Replaying every scenario takes seconds, so it is never done per request: the citations are kept per process
 and on disk in the index folder (`scenario-citations.json`), under a stamp of the scenario and card files,
-the NetrunnerDB folder and the engine's code — a change to any of them computes them again. Titles alone
+the NetrunnerDB folder and the engine's code — a change to any of them computes them again. `judgebook
+build` computes them into that cache, so the first rule page after a build replays nothing. Titles alone
 are read without replaying (each file's `title:` line alone), for `judgebook search` to stay quick.
 """
 from __future__ import annotations
