@@ -77,6 +77,32 @@ def test_citations_are_kept_on_disk_and_computed_again_when_a_file_changes(folde
     assert next(r for r in again.refs if r.path == "broken.yaml").broken == ""
 
 
+def test_judgebook_build_computes_the_citations_a_rule_page_reads(folder, tmp_path, monkeypatch):
+    """The build replays the project's scenarios into the index (issue 10: no replay on a first page
+    view); another source's build leaves the cache alone."""
+    from judgebook.commands import build as build_command
+
+    project = tmp_path / "project"
+    (project / "rules_source").mkdir(parents=True)
+    scenarios = folder.rename(project / "rules_source" / "scenarios")
+    monkeypatch.setenv("JUDGEBOOK_CONFIG", str(tmp_path / "none.toml"))     # no card data configured
+    index = tmp_path / "index"
+    index.mkdir()
+    build_command._scenario_citations(tmp_path / "elsewhere", index, project / "rules_source")
+    assert not (index / scenario_refs.CACHE_FILE).exists()
+    build_command._scenario_citations(project / "rules_source", index, project / "rules_source")
+    assert (index / scenario_refs.CACHE_FILE).is_file()
+    expected = scenario_refs.replay_all(scenarios, None)
+    scenario_refs._INDEX.clear()                      # the server: a new process, the build's cache there
+
+    def no_replay(*_args):
+        raise AssertionError("replayed although the build computed the citations")
+    monkeypatch.setattr(scenario_refs, "replay_all", no_replay)
+    assert scenario_refs.citations(scenarios, None, index).refs == expected
+    assert [r.path for r in expected] == ["broken.yaml", "real/jack.yaml", "tax.yaml"]
+    assert dict((r.path, r.anchors) for r in expected)["tax.yaml"] == tuple(anchors_of(TAX))
+
+
 @pytest.mark.parametrize("query, titles", [
     ("toll", ["Toll Gate takes its tax, then ends the run"]),
     ("RUN", ["A run on an empty HQ <b>bold</b>", "Toll Gate takes its tax, then ends the run"]),

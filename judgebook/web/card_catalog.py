@@ -21,6 +21,7 @@ from judgebook.engine.language.cards import CardDef, library_items, undefined_re
 from judgebook.engine.language.nodes import At, node_line
 from judgebook.engine.language.nrdb import CardSource, parse_with_stats
 from judgebook.text import deaccent
+from judgebook.web.file_stamp import stamp
 
 _TAG = re.compile(r"<[^>]+>")
 
@@ -136,25 +137,13 @@ def read_catalog(folders: list[Path], source: CardSource | None) -> Catalog:
     return Catalog(list(cards.values()), broken)
 
 
-_CACHE: dict[tuple, Catalog] = {}
+_CACHE: dict[str, Catalog] = {}
 _LOCK = threading.Lock()
-
-
-def _key(folders: list[Path], source: CardSource | None) -> tuple:
-    files = []
-    for folder in folders:
-        for file in sorted(folder.glob("*.yaml")):
-            try:
-                st = file.stat()
-            except OSError:
-                continue
-            files.append((str(file), st.st_mtime_ns, st.st_size))
-    return (tuple(files), str(source.root) if source is not None else None)
 
 
 def catalog(folders: list[Path], source: CardSource | None) -> Catalog:
     """The catalog of `folders`, read again only when one of their files changed."""
-    key = _key(folders, source)
+    key = stamp(folders, ".yaml", recursive=False, extra=str(source.root) if source is not None else "")
     with _LOCK:
         found = _CACHE.get(key)
         if found is None:

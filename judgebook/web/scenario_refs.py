@@ -3,7 +3,8 @@
 A rule's page lists the scenarios whose timelines cite its anchor; search finds scenarios by their titles.
 Replaying every scenario takes seconds, so it is never done per request: the citations are kept per process
 and on disk in the index folder (`scenario-citations.json`), under a stamp of the scenario and card files,
-the NetrunnerDB folder and the engine's code — a change to any of them computes them again. Titles alone
+the NetrunnerDB folder and the engine's code — a change to any of them computes them again. `judgebook
+build` computes them into that cache, so the first rule page after a build replays nothing. Titles alone
 are read without replaying (each file's `title:` line alone), for `judgebook search` to stay quick.
 """
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.yamlnodes import load_text
 from judgebook.text import fold
+from judgebook.web.file_stamp import stamp
 
 CACHE_FILE = "scenario-citations.json"
 ENGINE = Path(__file__).resolve().parents[1] / "engine"
@@ -145,7 +147,7 @@ _LOCK = threading.Lock()
 def citations(folder: Path, cards_root: Path | None, cache_dir: Path | None) -> ScenarioIndex:
     """The scenarios' citations: from this process's memory, else the disk cache, else replayed (and kept)."""
     cards = folder.parent / "cards"
-    key = _stamp(_files(folder) + _files(cards) + sorted(ENGINE.rglob("*.py")), str(cards_root))
+    key = stamp([folder, cards], ".yaml", extra=f"{cards_root}\0{stamp([ENGINE], '.py')}")
     with _LOCK:
         if key in _INDEX:
             return _INDEX[key]
