@@ -71,6 +71,11 @@ def test_a_defined_cards_page_shows_both_texts_and_its_scenarios(client):
     assert "Scenarios that use it (2)" in text
     assert '<a href="/replay/fun-one">Funhouse at the top</a>' in section
     assert "A second Funhouse &lt;b&gt;" in section and "sub/fun-two.yaml" in section
+    # A scenario of a sub-folder has no replay page of its own: it opens at the judge's table.
+    table = re.search(r'<a href="/replay/play\?s=([A-Za-z0-9_=-]+)">A second Funhouse &lt;b&gt;</a>', section)
+    assert table is not None
+    opened = client.get(f"/replay/play?s={table.group(1)}")
+    assert opened.status_code < 500 and "A second Funhouse &lt;b&gt;" in opened.data.decode()
     assert "Only Hagen" not in section and "def-mismatches" not in section
 
 
@@ -86,3 +91,12 @@ def test_a_pool_card_without_a_definition_says_so_and_a_card_outside_the_pool_sa
     resp = client.get("/s/cards:ice_wall")                              # not in the Standard pool
     assert resp.status_code == 200 and "Ice Wall" in resp.data.decode()
     assert "card-definition" not in resp.data.decode()
+
+
+def test_only_files_under_the_scenarios_folder_open_at_the_table(client):
+    from judgebook.web.scenario_links import scenario_at_table
+
+    with client.application.test_request_context("/"):
+        assert scenario_at_table("sub/fun-two.yaml") is not None
+        assert scenario_at_table("../../etc/passwd") is None
+        assert scenario_at_table("missing.yaml") is None

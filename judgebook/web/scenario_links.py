@@ -54,4 +54,20 @@ def scenarios_matching(query: str) -> list[ScenarioLink]:
     return [_link(ref, folder) for ref in scenario_refs.search(scenario_refs.titles(folder), query)]
 
 
-__all__ = ["ScenarioLink", "bp", "scenarios_citing", "scenarios_matching"]
+@bp.app_template_global()
+def scenario_at_table(path: str) -> str | None:
+    """The play view of a shipped scenario without a replay page of its own (real/, standard/): a card
+    page links its scenarios there. None outside the server or when the file cannot be packed."""
+    if not has_app_context():
+        return None
+    folder = scenarios_dir().resolve()
+    file = (folder / path).resolve()
+    if not file.is_relative_to(folder) or file.suffix != ".yaml":
+        return None
+    try:
+        return url_for("table.play", s=pack(file.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, SessionLinkError):
+        return None
+
+
+__all__ = ["ScenarioLink", "bp", "scenario_at_table", "scenarios_citing", "scenarios_matching"]
