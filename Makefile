@@ -7,7 +7,7 @@ TESTSTAMP := $(VENV)/.test-installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install build bench bench-load bench-engine bench-cards bench-table clean
+.PHONY: run test install build bench bench-load bench-engine bench-cards bench-table bench-first-visit bench-ingest clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -63,6 +63,14 @@ bench-cards: $(STAMP)
 # The judge's table: server time per choice at /replay/play against the scripted replay page (issue 10).
 bench-table: $(STAMP)
 	$(BIN)/python bench/table.py
+
+# The first visit of a rule page and of the builder's catalog, fresh processes (needs a built index).
+bench-first-visit: build
+	$(BIN)/python bench/first_visit.py --index $(or $(JUDGEBOOK_INDEX),index)
+
+# Loading NetrunnerDB's cards against a plain json.loads of the same files.
+bench-ingest: $(STAMP)
+	$(BIN)/python bench/ingest.py
 
 clean:
 	rm -rf $(VENV) index/gen-* index/current
