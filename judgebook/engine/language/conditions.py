@@ -331,7 +331,7 @@ class Exists(Condition):
         return bool(self.selector.candidates(g, ctx))
 
     def render(self) -> str:
-        return f"there is {self.selector.render()}"
+        return f"there are {self.selector.render_kind()}"
 
 
 @CONDITIONS.register("rezzed")

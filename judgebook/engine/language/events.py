@@ -13,50 +13,52 @@ from judgebook.engine.language.value import Value
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, GameEvent
 
-EVENTS = (
-    "turn_begins",
-    "turn_ends",
-    "action_phase_ends",
-    "run_begins",
-    "approach_ice",
-    "encounter_ice",
-    "bypass",
-    "pass_ice",
-    "approach_server",
-    "successful_run",
-    "breach",
-    "access",
-    "run_ends",
-    "run_unsuccessful",
-    "installed",
-    "rezzed",
-    "derezzed",
-    "played",
-    "trashed",
-    "moved_to_root",
-    "scored",
-    "stolen",
-    "forfeited",
-    "damage",
-    "tags_taken",
-    "tags_removed",
-    "purge",
-    "drawn",
-    "subroutine_broken",
-    "subroutine_resolved",
-    "fully_broken",
-    "encounter_ends",
-    "ability_used",
-    "advanced",
-    "purge",
-    "clicks_spent",
-    "credits_spent",
-    "hosted_credits_spent",
-    "would_damage",
-    "would_tags",
-    "would_trash",
-    "would_end_run",
-)
+# Each event the language knows, as it reads in a printed trigger ("When the Runner encounters ..."); the
+# trigger's filters follow it. The imminent events (would_*) are what an interrupt waits for.
+EVENT_PHRASES = {
+    "turn_begins": "your turn begins",
+    "turn_ends": "your turn ends",
+    "action_phase_ends": "your action phase ends",
+    "run_begins": "a run begins",
+    "approach_ice": "the Runner approaches",
+    "encounter_ice": "the Runner encounters",
+    "bypass": "the Runner bypasses a piece of ice",
+    "pass_ice": "the Runner passes",
+    "approach_server": "the Runner approaches a server",
+    "successful_run": "a successful run",
+    "breach": "the Runner breaches a server",
+    "access": "the Runner accesses a card",
+    "run_ends": "a run ends",
+    "run_unsuccessful": "a run is unsuccessful",
+    "installed": "a player installs a card",
+    "rezzed": "the Corp rezzes a card",
+    "derezzed": "a card is derezzed",
+    "played": "a card is played",
+    "trashed": "a card is trashed",
+    "moved_to_root": "a card is moved to the root of a server",
+    "scored": "an agenda is scored",
+    "stolen": "an agenda is stolen",
+    "forfeited": "an agenda is forfeited",
+    "damage": "damage is done",
+    "tags_taken": "tags are taken",
+    "tags_removed": "tags are removed",
+    "purge": "virus counters are purged",
+    "drawn": "a card is drawn",
+    "subroutine_broken": "a subroutine is broken",
+    "subroutine_resolved": "a subroutine resolves",
+    "fully_broken": "a piece of ice is fully broken",
+    "encounter_ends": "an encounter ends",
+    "ability_used": "an ability is used",
+    "advanced": "a card is advanced",
+    "clicks_spent": "[click] are spent",
+    "credits_spent": "credits are spent",
+    "hosted_credits_spent": "hosted credits are spent",
+    "would_damage": "damage would be taken",
+    "would_tags": "tags would be taken",
+    "would_trash": "a card would be trashed",
+    "would_end_run": "the run would end",
+}
+EVENTS = tuple(EVENT_PHRASES)
 
 
 class EventFilter(Value):
@@ -384,7 +386,7 @@ class Trigger(Value):
 
     def render(self) -> str:
         words = ", ".join(f.render() for f in self.filters)
-        return f"when {self.event.replace('_', ' ')}" + (f" ({words})" if words else "")
+        return f"when {EVENT_PHRASES[self.event]}" + (f" ({words})" if words else "")
 
 
 def parse_trigger(event: Any, filters: Any, at_event: At, at_filters: At) -> Trigger:

@@ -14,6 +14,7 @@ from typing import Any
 from judgebook.engine.language.conditions import Condition, parse_condition
 from judgebook.engine.language.context import PLAYER_WORDS, Ctx, player_phrase
 from judgebook.engine.language.costs import Cost, parse_cost
+from judgebook.engine.language.grammar import agreeing, counted, possessive
 from judgebook.engine.language.nodes import At, check_keys, want_bool, want_str
 from judgebook.engine.language.quantities import Number, Quantity, parse_quantity
 from judgebook.engine.language.registry import Registry
@@ -126,11 +127,11 @@ def _amount_instruction(name: str, verb: str, noun: str) -> None:
             return g.player(self.who(ctx)).credits if self.amount is ALL else self.amount.value(g, ctx)
 
         def render(self) -> str:
-            who = f"{player_phrase(self.mods.player)} " if self.mods.player else ""
+            said = agreeing(self.mods.player, verb) if self.mods.player else verb
             if noun == "[click]" and isinstance(self.amount, Number):
-                return f"{who}{verb} {'[click]' * self.amount.n}".strip()  # printed "gain [click][click]"
+                return f"{said} {'[click]' * self.amount.n}".strip()  # printed "gain [click][click]"
             amount = "all" if self.amount is ALL else self.amount.render()
-            return f"{who}{verb} {amount} {noun}".strip()
+            return f"{said} {counted(amount, noun)}".strip()
 
     Amount.__name__ = Amount.__qualname__ = f"Amount_{name}"
     instruction(name)(Amount)
@@ -141,8 +142,8 @@ for _name, _verb, _noun in (
     ("lose_credits", "lose", "[c]"),
     ("gain_clicks", "gain", "[click]"),
     ("lose_clicks", "lose", "[click]"),
-    ("draw", "draw", "cards"),
-    ("remove_tags", "remove", "tags"),
+    ("draw", "draw", "card"),
+    ("remove_tags", "remove", "tag"),
     ("bad_publicity", "take", "bad publicity"),
     ("remove_bad_publicity", "remove", "bad publicity"),
 ):
@@ -358,7 +359,7 @@ class PlaceCounters(Instruction):
         verb = "remove" if self.remove else "place"
         prep = "from" if self.remove else "on"
         then = f"; if you do, {render_all(self.then)}" if self.then else ""
-        return f"{verb} {self.amount.render()} {self.kind} counters {prep} {self.on.render()}{then}"
+        return f"{verb} {counted(self.amount.render(), self.kind + ' counter')} {prep} {self.on.render()}{then}"
 
 
 # --- lasting effects --------------------------------------------------------------------------
@@ -613,7 +614,7 @@ class Win(Instruction):
         return effects.win(g, ctx.side(self.side), "card", "step_checkpoint_agenda_points")
 
     def render(self) -> str:
-        return f"{player_phrase(self.side)} win{'s' if self.side != 'you' else ''} the game"
+        return f"{agreeing(self.side, 'win')} the game"
 
 
 @instruction("end_action_phase")
@@ -657,7 +658,7 @@ class Shuffle(Instruction):
         return effects.shuffle(g, ctx.side(self.deck))
 
     def render(self) -> str:
-        return f"shuffle {player_phrase(self.deck)}'s deck"
+        return f"shuffle {possessive(self.deck)} deck"
 
 
 @instruction("purge")
@@ -801,7 +802,7 @@ class GiveTags(Instruction):
         return (Part("tags", self.amount.value(g, ctx), by=ctx.controller),)
 
     def render(self) -> str:
-        return f"give the Runner {self.amount.render()} tags"
+        return f"give the Runner {counted(self.amount.render(), 'tag')}"
 
 
 @instruction("all")
@@ -1029,7 +1030,7 @@ class MoreAccess(Instruction):
         return access_bonus(g, self.amount.value(g, ctx))
 
     def render(self) -> str:
-        return f"access {self.amount.render()} additional cards"
+        return f"access {counted(self.amount.render(), 'additional card')}"
 
 
 @instruction("breach")

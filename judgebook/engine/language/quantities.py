@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from judgebook.engine.language.context import PLAYER_WORDS, Ctx, player_phrase
+from judgebook.engine.language.context import PLAYER_WORDS, Ctx
+from judgebook.engine.language.grammar import agreeing
 from judgebook.engine.language.nodes import At
 from judgebook.engine.language.registry import Registry
 from judgebook.engine.state.model import Game
@@ -82,7 +83,7 @@ def _player_stat(stat: str, words: str) -> type:
             return values.player_stat(g, ctx.side(self.who), stat)
 
         def render(self) -> str:
-            return f"the number of {words} {player_phrase(self.who)} {'has' if self.who != 'you' else 'have'}"
+            return f"the number of {words} {agreeing(self.who, 'have')}"
 
     PlayerStat.__name__ = PlayerStat.__qualname__ = f"Stat_{stat}"
     return QUANTITIES.register(stat)(PlayerStat)
@@ -119,7 +120,7 @@ class CountOf(Quantity):
         return len(self.selector.candidates(g, ctx))
 
     def render(self) -> str:
-        return f"the number of {self.selector.render()}"
+        return f"the number of {self.selector.render_kind()}"
 
 
 @QUANTITIES.register("card_types")
