@@ -364,16 +364,17 @@ class PlaceCounters(Instruction):
 
 # --- lasting effects --------------------------------------------------------------------------
 
-DURATIONS = (
-    "encounter",
-    "run",
-    "turn",
-    "until_your_next_turn_begins",
-    "until_end_of_your_next_turn",
-    "until_opponent_next_turn_begins",
-    "until_end_of_opponent_next_turn",
-    "while",
-)
+# Each duration of a lasting effect, as a printed card says it ("while" is followed by its condition).
+DURATIONS = {
+    "encounter": "for the remainder of this encounter",
+    "run": "for the remainder of this run",
+    "turn": "for the remainder of this turn",
+    "until_your_next_turn_begins": "until your next turn begins",
+    "until_end_of_your_next_turn": "until the end of your next turn",
+    "until_opponent_next_turn_begins": "until your opponent's next turn begins",
+    "until_end_of_opponent_next_turn": "until the end of your opponent's next turn",
+    "while": "while",
+}
 
 
 @instruction("lasting")
@@ -391,7 +392,7 @@ class CreateLasting(Instruction):
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> CreateLasting:
         check_keys(arg, ("static", "ability", "duration", "while"), at)
-        duration = want_str(arg, "duration", at, None, DURATIONS)
+        duration = want_str(arg, "duration", at, None, tuple(DURATIONS))
         if duration is None or ("static" in arg) == ("ability" in arg):
             at.fail("lasting needs `duration` and one of `static` (an effect) or `ability` (a delayed ability)")
         cond = parse_condition(arg["while"], at.key(arg, "while")) if "while" in arg else None
@@ -413,15 +414,18 @@ class CreateLasting(Instruction):
         return effects.create_lasting(g, ctx, self.effect, self.duration, self.ability, self.condition)
 
     def render(self) -> str:
+        span = DURATIONS[self.duration]
+        if self.condition is not None:
+            span = f"{span} {self.condition.render()}"
         if self.effect is not None:
-            return f"{self.effect.render()} ({self.duration.replace('_', ' ')})"
+            return f"{self.effect.render()} {span}"
         ab = self.ability
         cond = f", if {ab.condition.render()}" if ab.condition is not None else ""
         what = f"delayed: {ab.trigger.render()}{cond}, {render_all(ab.effects)}"
         # "When that run ends, ...": a delayed ability waiting for an event of its own duration says no duration
         if ab.trigger.event in _ENDS.get(self.duration, ()):
             return what
-        return f"{what} ({self.duration.replace('_', ' ')})"
+        return f"{what} {span}"
 
 
 # The events that fall within a duration and say it themselves ("When that run ends", "...during that run").
@@ -591,7 +595,7 @@ class ChooseOne(Instruction):
         return push_choose(g, ctx, self)
 
     def render(self) -> str:
-        text = " or ".join(f"({render_all(o)})" for o in self.options)
+        text = " or ".join(f"({render_all(o) or 'nothing'})" for o in self.options)
         single = isinstance(self.count, Number) and self.count.n == 1
         return text if single else f"resolve {self.count.render()} of: {text}, in any order"
 
