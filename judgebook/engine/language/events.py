@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from judgebook.engine.language.context import PLAYER_WORDS, Ctx
+from judgebook.engine.language.context import PLAYER_WORDS, Ctx, player_phrase
+from judgebook.engine.language.grammar import article
 from judgebook.engine.language.nodes import At
 from judgebook.engine.language.registry import Registry
 from judgebook.engine.language.selectors import resolve_ref, server_matches
@@ -20,10 +21,10 @@ EVENT_PHRASES = {
     "turn_ends": "your turn ends",
     "action_phase_ends": "your action phase ends",
     "run_begins": "a run begins",
-    "approach_ice": "the Runner approaches",
-    "encounter_ice": "the Runner encounters",
+    "approach_ice": "the Runner approaches a piece of ice",
+    "encounter_ice": "the Runner encounters a piece of ice",
     "bypass": "the Runner bypasses a piece of ice",
-    "pass_ice": "the Runner passes",
+    "pass_ice": "the Runner passes a piece of ice",
     "approach_server": "the Runner approaches a server",
     "successful_run": "a successful run",
     "breach": "the Runner breaches a server",
@@ -115,7 +116,7 @@ class ByPlayer(EventFilter):
         return bool(event.get("player") == ctx.side(self.who))
 
     def render(self) -> str:
-        return f"the player is {self.who}"
+        return f"the player is {player_phrase(self.who)}"
 
 
 @EVENT_FILTERS.register("by")
@@ -133,7 +134,7 @@ class DoneBy(EventFilter):
         return bool(event.get("by") == ctx.side(self.who))
 
     def render(self) -> str:
-        return f"done by {self.who}"
+        return f"done by {player_phrase(self.who)}"
 
 
 @EVENT_FILTERS.register("server")
@@ -213,7 +214,7 @@ class IceSubtype(EventFilter):
         return ice in g.cards and any(s in q.definition(g, ice).subtypes for s in self.subtype.split(" or "))
 
     def render(self) -> str:
-        return f"the ice is a {' or '.join(self.subtype.split(' or '))}"
+        return f"the ice is {article(self.subtype)}"
 
 
 @EVENT_FILTERS.register("subtype")
@@ -234,7 +235,7 @@ class CardSubtype(EventFilter):
         return card in g.cards and self.subtype in q.definition(g, card).subtypes
 
     def render(self) -> str:
-        return f"the card is a {self.subtype}"
+        return f"the card is {article(self.subtype)}"
 
 
 @EVENT_FILTERS.register("not_subtype")
@@ -256,7 +257,7 @@ class CardNotSubtype(EventFilter):
         return card in g.cards and self.subtype not in q.definition(g, card).subtypes
 
     def render(self) -> str:
-        return f"the card is not a {self.subtype}"
+        return f"the card is not {article(self.subtype)}"
 
 
 def _first(scope: str) -> None:

@@ -491,8 +491,13 @@ class NestedCost(Instruction):
         return costs.nested(g, ctx, self)
 
     def render(self) -> str:
-        who = "" if self.by == "you" else f"{player_phrase(self.by)} "
-        text = f"{who}{'may ' if self.optional else 'must '}pay {self.cost.render()}"
+        # a required payment reads as the imperative ("pay 2[c]", "the Runner pays 2[c]"): after an optional
+        # ability's "you may" a "must" would contradict it
+        if self.optional:
+            said = f"{player_phrase(self.by)} may pay"
+        else:
+            said = "pay" if self.by == "you" else agreeing(self.by, "pay")
+        text = f"{said} {self.cost.render()}"
         if self.mods.if_able:
             text += " if able"
         if self.then:

@@ -8,8 +8,9 @@ beside NetrunnerDB's text and compared with it (tests/test_pool_rendering.py).
 from __future__ import annotations
 
 from judgebook.engine.language.cards import Ability, CardDef, Subroutine
-from judgebook.engine.language.events import EVENT_PHRASES
+from judgebook.engine.language.events import EVENT_PHRASES, EventFilter
 from judgebook.engine.language.instructions import render_all
+from judgebook.engine.language.selectors import Ref
 
 # The same events happening to the card itself ("When you score this agenda"): the printed self-reference.
 SELF_EVENT_WORDS = {
@@ -34,9 +35,18 @@ def render_trigger(ability: Ability) -> str:
     first = [f for f in trig.filters if f.name in ("first_this_turn", "first_this_run")]
     # "the ice is this card" reads as the printed "this ice": the card itself, not a target
     itself = [f for f in trig.filters if f.name in ("card", "ice") and getattr(f, "ref", None) == "self"]
-    rest = [f.render() for f in trig.filters if f not in first and f not in itself]
-    head = "the first time each " + ("turn" if first[0].name == "first_this_turn" else "run") if first else "when"
     what = EVENT_PHRASES[trig.event]
+    # a trigger on another named card ("the ice is the host card") names it in place of the event's generic
+    # object: "when the Runner encounters the host card"
+    named: list[EventFilter] = []
+    for f in trig.filters:
+        ref = getattr(f, "ref", None)
+        generic = next((o for o in ("a piece of ice", "a card") if o in what), None)
+        if f.name in ("card", "ice") and ref not in (None, "self") and generic and not named:
+            what = what.replace(generic, Ref(str(ref)).render(), 1)
+            named.append(f)
+    rest = [f.render() for f in trig.filters if f not in first and f not in itself and f not in named]
+    head = "the first time each " + ("turn" if first[0].name == "first_this_turn" else "run") if first else "when"
     if itself and not trig.event.startswith("would_"):
         what = SELF_EVENT_WORDS.get(trig.event, f"{what} (this card)")
     return f"{head} {what}" + (f" ({', '.join(rest)})" if rest else "")
