@@ -8,7 +8,8 @@ beside NetrunnerDB's text and compared with it (tests/test_pool_rendering.py).
 from __future__ import annotations
 
 from judgebook.engine.language.cards import Ability, CardDef, Subroutine
-from judgebook.engine.language.events import EVENT_PHRASES, EventFilter
+from judgebook.engine.language.events import EVENT_PHRASES, ByPlayer, EventFilter
+from judgebook.engine.language.grammar import possessive
 from judgebook.engine.language.instructions import render_all
 from judgebook.engine.language.selectors import Ref
 
@@ -45,6 +46,11 @@ def render_trigger(ability: Ability) -> str:
         if f.name in ("card", "ice") and ref not in (None, "self") and generic and not named:
             what = what.replace(generic, Ref(str(ref)).render(), 1)
             named.append(f)
+    # a player's own event ("your turn begins") says whose it is in place of a "the player is ..." filter
+    owner = next((f for f in trig.filters if isinstance(f, ByPlayer)), None)
+    if owner is not None and what.startswith("your "):
+        what = f"{possessive(str(owner.who))} {what.removeprefix('your ')}"
+        named.append(owner)
     rest = [f.render() for f in trig.filters if f not in first and f not in itself and f not in named]
     head = "the first time each " + ("turn" if first[0].name == "first_this_turn" else "run") if first else "when"
     if itself and not trig.event.startswith("would_"):
