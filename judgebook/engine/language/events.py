@@ -26,7 +26,7 @@ EVENT_PHRASES = {
     "bypass": "the Runner bypasses a piece of ice",
     "pass_ice": "the Runner passes a piece of ice",
     "approach_server": "the Runner approaches a server",
-    "successful_run": "a successful run",
+    "successful_run": "the Runner makes a successful run",
     "breach": "the Runner breaches a server",
     "access": "the Runner accesses a card",
     "run_ends": "a run ends",
@@ -156,9 +156,15 @@ class OnServer(EventFilter):
             return any(server_matches(g, ctx, s, event.get("server")) for s in self.among)
         return server_matches(g, ctx, self.server, event.get("server"))
 
+    def place(self) -> str:
+        """The server as a trigger names it ("when the Runner approaches this server")."""
+        if self.among:
+            return " or ".join(self.among)
+        return {"this": "this server", "central": "a central server", "remote": "a remote server",
+                "mark": "the Runner's mark"}.get(self.server, self.server)
+
     def render(self) -> str:
-        where = " or ".join(self.among) if self.among else self.server
-        return f"on {'this server' if self.server == 'this' else where}"
+        return f"on {self.place()}"
 
 
 def _value_field(key: str, choices: tuple[str, ...] | None) -> None:

@@ -8,7 +8,7 @@ beside NetrunnerDB's text and compared with it (tests/test_pool_rendering.py).
 from __future__ import annotations
 
 from judgebook.engine.language.cards import Ability, CardDef, Subroutine
-from judgebook.engine.language.events import EVENT_PHRASES, ByPlayer, EventFilter
+from judgebook.engine.language.events import EVENT_PHRASES, ByPlayer, EventFilter, OnServer
 from judgebook.engine.language.grammar import possessive
 from judgebook.engine.language.instructions import render_all
 from judgebook.engine.language.selectors import Ref
@@ -51,6 +51,11 @@ def render_trigger(ability: Ability) -> str:
     if owner is not None and what.startswith("your "):
         what = f"{possessive(str(owner.who))} {what.removeprefix('your ')}"
         named.append(owner)
+    # the server of a run event is part of its phrase: "approaches this server", "a successful run on HQ"
+    server = next((f for f in trig.filters if isinstance(f, OnServer)), None)
+    if server is not None:
+        what = what.replace("a server", server.place()) if "a server" in what else f"{what} {server.render()}"
+        named.append(server)
     rest = [f.render() for f in trig.filters if f not in first and f not in itself and f not in named]
     head = "the first time each " + ("turn" if first[0].name == "first_this_turn" else "run") if first else "when"
     if itself and not trig.event.startswith("would_"):
