@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import Any
 
 from judgebook.engine.language.context import PLAYER_WORDS, Ctx
-from judgebook.engine.language.grammar import agreeing, article, counted, possessive
+from judgebook.engine.language.grammar import agreeing, article, possessive
 from judgebook.engine.language.nodes import At, want_bool
 from judgebook.engine.language.registry import Registry
 from judgebook.engine.language.value import Value
@@ -187,7 +187,7 @@ class AmongTop(Filter):
         return zone.endswith(".deck") and g.zone(zone).index(cid) < self.n
 
     def render(self) -> str:
-        return f"among the top {counted(str(self.n), 'card')} of its deck"
+        return f"among {top_cards(self.n)} of its deck"
 
 
 @FILTERS.register("score_area")
@@ -615,7 +615,12 @@ class TopOfDeck(Selector):
 
     def render(self) -> str:
         some = f"{self.count} of " if self.count is not None else ""
-        return f"{some}the top {counted(str(self.n), 'card')} of {possessive(self.deck)} deck"
+        return f"{some}{top_cards(self.n)} of {possessive(self.deck)} deck"
+
+
+def top_cards(n: int) -> str:
+    """The top N cards of a deck, in number: "the top card", "the top 3 cards"."""
+    return "the top card" if n == 1 else f"the top {n} cards"
 
 
 def parse_selector(node: Any, at: At, default_count: int | None = 1) -> Selector:

@@ -18,7 +18,7 @@ from judgebook.engine.language.context import PLAYER_WORDS, Ctx, player_phrase
 from judgebook.engine.language.costs import Cost, parse_cost
 from judgebook.engine.language.grammar import counted
 from judgebook.engine.language.nodes import At, check_keys, want_bool, want_str
-from judgebook.engine.language.quantities import Quantity, parse_quantity
+from judgebook.engine.language.quantities import Number, Quantity, TheX, parse_quantity
 from judgebook.engine.language.registry import Registry
 from judgebook.engine.language.selectors import Selector, parse_selector
 from judgebook.engine.language.value import Value
@@ -380,9 +380,12 @@ def _modifier(key: str, words: str, targets_cards: bool, countable: bool = False
         def render(self) -> str:
             who = f" for {player_phrase(self.player)}" if self.player else ""
             who = f" of {self.target.render()}" if self.target else who
-            amount = self.amount.render()
+            # a computed amount reads as X, then what X is ("+X strength, where X is the number of ...")
+            computed = not isinstance(self.amount, Number | TheX)
+            amount = "X" if computed else self.amount.render()
             what = counted(amount, words) if countable else f"{amount} {words}"
-            return f"{'-' if self.negative else '+'}{what}{who}"
+            where = f", where X is {self.amount.render()}" if computed else ""
+            return f"{'-' if self.negative else '+'}{what}{who}{where}"
 
     Modify.__name__ = Modify.__qualname__ = f"Modify_{key}"
     STATICS.register(key)(Modify)
