@@ -418,7 +418,9 @@ def _events(scope: str) -> None:
             return count_this(g, self.event, scope)
 
         def render(self) -> str:
-            what = self.trigger.render().removeprefix("when ") if self.trigger else self.event.replace("_", " ")
+            from judgebook.engine.language.events import EVENT_PHRASES
+
+            what = self.trigger.render().removeprefix("when ") if self.trigger else EVENT_PHRASES[self.event]
             return f"the number of times {what} happened this {scope}"
 
     EventsThis.__name__ = EventsThis.__qualname__ = f"Events_{scope}"

@@ -277,7 +277,8 @@ class Prevent(Static):
 
     def render(self) -> str:
         n = "all" if self.amount is None else self.amount.render()
-        return f"prevent {n} {self.damage_type + ' ' if self.damage_type else ''}{self.what.replace('_', ' ')}"
+        noun = {"tags": "tag", "end_run": "end of the run"}.get(self.what, self.what)
+        return f"prevent {counted(n, (self.damage_type + ' ' if self.damage_type else '') + noun)}"
 
 
 @STATICS.register("gain_subroutine")
