@@ -7,7 +7,7 @@ from __future__ import annotations
 from judgebook.engine.language.context import player_phrase
 
 # Nouns with no plural form as printed cards use them ("2 bad publicity", "3 net damage", "2[c]").
-UNCOUNTABLE = ("publicity", "damage", "trash", "of the run", "[c]", "[click]", "[recurring-credit]")
+UNCOUNTABLE = ("publicity", "damage", "trash", "end run", "[c]", "[click]", "[recurring-credit]")
 
 
 def plural(noun: str) -> str:

@@ -750,7 +750,7 @@ class ChangeImminent(Instruction):
         from judgebook.engine.language.statics import PREVENT_WHAT
 
         check_keys(arg, ("what", "amount", "damage_type"), at)
-        what = want_str(arg, "what", at, None, PREVENT_WHAT)
+        what = want_str(arg, "what", at, None, tuple(PREVENT_WHAT))
         if what is None:
             at.fail("needs `what` (damage, tags, trash, end_run)")
         amount = arg.get("amount", "all")
@@ -769,8 +769,10 @@ class ChangeImminent(Instruction):
         return change_imminent(g, self.what, None if n is None else -n, self.kind)
 
     def render(self) -> str:
+        from judgebook.engine.language.statics import PREVENT_WHAT
+
         n = "all" if self.amount is None else self.amount.render()
-        return f"{'increase' if self.increase else 'prevent'} {n} {self.what.replace('_', ' ')}"
+        return f"{'increase' if self.increase else 'prevent'} {counted(n, PREVENT_WHAT[self.what])}"
 
 
 @instruction("increase")

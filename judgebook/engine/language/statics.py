@@ -252,7 +252,8 @@ class CostChange(Static):
         return f"the cost to {self.to} {what} is {'lowered' if self.minus else 'increased'} by {self.amount.render()}"
 
 
-PREVENT_WHAT = ("damage", "tags", "trash", "end_run")
+# What can be prevented, as the noun a count of it reads with ("prevent 1 tag", "prevent all damage").
+PREVENT_WHAT = {"damage": "damage", "tags": "tag", "trash": "trash", "end_run": "end run"}
 
 
 @STATICS.register("prevent")
@@ -265,7 +266,7 @@ class Prevent(Static):
     @classmethod
     def parse(cls, arg: Any, at: At) -> Prevent:
         check_keys(arg, ("what", "amount", "damage_type"), at)
-        what = want_str(arg, "what", at, None, PREVENT_WHAT)
+        what = want_str(arg, "what", at, None, tuple(PREVENT_WHAT))
         if what is None:
             at.fail("prevent needs `what`")
         amount = arg.get("amount", "all")
@@ -277,8 +278,8 @@ class Prevent(Static):
 
     def render(self) -> str:
         n = "all" if self.amount is None else self.amount.render()
-        noun = {"tags": "tag", "end_run": "end of the run"}.get(self.what, self.what)
-        return f"prevent {counted(n, (self.damage_type + ' ' if self.damage_type else '') + noun)}"
+        kind = f"{self.damage_type} " if self.damage_type else ""
+        return f"prevent {counted(n, kind + PREVENT_WHAT[self.what])}"
 
 
 @STATICS.register("gain_subroutine")
