@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from judgebook.engine.language.context import Ctx
+from judgebook.engine.language.grammar import possessive
 from judgebook.engine.language.nodes import At
 from judgebook.engine.language.quantities import Quantity, parse_quantity
 from judgebook.engine.language.registry import Registry
@@ -162,7 +163,7 @@ class TurnOf(Condition):
         return bool(g.active == ctx.side(self.who))
 
     def render(self) -> str:
-        return "during your turn" if self.who == "you" else f"during the {self.who}'s turn"
+        return f"during {possessive(self.who)} turn"
 
 
 @CONDITIONS.register("run_on")
@@ -331,7 +332,7 @@ class Exists(Condition):
         return bool(self.selector.candidates(g, ctx))
 
     def render(self) -> str:
-        return f"there is {self.selector.render()}"
+        return f"there are {self.selector.render_kind()}"
 
 
 @CONDITIONS.register("rezzed")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from judgebook.engine.language.context import PLAYER_WORDS, Ctx
+from judgebook.engine.language.context import PLAYER_WORDS, Ctx, player_phrase
+from judgebook.engine.language.grammar import article
 from judgebook.engine.language.nodes import At
 from judgebook.engine.language.registry import Registry
 from judgebook.engine.language.selectors import resolve_ref, server_matches
@@ -13,50 +14,52 @@ from judgebook.engine.language.value import Value
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, GameEvent
 
-EVENTS = (
-    "turn_begins",
-    "turn_ends",
-    "action_phase_ends",
-    "run_begins",
-    "approach_ice",
-    "encounter_ice",
-    "bypass",
-    "pass_ice",
-    "approach_server",
-    "successful_run",
-    "breach",
-    "access",
-    "run_ends",
-    "run_unsuccessful",
-    "installed",
-    "rezzed",
-    "derezzed",
-    "played",
-    "trashed",
-    "moved_to_root",
-    "scored",
-    "stolen",
-    "forfeited",
-    "damage",
-    "tags_taken",
-    "tags_removed",
-    "purge",
-    "drawn",
-    "subroutine_broken",
-    "subroutine_resolved",
-    "fully_broken",
-    "encounter_ends",
-    "ability_used",
-    "advanced",
-    "purge",
-    "clicks_spent",
-    "credits_spent",
-    "hosted_credits_spent",
-    "would_damage",
-    "would_tags",
-    "would_trash",
-    "would_end_run",
-)
+# Each event the language knows, as it reads in a printed trigger ("When the Runner encounters ..."); the
+# trigger's filters follow it. The imminent events (would_*) are what an interrupt waits for.
+EVENT_PHRASES = {
+    "turn_begins": "your turn begins",
+    "turn_ends": "your turn ends",
+    "action_phase_ends": "your action phase ends",
+    "run_begins": "a run begins",
+    "approach_ice": "the Runner approaches a piece of ice",
+    "encounter_ice": "the Runner encounters a piece of ice",
+    "bypass": "the Runner bypasses a piece of ice",
+    "pass_ice": "the Runner passes a piece of ice",
+    "approach_server": "the Runner approaches a server",
+    "successful_run": "the Runner makes a successful run",
+    "breach": "the Runner breaches a server",
+    "access": "the Runner accesses a card",
+    "run_ends": "a run ends",
+    "run_unsuccessful": "a run is unsuccessful",
+    "installed": "a player installs a card",
+    "rezzed": "the Corp rezzes a card",
+    "derezzed": "a card is derezzed",
+    "played": "a card is played",
+    "trashed": "a card is trashed",
+    "moved_to_root": "a card is moved to the root of a server",
+    "scored": "an agenda is scored",
+    "stolen": "an agenda is stolen",
+    "forfeited": "an agenda is forfeited",
+    "damage": "damage is done",
+    "tags_taken": "tags are taken",
+    "tags_removed": "tags are removed",
+    "purge": "virus counters are purged",
+    "drawn": "a card is drawn",
+    "subroutine_broken": "a subroutine is broken",
+    "subroutine_resolved": "a subroutine resolves",
+    "fully_broken": "a piece of ice is fully broken",
+    "encounter_ends": "an encounter ends",
+    "ability_used": "an ability is used",
+    "advanced": "a card is advanced",
+    "clicks_spent": "[click] are spent",
+    "credits_spent": "credits are spent",
+    "hosted_credits_spent": "hosted credits are spent",
+    "would_damage": "damage would be taken",
+    "would_tags": "tags would be taken",
+    "would_trash": "a card would be trashed",
+    "would_end_run": "the run would end",
+}
+EVENTS = tuple(EVENT_PHRASES)
 
 
 class EventFilter(Value):
@@ -113,7 +116,7 @@ class ByPlayer(EventFilter):
         return bool(event.get("player") == ctx.side(self.who))
 
     def render(self) -> str:
-        return f"the player is {self.who}"
+        return f"the player is {player_phrase(self.who)}"
 
 
 @EVENT_FILTERS.register("by")
@@ -131,7 +134,7 @@ class DoneBy(EventFilter):
         return bool(event.get("by") == ctx.side(self.who))
 
     def render(self) -> str:
-        return f"done by {self.who}"
+        return f"done by {player_phrase(self.who)}"
 
 
 @EVENT_FILTERS.register("server")
@@ -153,9 +156,15 @@ class OnServer(EventFilter):
             return any(server_matches(g, ctx, s, event.get("server")) for s in self.among)
         return server_matches(g, ctx, self.server, event.get("server"))
 
+    def place(self) -> str:
+        """The server as a trigger names it ("when the Runner approaches this server")."""
+        if self.among:
+            return " or ".join(self.among)
+        return {"this": "this server", "central": "a central server", "remote": "a remote server",
+                "mark": "the Runner's mark"}.get(self.server, self.server)
+
     def render(self) -> str:
-        where = " or ".join(self.among) if self.among else self.server
-        return f"on {'this server' if self.server == 'this' else where}"
+        return f"on {self.place()}"
 
 
 def _value_field(key: str, choices: tuple[str, ...] | None) -> None:
@@ -211,7 +220,7 @@ class IceSubtype(EventFilter):
         return ice in g.cards and any(s in q.definition(g, ice).subtypes for s in self.subtype.split(" or "))
 
     def render(self) -> str:
-        return f"the ice is a {' or '.join(self.subtype.split(' or '))}"
+        return f"the ice is {article(self.subtype)}"
 
 
 @EVENT_FILTERS.register("subtype")
@@ -232,7 +241,7 @@ class CardSubtype(EventFilter):
         return card in g.cards and self.subtype in q.definition(g, card).subtypes
 
     def render(self) -> str:
-        return f"the card is a {self.subtype}"
+        return f"the card is {article(self.subtype)}"
 
 
 @EVENT_FILTERS.register("not_subtype")
@@ -254,7 +263,7 @@ class CardNotSubtype(EventFilter):
         return card in g.cards and self.subtype not in q.definition(g, card).subtypes
 
     def render(self) -> str:
-        return f"the card is not a {self.subtype}"
+        return f"the card is not {article(self.subtype)}"
 
 
 def _first(scope: str) -> None:
@@ -384,7 +393,7 @@ class Trigger(Value):
 
     def render(self) -> str:
         words = ", ".join(f.render() for f in self.filters)
-        return f"when {self.event.replace('_', ' ')}" + (f" ({words})" if words else "")
+        return f"when {EVENT_PHRASES[self.event]}" + (f" ({words})" if words else "")
 
 
 def parse_trigger(event: Any, filters: Any, at_event: At, at_filters: At) -> Trigger:

@@ -14,6 +14,7 @@ from typing import Any
 from judgebook.engine.language.conditions import Condition, parse_condition
 from judgebook.engine.language.context import PLAYER_WORDS, Ctx, player_phrase
 from judgebook.engine.language.costs import Cost, parse_cost
+from judgebook.engine.language.grammar import agreeing, counted, possessive
 from judgebook.engine.language.nodes import At, check_keys, want_bool, want_str
 from judgebook.engine.language.quantities import Number, Quantity, parse_quantity
 from judgebook.engine.language.registry import Registry
@@ -126,11 +127,11 @@ def _amount_instruction(name: str, verb: str, noun: str) -> None:
             return g.player(self.who(ctx)).credits if self.amount is ALL else self.amount.value(g, ctx)
 
         def render(self) -> str:
-            who = f"{player_phrase(self.mods.player)} " if self.mods.player else ""
+            said = agreeing(self.mods.player, verb) if self.mods.player else verb
             if noun == "[click]" and isinstance(self.amount, Number):
-                return f"{who}{verb} {'[click]' * self.amount.n}".strip()  # printed "gain [click][click]"
+                return f"{said} {'[click]' * self.amount.n}".strip()  # printed "gain [click][click]"
             amount = "all" if self.amount is ALL else self.amount.render()
-            return f"{who}{verb} {amount} {noun}".strip()
+            return f"{said} {counted(amount, noun)}".strip()
 
     Amount.__name__ = Amount.__qualname__ = f"Amount_{name}"
     instruction(name)(Amount)
@@ -141,8 +142,8 @@ for _name, _verb, _noun in (
     ("lose_credits", "lose", "[c]"),
     ("gain_clicks", "gain", "[click]"),
     ("lose_clicks", "lose", "[click]"),
-    ("draw", "draw", "cards"),
-    ("remove_tags", "remove", "tags"),
+    ("draw", "draw", "card"),
+    ("remove_tags", "remove", "tag"),
     ("bad_publicity", "take", "bad publicity"),
     ("remove_bad_publicity", "remove", "bad publicity"),
 ):
@@ -358,21 +359,22 @@ class PlaceCounters(Instruction):
         verb = "remove" if self.remove else "place"
         prep = "from" if self.remove else "on"
         then = f"; if you do, {render_all(self.then)}" if self.then else ""
-        return f"{verb} {self.amount.render()} {self.kind} counters {prep} {self.on.render()}{then}"
+        return f"{verb} {counted(self.amount.render(), self.kind + ' counter')} {prep} {self.on.render()}{then}"
 
 
 # --- lasting effects --------------------------------------------------------------------------
 
-DURATIONS = (
-    "encounter",
-    "run",
-    "turn",
-    "until_your_next_turn_begins",
-    "until_end_of_your_next_turn",
-    "until_opponent_next_turn_begins",
-    "until_end_of_opponent_next_turn",
-    "while",
-)
+# Each duration of a lasting effect, as a printed card says it ("while" is followed by its condition).
+DURATIONS = {
+    "encounter": "for the remainder of this encounter",
+    "run": "for the remainder of this run",
+    "turn": "for the remainder of this turn",
+    "until_your_next_turn_begins": "until your next turn begins",
+    "until_end_of_your_next_turn": "until the end of your next turn",
+    "until_opponent_next_turn_begins": "until your opponent's next turn begins",
+    "until_end_of_opponent_next_turn": "until the end of your opponent's next turn",
+    "while": "while",
+}
 
 
 @instruction("lasting")
@@ -390,7 +392,7 @@ class CreateLasting(Instruction):
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> CreateLasting:
         check_keys(arg, ("static", "ability", "duration", "while"), at)
-        duration = want_str(arg, "duration", at, None, DURATIONS)
+        duration = want_str(arg, "duration", at, None, tuple(DURATIONS))
         if duration is None or ("static" in arg) == ("ability" in arg):
             at.fail("lasting needs `duration` and one of `static` (an effect) or `ability` (a delayed ability)")
         cond = parse_condition(arg["while"], at.key(arg, "while")) if "while" in arg else None
@@ -412,15 +414,18 @@ class CreateLasting(Instruction):
         return effects.create_lasting(g, ctx, self.effect, self.duration, self.ability, self.condition)
 
     def render(self) -> str:
+        span = DURATIONS[self.duration]
+        if self.condition is not None:
+            span = f"{span} {self.condition.render()}"
         if self.effect is not None:
-            return f"{self.effect.render()} ({self.duration.replace('_', ' ')})"
+            return f"{self.effect.render()} {span}"
         ab = self.ability
         cond = f", if {ab.condition.render()}" if ab.condition is not None else ""
         what = f"delayed: {ab.trigger.render()}{cond}, {render_all(ab.effects)}"
         # "When that run ends, ...": a delayed ability waiting for an event of its own duration says no duration
         if ab.trigger.event in _ENDS.get(self.duration, ()):
             return what
-        return f"{what} ({self.duration.replace('_', ' ')})"
+        return f"{what} {span}"
 
 
 # The events that fall within a duration and say it themselves ("When that run ends", "...during that run").
@@ -486,8 +491,13 @@ class NestedCost(Instruction):
         return costs.nested(g, ctx, self)
 
     def render(self) -> str:
-        who = "" if self.by == "you" else f"{player_phrase(self.by)} "
-        text = f"{who}{'may ' if self.optional else 'must '}pay {self.cost.render()}"
+        # a required payment reads as the imperative ("pay 2[c]", "the Runner pays 2[c]"): after an optional
+        # ability's "you may" a "must" would contradict it
+        if self.optional:
+            said = f"{player_phrase(self.by)} may pay"
+        else:
+            said = "pay" if self.by == "you" else agreeing(self.by, "pay")
+        text = f"{said} {self.cost.render()}"
         if self.mods.if_able:
             text += " if able"
         if self.then:
@@ -590,7 +600,7 @@ class ChooseOne(Instruction):
         return push_choose(g, ctx, self)
 
     def render(self) -> str:
-        text = " or ".join(f"({render_all(o)})" for o in self.options)
+        text = " or ".join(f"({render_all(o) or 'nothing'})" for o in self.options)
         single = isinstance(self.count, Number) and self.count.n == 1
         return text if single else f"resolve {self.count.render()} of: {text}, in any order"
 
@@ -613,7 +623,7 @@ class Win(Instruction):
         return effects.win(g, ctx.side(self.side), "card", "step_checkpoint_agenda_points")
 
     def render(self) -> str:
-        return f"{player_phrase(self.side)} win{'s' if self.side != 'you' else ''} the game"
+        return f"{agreeing(self.side, 'win')} the game"
 
 
 @instruction("end_action_phase")
@@ -657,7 +667,7 @@ class Shuffle(Instruction):
         return effects.shuffle(g, ctx.side(self.deck))
 
     def render(self) -> str:
-        return f"shuffle {player_phrase(self.deck)}'s deck"
+        return f"shuffle {possessive(self.deck)} deck"
 
 
 @instruction("purge")
@@ -740,7 +750,7 @@ class ChangeImminent(Instruction):
         from judgebook.engine.language.statics import PREVENT_WHAT
 
         check_keys(arg, ("what", "amount", "damage_type"), at)
-        what = want_str(arg, "what", at, None, PREVENT_WHAT)
+        what = want_str(arg, "what", at, None, tuple(PREVENT_WHAT))
         if what is None:
             at.fail("needs `what` (damage, tags, trash, end_run)")
         amount = arg.get("amount", "all")
@@ -759,8 +769,10 @@ class ChangeImminent(Instruction):
         return change_imminent(g, self.what, None if n is None else -n, self.kind)
 
     def render(self) -> str:
+        from judgebook.engine.language.statics import PREVENT_WHAT
+
         n = "all" if self.amount is None else self.amount.render()
-        return f"{'increase' if self.increase else 'prevent'} {n} {self.what.replace('_', ' ')}"
+        return f"{'increase' if self.increase else 'prevent'} {counted(n, PREVENT_WHAT[self.what])}"
 
 
 @instruction("increase")
@@ -801,7 +813,7 @@ class GiveTags(Instruction):
         return (Part("tags", self.amount.value(g, ctx), by=ctx.controller),)
 
     def render(self) -> str:
-        return f"give the Runner {self.amount.render()} tags"
+        return f"give the Runner {counted(self.amount.render(), 'tag')}"
 
 
 @instruction("all")
@@ -1029,7 +1041,7 @@ class MoreAccess(Instruction):
         return access_bonus(g, self.amount.value(g, ctx))
 
     def render(self) -> str:
-        return f"access {self.amount.render()} additional cards"
+        return f"access {counted(self.amount.render(), 'additional card')}"
 
 
 @instruction("breach")

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from judgebook.engine.language.context import PLAYER_WORDS, Ctx, player_phrase
+from judgebook.engine.language.context import PLAYER_WORDS, Ctx
+from judgebook.engine.language.grammar import agreeing
 from judgebook.engine.language.nodes import At
 from judgebook.engine.language.registry import Registry
 from judgebook.engine.state.model import Game
@@ -82,7 +83,7 @@ def _player_stat(stat: str, words: str) -> type:
             return values.player_stat(g, ctx.side(self.who), stat)
 
         def render(self) -> str:
-            return f"the number of {words} {player_phrase(self.who)} {'has' if self.who != 'you' else 'have'}"
+            return f"the number of {words} {agreeing(self.who, 'have')}"
 
     PlayerStat.__name__ = PlayerStat.__qualname__ = f"Stat_{stat}"
     return QUANTITIES.register(stat)(PlayerStat)
@@ -119,7 +120,7 @@ class CountOf(Quantity):
         return len(self.selector.candidates(g, ctx))
 
     def render(self) -> str:
-        return f"the number of {self.selector.render()}"
+        return f"the number of {self.selector.render_kind()}"
 
 
 @QUANTITIES.register("card_types")
@@ -417,7 +418,9 @@ def _events(scope: str) -> None:
             return count_this(g, self.event, scope)
 
         def render(self) -> str:
-            what = self.trigger.render().removeprefix("when ") if self.trigger else self.event.replace("_", " ")
+            from judgebook.engine.language.events import EVENT_PHRASES
+
+            what = self.trigger.render().removeprefix("when ") if self.trigger else EVENT_PHRASES[self.event]
             return f"the number of times {what} happened this {scope}"
 
     EventsThis.__name__ = EventsThis.__qualname__ = f"Events_{scope}"

@@ -8,37 +8,10 @@ beside NetrunnerDB's text and compared with it (tests/test_pool_rendering.py).
 from __future__ import annotations
 
 from judgebook.engine.language.cards import Ability, CardDef, Subroutine
+from judgebook.engine.language.events import EVENT_PHRASES, ByPlayer, EventFilter, OnServer
+from judgebook.engine.language.grammar import possessive
 from judgebook.engine.language.instructions import render_all
-
-# How an event reads as a printed trigger ("When the Runner encounters ..."); the filters follow it.
-EVENT_WORDS = {
-    "turn_begins": "your turn begins",
-    "turn_ends": "your turn ends",
-    "encounter_ice": "the Runner encounters",
-    "approach_ice": "the Runner approaches",
-    "pass_ice": "the Runner passes",
-    "scored": "an agenda is scored",
-    "stolen": "an agenda is stolen",
-    "rezzed": "the Corp rezzes a card",
-    "fully_broken": "a piece of ice is fully broken",
-    "access": "the Runner accesses a card",
-    "breach": "the Runner breaches a server",
-    "installed": "a player installs a card",
-    "trashed": "a card is trashed",
-    "successful_run": "a successful run",
-    "run_begins": "a run begins",
-    "run_ends": "a run ends",
-    "tags_taken": "tags are taken",
-    "subroutine_broken": "a subroutine is broken",
-}
-
-# The imminent events an interrupt waits for ("[interrupt] → Whenever you would take net damage").
-WOULD_WORDS = {
-    "would_damage": "damage would be taken",
-    "would_tags": "tags would be taken",
-    "would_trash": "a card would be trashed",
-    "would_end_run": "the run would end",
-}
+from judgebook.engine.language.selectors import Ref
 
 # The same events happening to the card itself ("When you score this agenda"): the printed self-reference.
 SELF_EVENT_WORDS = {
@@ -52,6 +25,7 @@ SELF_EVENT_WORDS = {
     "approach_ice": "the Runner approaches this card",
     "pass_ice": "the Runner passes this card",
     "advanced": "you advance this card",
+    "forfeited": "you forfeit this card",
 }
 
 
@@ -62,13 +36,30 @@ def render_trigger(ability: Ability) -> str:
     first = [f for f in trig.filters if f.name in ("first_this_turn", "first_this_run")]
     # "the ice is this card" reads as the printed "this ice": the card itself, not a target
     itself = [f for f in trig.filters if f.name in ("card", "ice") and getattr(f, "ref", None) == "self"]
-    rest = [f.render() for f in trig.filters if f not in first and f not in itself]
+    what = EVENT_PHRASES[trig.event]
+    # a trigger on another named card ("the ice is the host card") names it in place of the event's generic
+    # object: "when the Runner encounters the host card"
+    named: list[EventFilter] = []
+    for f in trig.filters:
+        ref = getattr(f, "ref", None)
+        generic = next((o for o in ("a piece of ice", "a card") if o in what), None)
+        if f.name in ("card", "ice") and ref not in (None, "self") and generic and not named:
+            what = what.replace(generic, Ref(str(ref)).render(), 1)
+            named.append(f)
+    # a player's own event ("your turn begins") says whose it is in place of a "the player is ..." filter
+    owner = next((f for f in trig.filters if isinstance(f, ByPlayer)), None)
+    if owner is not None and what.startswith("your "):
+        what = f"{possessive(str(owner.who))} {what.removeprefix('your ')}"
+        named.append(owner)
+    # the server of a run event is part of its phrase: "approaches this server", "a successful run on HQ"
+    server = next((f for f in trig.filters if isinstance(f, OnServer)), None)
+    if server is not None:
+        what = what.replace("a server", server.place()) if "a server" in what else f"{what} {server.render()}"
+        named.append(server)
+    rest = [f.render() for f in trig.filters if f not in first and f not in itself and f not in named]
     head = "the first time each " + ("turn" if first[0].name == "first_this_turn" else "run") if first else "when"
-    what = EVENT_WORDS.get(trig.event, trig.event.replace("_", " "))
-    if itself:
+    if itself and not trig.event.startswith("would_"):
         what = SELF_EVENT_WORDS.get(trig.event, f"{what} (this card)")
-    if trig.event in WOULD_WORDS:
-        what = WOULD_WORDS[trig.event]
     return f"{head} {what}" + (f" ({', '.join(rest)})" if rest else "")
 
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from judgebook.engine.language.context import PLAYER_WORDS, Ctx, player_phrase
+from judgebook.engine.language.context import PLAYER_WORDS, Ctx
+from judgebook.engine.language.grammar import agreeing, article, possessive
 from judgebook.engine.language.nodes import At, want_bool
 from judgebook.engine.language.registry import Registry
 from judgebook.engine.language.value import Value
@@ -31,6 +32,10 @@ class Selector(Value):
 
     def render(self) -> str:
         raise NotImplementedError
+
+    def render_kind(self) -> str:
+        """The cards as a kind, not a choice ("the number of cards installed", "there is a card installed")."""
+        return self.render()
 
     @property
     def chooses(self) -> bool:
@@ -182,7 +187,7 @@ class AmongTop(Filter):
         return zone.endswith(".deck") and g.zone(zone).index(cid) < self.n
 
     def render(self) -> str:
-        return f"among the top {self.n} cards of its deck"
+        return f"among {top_cards(self.n)} of its deck"
 
 
 @FILTERS.register("score_area")
@@ -202,7 +207,7 @@ class InScoreArea(Filter):
         return g.cards[cid].zone == f"{ctx.side(self.who)}.score"
 
     def render(self) -> str:
-        return f"in {player_phrase(self.who)}'s score area"
+        return f"in {possessive(self.who)} score area"
 
 
 @FILTERS.register("rez_cost")
@@ -282,7 +287,7 @@ class OfSide(Filter):
         return g.cards[cid].owner == ctx.side(self.who)
 
     def render(self) -> str:
-        return "you control" if self.who == "you" else f"{player_phrase(self.who)} controls"
+        return agreeing(self.who, "control")
 
 
 def _field_filter(key: str, words: str) -> None:
@@ -423,7 +428,7 @@ class HasCounter(Filter):
         return g.cards[cid].count(self.kind) > 0
 
     def render(self) -> str:
-        return f"with a {self.kind} counter"
+        return f"with {article(self.kind)} counter"
 
 
 @FILTERS.register("no_counter")
@@ -580,12 +585,19 @@ class Matching(Selector):
             if self.count == 1
             else str(self.count)
         )
+        card = "card" if self.count in (1, None) and self.count_of is None else "cards"
+        return f"{how} {card} {self.words()}".strip()
+
+    def words(self) -> str:
         words = " ".join(f.render() for f in self.filters)
         if self.at_random:
             words = f"at random {words}"
         if self.distinct_names:
             words = f"{words} with different names"
-        return f"{how} card{'s' if self.count != 1 else ''} {words}".strip()
+        return words
+
+    def render_kind(self) -> str:
+        return f"cards {self.words()}".strip()
 
 
 @dataclass(frozen=True, eq=False)
@@ -603,7 +615,12 @@ class TopOfDeck(Selector):
 
     def render(self) -> str:
         some = f"{self.count} of " if self.count is not None else ""
-        return f"{some}the top {self.n} cards of {player_phrase(self.deck)}'s deck"
+        return f"{some}{top_cards(self.n)} of {possessive(self.deck)} deck"
+
+
+def top_cards(n: int) -> str:
+    """The top N cards of a deck, in number: "the top card", "the top 3 cards"."""
+    return "the top card" if n == 1 else f"the top {n} cards"
 
 
 def parse_selector(node: Any, at: At, default_count: int | None = 1) -> Selector:

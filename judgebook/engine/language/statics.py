@@ -14,10 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from judgebook.engine.language.context import PLAYER_WORDS, Ctx
+from judgebook.engine.language.context import PLAYER_WORDS, Ctx, player_phrase
 from judgebook.engine.language.costs import Cost, parse_cost
+from judgebook.engine.language.grammar import counted
 from judgebook.engine.language.nodes import At, check_keys, want_bool, want_str
-from judgebook.engine.language.quantities import Quantity, parse_quantity
+from judgebook.engine.language.quantities import Number, Quantity, TheX, parse_quantity
 from judgebook.engine.language.registry import Registry
 from judgebook.engine.language.selectors import Selector, parse_selector
 from judgebook.engine.language.value import Value
@@ -33,26 +34,27 @@ class Static(Value):
 
 STATICS: Registry[Static] = Registry("static effect")
 
-CANNOT_WHAT = (
-    "take_tags",
-    "steal",
-    "jack_out",
-    "run",
-    "rez",
-    "score",
-    "trash",
-    "install",
-    "play",
-    "access",
-    "draw",
-    "spend_credits",
-    "spend_pool_credits",
-    "advance",
-    "gain_credits",
-    "discard",  # to maximum hand size ("skip your discard step")
-    "break",  # subroutines on the cards named
-    "declare_successful",  # the run
-)
+# What a player can be barred from, as a printed card says it.
+CANNOT_WHAT = {
+    "take_tags": "take tags",
+    "steal": "steal",
+    "jack_out": "jack out",
+    "run": "run",
+    "rez": "rez",
+    "score": "score",
+    "trash": "trash",
+    "install": "install",
+    "play": "play",
+    "access": "access",
+    "draw": "draw",
+    "spend_credits": "spend credits",
+    "spend_pool_credits": "spend credits from their credit pool",
+    "advance": "advance",
+    "gain_credits": "gain credits",
+    "discard": "discard",  # to maximum hand size ("skip your discard step")
+    "break": "break",  # subroutines on the cards named
+    "declare_successful": "declare the run successful",
+}
 
 
 @STATICS.register("cannot")
@@ -67,7 +69,7 @@ class Cannot(Static):
     @classmethod
     def parse(cls, arg: Any, at: At) -> Cannot:
         check_keys(arg, ("what", "server", "player", "card", "except"), at)
-        what = want_str(arg, "what", at, None, CANNOT_WHAT)
+        what = want_str(arg, "what", at, None, tuple(CANNOT_WHAT))
         if what is None:
             at.fail("cannot needs `what`")
         return cls(
@@ -79,10 +81,10 @@ class Cannot(Static):
         )
 
     def render(self) -> str:
-        who = f"{self.player} " if self.player else ""
+        who = f"{player_phrase(self.player)} " if self.player else ""
         where = f" on {self.server}" if self.server else ""
         card = f" {self.card.render()}" if self.card else ""
-        return f"{who}cannot {self.what.replace('_', ' ')}{card}{where}"
+        return f"{who}cannot {CANNOT_WHAT[self.what]}{card}{where}"
 
 
 @STATICS.register("can_be_advanced")
@@ -250,7 +252,8 @@ class CostChange(Static):
         return f"the cost to {self.to} {what} is {'lowered' if self.minus else 'increased'} by {self.amount.render()}"
 
 
-PREVENT_WHAT = ("damage", "tags", "trash", "end_run")
+# What can be prevented, as the noun a count of it reads with ("prevent 1 tag", "prevent all damage").
+PREVENT_WHAT = {"damage": "damage", "tags": "tag", "trash": "trash", "end_run": "end run"}
 
 
 @STATICS.register("prevent")
@@ -263,7 +266,7 @@ class Prevent(Static):
     @classmethod
     def parse(cls, arg: Any, at: At) -> Prevent:
         check_keys(arg, ("what", "amount", "damage_type"), at)
-        what = want_str(arg, "what", at, None, PREVENT_WHAT)
+        what = want_str(arg, "what", at, None, tuple(PREVENT_WHAT))
         if what is None:
             at.fail("prevent needs `what`")
         amount = arg.get("amount", "all")
@@ -275,7 +278,8 @@ class Prevent(Static):
 
     def render(self) -> str:
         n = "all" if self.amount is None else self.amount.render()
-        return f"prevent {n} {self.damage_type + ' ' if self.damage_type else ''}{self.what.replace('_', ' ')}"
+        kind = f"{self.damage_type} " if self.damage_type else ""
+        return f"prevent {counted(n, kind + PREVENT_WHAT[self.what])}"
 
 
 @STATICS.register("gain_subroutine")
@@ -346,7 +350,7 @@ class Mark(Static):
         return f"{self.server} is the Runner's mark"
 
 
-def _modifier(key: str, words: str, targets_cards: bool) -> None:
+def _modifier(key: str, words: str, targets_cards: bool, countable: bool = False) -> None:
     @dataclass(frozen=True, eq=False)
     class Modify(Static):
         amount: Quantity
@@ -376,8 +380,14 @@ def _modifier(key: str, words: str, targets_cards: bool) -> None:
             return -n if self.negative else n
 
         def render(self) -> str:
-            who = f" of {self.target.render()}" if self.target else (f" for {self.player}" if self.player else "")
-            return f"{'-' if self.negative else '+'}{self.amount.render()} {words}{who}"
+            who = f" for {player_phrase(self.player)}" if self.player else ""
+            who = f" of {self.target.render()}" if self.target else who
+            # a computed amount reads as X, then what X is ("+X strength, where X is the number of ...")
+            computed = not isinstance(self.amount, Number | TheX)
+            amount = "X" if computed else self.amount.render()
+            what = counted(amount, words) if countable else f"{amount} {words}"
+            where = f", where X is {self.amount.render()}" if computed else ""
+            return f"{'-' if self.negative else '+'}{what}{who}{where}"
 
     Modify.__name__ = Modify.__qualname__ = f"Modify_{key}"
     STATICS.register(key)(Modify)
@@ -386,10 +396,10 @@ def _modifier(key: str, words: str, targets_cards: bool) -> None:
 _modifier("strength", "strength", True)
 _modifier("hand_size", "maximum hand size", False)
 _modifier("link", "link", False)
-_modifier("memory", "memory units", False)
+_modifier("memory", "memory unit", False, countable=True)
 _modifier("advancement_requirement", "advancement requirement", True)
 _modifier("allotted_clicks", "allotted [click]", False)  # "the Runner gets -1 allotted [click] for their next turn"
-_modifier("agenda_points", "agenda points", True)
+_modifier("agenda_points", "agenda point", True, countable=True)
 
 
 def parse_static(node: Any, at: At) -> Static:

@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from judgebook.engine.language.context import PLAYER_WORDS, Ctx, player_phrase
+from judgebook.engine.language.context import PLAYER_WORDS, Ctx
+from judgebook.engine.language.grammar import agreeing
 from judgebook.engine.language.instructions import (
     Instruction,
     Mods,
@@ -62,8 +63,8 @@ class Arrange(Instruction):
         return verbs.arrange(g, ctx, self)
 
     def render(self) -> str:
-        who = "" if self.by == "you" else f"{player_phrase(self.by)} "
-        return f"{who}arrange {self.cards.render()} in any order"
+        said = "arrange" if self.by == "you" else agreeing(self.by, "arrange")
+        return f"{said} {self.cards.render()} in any order"
 
 
 @instruction("search", "by", "then")
