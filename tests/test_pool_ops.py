@@ -95,7 +95,7 @@ def test_coverage_of_the_slice(cards_root: Path):
     partial = [i for i, c in defs.items() if c is not None and c.partial]  # type: ignore[attr-defined]
     undefined = [i for i, c in defs.items() if c is None]
     # Counted with `grep -L "partial:\|undefined:"` and `grep -l ...` over the slice's files.
-    assert (len(defined), len(partial), len(undefined)) == (102, 8, 21)
+    assert (len(defined), len(partial), len(undefined)) == (103, 7, 21)
 
 
 # --- ruling scenarios ---------------------------------------------------------------------------
@@ -1010,3 +1010,26 @@ decisions:
     assert out.error is not None and out.error.rule == "rule_cannot_precedence"
     out = _play(text.replace("SUBTYPES", "icebreaker"), cards_root)
     assert out.error is None and "subroutine_broken" in _kinds(out)
+
+
+def test_tread_lightly_raises_each_ice_rez_cost_during_that_run_only(cards_root: Path):
+    printed = card_source(cards_root).by_id["ivik"].cost
+    assert printed is not None
+    text = """
+title: t
+start: {turn: runner, at: action_phase}
+runner: {credits: 5, hand: [Tread Lightly]}
+corp:
+  credits: 20
+  servers: {HQ: {ice: [Ivik]}}
+decisions:
+  - {action: play, card: Tread Lightly, server: HQ}
+  - {rez: Ivik, player: corp}
+"""
+    out = _play(text, cards_root)
+    assert out.error is None and "rezzed" in _kinds(out)
+    assert out.final.corp.credits == 20 - (printed + 3) and out.final.runner.credits == 5 - 1
+    # Outside that run the printed cost applies.
+    later = _play(text.replace("hand: [Tread Lightly]", "hand: []").replace(
+        "  - {action: play, card: Tread Lightly, server: HQ}\n", "  - {action: run, server: HQ}\n"), cards_root)
+    assert later.error is None and later.final.corp.credits == 20 - printed
