@@ -1062,3 +1062,26 @@ decisions:
     assert spent("Test Contact", "Test Rig") == 1 + 2
     assert spent("Test Job", "Test Contact") == 1 + 2
     assert spent("Test Tool", "Test Job") == 2 + 1  # a program is none of those kinds: the job is still the first
+
+
+def test_sudden_commandment_threat_counts_mandates_not_other_operations(cards_root: Path):
+    # Hedge Fund (a transaction) played by Sudden Commandment's own instruction leaves it the first mandate.
+    text = """
+title: t
+card_defs:
+  - {name: Hostile Takeover, abilities: []}
+start: {turn: corp, at: action_phase}
+corp:
+  credits: 10
+  clicks: 1
+  hand: [Sudden Commandment, Hedge Fund]
+  deck: [Hedge Fund, Hedge Fund]
+  score: [Hostile Takeover, Hostile Takeover, Hostile Takeover]  # 3 agenda points: threat 3
+decisions:
+  - {action: play, card: Sudden Commandment}
+  - {target: Hedge Fund}
+  - {pay: true}
+"""
+    out = _play(text, cards_root)
+    assert out.error is None
+    assert out.final.corp.clicks == 1 and out.final.corp.credits == 10 - 1 - 5 + 9 - 3
