@@ -95,7 +95,7 @@ def test_coverage_of_the_slice(cards_root: Path):
     partial = [i for i, c in defs.items() if c is not None and c.partial]  # type: ignore[attr-defined]
     undefined = [i for i, c in defs.items() if c is None]
     # Counted with `grep -L "partial:\|undefined:"` and `grep -l ...` over the slice's files.
-    assert (len(defined), len(partial), len(undefined)) == (102, 8, 21)
+    assert (len(defined), len(partial), len(undefined)) == (104, 7, 20)
 
 
 # --- ruling scenarios ---------------------------------------------------------------------------
@@ -1010,3 +1010,78 @@ decisions:
     assert out.error is not None and out.error.rule == "rule_cannot_precedence"
     out = _play(text.replace("SUBTYPES", "icebreaker"), cards_root)
     assert out.error is None and "subroutine_broken" in _kinds(out)
+
+
+def test_tread_lightly_raises_each_ice_rez_cost_during_that_run_only(cards_root: Path):
+    printed = card_source(cards_root).by_id["ivik"].cost
+    assert printed is not None
+    text = """
+title: t
+start: {turn: runner, at: action_phase}
+runner: {credits: 5, hand: [Tread Lightly]}
+corp:
+  credits: 20
+  servers: {HQ: {ice: [Ivik]}}
+decisions:
+  - {action: play, card: Tread Lightly, server: HQ}
+  - {rez: Ivik, player: corp}
+"""
+    out = _play(text, cards_root)
+    assert out.error is None and "rezzed" in _kinds(out)
+    assert out.final.corp.credits == 20 - (printed + 3) and out.final.runner.credits == 5 - 1
+    # Outside that run the printed cost applies.
+    later = _play(text.replace("hand: [Tread Lightly]", "hand: []").replace(
+        "  - {action: play, card: Tread Lightly, server: HQ}\n", "  - {action: run, server: HQ}\n"), cards_root)
+    assert later.error is None and later.final.corp.credits == 20 - printed
+
+
+def test_az_mccaffrey_lowers_only_the_first_job_connection_or_hardware_install_each_turn(cards_root: Path):
+    text = """
+title: t
+card_defs:
+  - {name: Test Rig, side: runner, type: hardware, cost: 2, abilities: []}
+  - {name: Test Job, side: runner, type: resource, subtypes: [job], cost: 2, abilities: []}
+  - {name: Test Contact, side: runner, type: resource, subtypes: [connection], cost: 2, abilities: []}
+  - {name: Test Tool, side: runner, type: program, cost: 2, abilities: []}
+start: {turn: runner, at: action_phase}
+runner:
+  identity: "Az McCaffrey: Mechanical Prodigy"
+  credits: 10
+  hand: [FIRST, SECOND]
+decisions:
+  - {action: install, card: FIRST}
+  - {action: install, card: SECOND}
+"""
+
+    def spent(first: str, second: str) -> int:
+        out = _play(text.replace("FIRST", first).replace("SECOND", second), cards_root)
+        assert out.error is None and _kinds(out).count("installed") == 2
+        return 10 - out.final.runner.credits
+
+    assert spent("Test Rig", "Test Job") == 1 + 2  # the first of those kinds costs 1 less, the next its full cost
+    assert spent("Test Contact", "Test Rig") == 1 + 2
+    assert spent("Test Job", "Test Contact") == 1 + 2
+    assert spent("Test Tool", "Test Job") == 2 + 1  # a program is none of those kinds: the job is still the first
+
+
+def test_sudden_commandment_threat_counts_mandates_not_other_operations(cards_root: Path):
+    # Hedge Fund (a transaction) played by Sudden Commandment's own instruction leaves it the first mandate.
+    text = """
+title: t
+card_defs:
+  - {name: Hostile Takeover, abilities: []}
+start: {turn: corp, at: action_phase}
+corp:
+  credits: 10
+  clicks: 1
+  hand: [Sudden Commandment, Hedge Fund]
+  deck: [Hedge Fund, Hedge Fund]
+  score: [Hostile Takeover, Hostile Takeover, Hostile Takeover]  # 3 agenda points: threat 3
+decisions:
+  - {action: play, card: Sudden Commandment}
+  - {target: Hedge Fund}
+  - {pay: true}
+"""
+    out = _play(text, cards_root)
+    assert out.error is None
+    assert out.final.corp.clicks == 1 and out.final.corp.credits == 10 - 1 - 5 + 9 - 3
