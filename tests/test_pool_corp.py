@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pool_slices import standard_pool_types
 from test_game_verbs import verbs_registered  # noqa: F401  (a fixture: the verbs, registered for this module)
 
 from judgebook.engine.driver.script import check, replay
@@ -29,15 +30,7 @@ CORPORA_CARDS = ROOT.parent / "shared" / "corpora" / "netrunner-cards-json"
 
 
 def _slice(cards_root: Path) -> set[str]:
-    v2 = cards_root / "v2"
-    pool = json.loads((v2 / "card_pools" / "standard.json").read_text(encoding="utf-8"))[-1]
-    assert pool["id"] == "rotation_2025"
-    sets = {s["id"] for s in json.loads((v2 / "card_sets.json").read_text(encoding="utf-8"))
-            if s["card_cycle_id"] in pool["card_cycle_ids"]}
-    ids = {p["card_id"] for f in (v2 / "printings").glob("*.json")
-           for p in json.loads(f.read_text(encoding="utf-8")) if p["card_set_id"] in sets}
-    return {i for i in ids
-            if json.loads((v2 / "cards" / f"{i}.json").read_text(encoding="utf-8"))["card_type_id"] in TYPES}
+    return set(standard_pool_types(cards_root, TYPES))
 
 
 # Only this slice's scenarios: other slices write theirs into the same folder.

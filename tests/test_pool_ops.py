@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from pool_slices import standard_pool_types
 from test_game_verbs import verbs_registered  # noqa: F401  (a fixture: the verbs, registered for this module)
 
 from judgebook.engine.driver.script import Outcome, check, replay
@@ -27,26 +28,7 @@ TYPES = {"operation", "event", "runner_identity"}
 
 def _slice(cards_root: Path) -> dict[str, str]:
     """Card id -> type of this slice of rotation_2025, read from NetrunnerDB's pool, sets and printings."""
-    v2 = cards_root / "v2"
-    pool = json.loads((v2 / "card_pools" / "standard.json").read_text(encoding="utf-8"))[-1]
-    assert pool["id"] == "rotation_2025"
-    sets = {
-        s["id"]
-        for s in json.loads((v2 / "card_sets.json").read_text(encoding="utf-8"))
-        if s["card_cycle_id"] in pool["card_cycle_ids"]
-    }
-    ids = {
-        p["card_id"]
-        for f in (v2 / "printings").glob("*.json")
-        for p in json.loads(f.read_text(encoding="utf-8"))
-        if p["card_set_id"] in sets
-    }
-    out = {}
-    for i in ids:
-        card = json.loads((v2 / "cards" / f"{i}.json").read_text(encoding="utf-8"))
-        if card["card_type_id"] in TYPES:
-            out[i] = card["card_type_id"]
-    return out
+    return standard_pool_types(cards_root, TYPES)
 
 
 def _definitions(cards_root: Path) -> dict[str, object]:

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pool_slices import standard_pool_types
 
 from judgebook.engine.driver.script import check, replay
 from judgebook.engine.language.cards import library_items, undefined_reason
@@ -28,15 +29,7 @@ TYPES = {"program", "hardware", "resource"}
 
 def _slice_ids(cards_root: Path) -> set[str]:
     """The slice read from NetrunnerDB itself: the rotation_2025 pool's programs, hardware and resources."""
-    v2 = cards_root / "v2"
-    pool = json.loads((v2 / "card_pools" / "standard.json").read_text(encoding="utf-8"))[-1]
-    assert pool["id"] == "rotation_2025"
-    sets = {s["id"] for s in json.loads((v2 / "card_sets.json").read_text(encoding="utf-8"))
-            if s["card_cycle_id"] in pool["card_cycle_ids"]}
-    ids = {p["card_id"] for f in (v2 / "printings").glob("*.json")
-           for p in json.loads(f.read_text(encoding="utf-8")) if p["card_set_id"] in sets}
-    return {i for i in ids
-            if json.loads((v2 / "cards" / f"{i}.json").read_text(encoding="utf-8"))["card_type_id"] in TYPES}
+    return set(standard_pool_types(cards_root, TYPES))
 
 
 def _items() -> dict[str, object]:
