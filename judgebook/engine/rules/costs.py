@@ -229,7 +229,7 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
         g = set_player(g, "runner", tags=g.runner.tags + cost.tags)
         g = emit(
             g,
-            event("tags_taken", amount=cost.tags),
+            event("tags_taken", amount=cost.tags, by=ctx.controller),
             f"the Runner takes {cost.tags} tag(s) as a cost",
             "rule_cost",
             "runner",

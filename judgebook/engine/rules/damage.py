@@ -103,7 +103,8 @@ def _apply(g: Game, p: Part) -> Game:
             return log(g, "cannot", "the Runner cannot take tags", "rule_cannot_precedence", "runner")
         g = set_player(g, "runner", tags=g.runner.tags + p.amount)
         return emit(
-            g, event("tags_taken", amount=p.amount), f"the Runner takes {p.amount} tag(s)", "rule_tag", "runner"
+            g, event("tags_taken", amount=p.amount, by=p.by), f"the Runner takes {p.amount} tag(s)", "rule_tag",
+            "runner",
         )
     if p.what == "trash":
         from judgebook.engine.rules.costs import cannot

@@ -72,7 +72,8 @@ def apply_amount(g: Game, ctx: Ctx, name: str, side: Side, n: int) -> Game:
         return draw(g, side, n)
     if name == "give_tags":
         g = set_player(g, "runner", tags=g.runner.tags + n)
-        return emit(g, event("tags_taken", amount=n), f"the Runner takes {n} tag(s)", "rule_tag", "runner")
+        taken = event("tags_taken", amount=n, by=ctx.controller)
+        return emit(g, taken, f"the Runner takes {n} tag(s)", "rule_tag", "runner")
     if name == "remove_tags":
         removed = min(n, g.runner.tags)
         g = set_player(g, "runner", tags=g.runner.tags - removed)
