@@ -1557,3 +1557,41 @@ def test_card_library_is_parsed_lazily(tmp_path):
     with pytest.raises(ScenarioError) as err:
         load(scen / "b.yaml")
     assert str(err.value.file).endswith("broken.yaml") and err.value.line == 4
+
+
+def test_after_the_last_click_the_corp_may_still_score_before_the_action_phase_ends():
+    # The action phase returns to its paid ability window after every action, the last one included
+    # (step_corp_turn_action_phase_loop); only then does the click check end the phase.
+    out = run(
+        """
+        start: {turn: corp, at: action_phase}
+        corp:
+          clicks: 1
+          servers:
+            Server 1: {root: [{card: Project, counters: {advancement: 2}}]}
+        decisions:
+          - {action: advance, card: Project}
+          - {score: Project}
+        """,
+        "  - {name: Project, side: corp, type: agenda, advancement_requirement: 3, agenda_points: 2}\n",
+    )
+    assert out.error is None
+    scored, ends = index(out, "scored"), index(out, "action_phase_ends", player="corp")
+    assert index(out, "advanced") < scored < ends
+    assert out.steps[scored].path[1:] == ("action phase", "paid ability window")
+    assert out.final.zone("corp.score") == ("Project",)
+
+
+def test_the_runner_has_a_paid_ability_window_after_their_last_action():
+    out = run(
+        """
+        start: {turn: runner, at: action_phase}
+        runner:
+          clicks: 1
+        decisions:
+          - {action: gain_credit}
+        """
+    )
+    gained, ends = index(out, "clicks_spent", player="runner"), index(out, "action_phase_ends", player="runner")
+    windows = [s.path[1:] for s in out.steps[gained:ends] if s.kind == "pass"]
+    assert windows == [("action phase", "paid ability window")] * 2  # the Runner passes, then the Corp

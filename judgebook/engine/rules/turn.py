@@ -105,13 +105,13 @@ class Turn(Frame):
         if key == "mandatory_draw":
             return draw(g, "corp", 1)
         if key == "action":
-            if g.player(side).clicks <= 0:
-                return set_top(g, replace(self, at=self.at + 1))
+            if g.player(side).clicks <= 0:  # no unspent click: on past the loop to the phase's end
+                return set_top(g, replace(self, at=self.at + 2))
             return push(g, Action(side))
         if key == "action_loop":
-            if g.player(side).clicks > 0:
-                return set_top(g, replace(self, at=self.at - 2))
-            return g
+            # Always back to the paid ability window (step_corp_turn_action_phase_loop): after the last
+            # click's action the Corp may still rez and score there; the click check then ends the phase.
+            return set_top(g, replace(self, at=self.at - 2))
         if key == "discard":
             if side == "runner" and max_hand_size(g, side) < 0:
                 return win(g, "corp", "flatline", "rule_runner_discard_step")
