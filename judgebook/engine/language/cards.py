@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -356,8 +357,14 @@ def library_items(file: Path) -> list[Any]:
     return items
 
 
-def load_library(directory: str | Path, names: set[str] | None = None) -> dict[str, CardDef]:
-    """Card definitions under a library folder, by name (only `names` when given)."""
+ParseCard = Callable[[Any, At, str], CardDef]
+
+
+def load_library(directory: str | Path, names: set[str] | None = None, parse: ParseCard | None = None
+                 ) -> dict[str, CardDef]:
+    """Card definitions under a library folder, by name (only `names` when given). `parse` reads one
+    definition node (NetrunnerDB's loader passes one that joins the card's statistics)."""
+    parse = parse or parse_card
     out: dict[str, CardDef] = {}
     for file in sorted(Path(directory).glob("*.yaml")):
         items = library_items(file)
@@ -367,7 +374,7 @@ def load_library(directory: str | Path, names: set[str] | None = None) -> dict[s
             if undefined_reason(item) is not None:
                 continue
             try:
-                card = parse_card(item, At(f"cards[{i}]" if len(items) > 1 else "card", node_line(item, 1)), str(file))
+                card = parse(item, At(f"cards[{i}]" if len(items) > 1 else "card", node_line(item, 1)), str(file))
             except ScenarioError as exc:
                 exc.file = exc.file or str(file)
                 raise

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from judgebook.engine.errors import ScenarioError
-from judgebook.engine.language.cards import CardDef, library_items, parse_card, undefined_reason
-from judgebook.engine.language.nodes import At, node_line
-from judgebook.engine.yamlnodes import LocDict, line_of, load_text
+from judgebook.engine.language.cards import CardDef, load_library, parse_card
+from judgebook.engine.language.nodes import At
+from judgebook.engine.yamlnodes import LocDict
 
 TYPES = {"corp_identity": "identity", "runner_identity": "identity"}
 RECURRING = re.compile(r"(\d+)\[recurring-credit\]")
@@ -248,92 +248,19 @@ def load_with_stats(library_dir: Library, cards_source: str | Path | CardSource 
         return found
     source = cards_source if isinstance(cards_source, CardSource) or cards_source is None \
         else card_source(cards_source)
-    out: dict[str, CardDef] = {}
-    for file in sorted(Path(library_dir).glob("*.yaml")):
-        items = library_items(file)
-        for i, item in enumerate(items):
-            if names is not None and not (isinstance(item, dict) and str(item.get("name")) in names):
-                continue
-            if undefined_reason(item) is not None:
-                continue
-            at = At(f"cards[{i}]" if len(items) > 1 else "card", node_line(item, 1))
-            try:
-                card = parse_with_stats(item, source, at, str(file))
-            except ScenarioError as exc:
-                exc.file = exc.file or str(file)
-                raise
-            out[card.name] = card
-    return out
+    return load_library(library_dir, names, lambda item, at, file: parse_with_stats(item, source, at, file))
 
 
 def parse_scenario(text: str, file: str | None, library: Library | None,
                    cards_source: str | Path | CardSource | None) -> Any:
-    """A scenario whose card definitions (inline and from the library) take their statistics from
-    NetrunnerDB. It mirrors `scenario.load.parse` (the board, decisions and expectations are read by the
-    scenario board parser) until that loader takes a card source itself: then this goes."""
-    from judgebook.engine.language.cards import CardLibrary
-    from judgebook.engine.scenario import board
-    from judgebook.engine.scenario.load import Scenario
+    """`scenario.load.parse` with NetrunnerDB's statistics joined onto its card definitions."""
+    from judgebook.engine.scenario.load import parse
 
-    source = cards_source if isinstance(cards_source, CardSource) or cards_source is None \
-        else card_source(cards_source)
-    node = load_text(text, file)
-    if not isinstance(node, dict):
-        raise ScenarioError("a scenario is a YAML mapping", file=file, line=1)
-    board.check_keys(node, board.TOP_KEYS, "scenario")
-    if "title" not in node:
-        raise ScenarioError("a scenario needs a `title`", field="title", line=1, file=file)
-    options = node.get("options") or LocDict()
-    board.check_keys(options, ("max_steps",), "options")
-    ids = board._Ids()
-    corp = board._player(node.get("corp") or LocDict(), "corp", ids)
-    runner = board._player(node.get("runner") or LocDict(), "runner", ids)
-    try:
-        cards = _cards(node, library, source, board.all_specs(corp) + board.all_specs(runner))
-    except ScenarioError as exc:
-        exc.file = exc.file or file
-        raise
-    start = board.start_of(node.get("start"), corp)
-    return Scenario(str(node["title"]), str(node.get("source", "")), CardLibrary(cards),
-                    notes=str(node.get("notes", "")), active=start.active, start=start.at, run=start.run,
-                    corp=corp, runner=runner, decisions=board._decisions(node.get("decisions")),
-                    expect=board._expect(node.get("expect")), file=file,
-                    max_steps=board.want_int(options, "max_steps", "options", 2000) or 2000,
-                    mismatch=board._mismatch(node.get("mismatch")))
-
-
-def _cards(node: dict[str, Any], library: Library | None, source: CardSource | None,
-           specs: list[Any]) -> dict[str, CardDef]:
-    wanted = node.get("cards") or []
-    inline = node.get("card_defs") or []
-    if not isinstance(wanted, list) or not isinstance(inline, list):
-        raise ScenarioError("cards and card_defs are lists", field="cards", line=line_of(node, "cards"))
-    inline_names = {str(c.get("name")) for c in inline if isinstance(c, dict)}
-    needed = {str(n) for n in wanted} | {s.name for s in specs}
-    lib = load_with_stats(library, source, needed - inline_names) if library else {}
-    defs: dict[str, CardDef] = {}
-    for i, name in enumerate(wanted):
-        if str(name) not in lib:
-            raise ScenarioError(f"card {name!r} is not in the card library", field=f"cards[{i}]",
-                                line=line_of(wanted, i))
-        defs[str(name)] = lib[str(name)]
-    for i, item in enumerate(inline):
-        card = parse_with_stats(item, source, At(f"card_defs[{i}]", line_of(inline, i)))
-        defs[card.name] = card
-    for spec in specs:
-        if spec.name not in defs:
-            if spec.name not in lib:
-                raise ScenarioError(f"card {spec.name!r} is not defined (card_defs or the card library)",
-                                    field=spec.field, line=spec.line)
-            defs[spec.name] = lib[spec.name]
-    return defs
+    return parse(text, file, library, cards_source)
 
 
 def load_scenario(path: str | Path, library: Library | None,
                   cards_source: str | Path | CardSource | None) -> Any:
-    path = Path(path)
-    try:
-        return parse_scenario(path.read_text(encoding="utf-8"), str(path), library, cards_source)
-    except ScenarioError as exc:
-        exc.file = exc.file or str(path)
-        raise
+    from judgebook.engine.scenario.load import load
+
+    return load(path, library, cards_source)

@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from judgebook.engine.errors import ScenarioError
-from judgebook.engine.language.cards import CardDef, CardLibrary, load_library, parse_card
+from judgebook.engine.language.cards import CardDef, CardLibrary
 from judgebook.engine.language.nodes import At
+from judgebook.engine.language.nrdb import CardSource, Library, card_source, load_with_stats, parse_with_stats
 from judgebook.engine.rules.run import run_in_progress
 from judgebook.engine.rules.turn import ALLOTTED, Turn
 from judgebook.engine.scenario import board
@@ -41,20 +42,27 @@ class Scenario:
     mismatch: board.Mismatch | None = None  # the engine is known not to reach `expect` (a ruling's answer)
 
 
-def load(path: str | Path, library: str | Path | None = None) -> Scenario:
+def load(path: str | Path, library: Library | None = None,
+         cards_source: str | Path | CardSource | None = None) -> Scenario:
+    """A scenario file; without a library, the `cards/` folder beside the scenarios folder, if any."""
     path = Path(path)
     text = path.read_text(encoding="utf-8")
-    if library is None:
+    if library is None and cards_source is None:
         candidate = path.resolve().parent.parent / "cards"
         library = candidate if candidate.is_dir() else None
     try:
-        return parse(text, str(path), library)
+        return parse(text, str(path), library, cards_source)
     except ScenarioError as exc:
         exc.file = exc.file or str(path)
         raise
 
 
-def parse(text: str, file: str | None = None, library: str | Path | None = None) -> Scenario:
+def parse(text: str, file: str | None = None, library: Library | None = None,
+          cards_source: str | Path | CardSource | None = None) -> Scenario:
+    """A scenario text. Card definitions (inline, and from `library` — a folder, or folders searched in
+    order) take their statistics from NetrunnerDB when a card source is given."""
+    source = cards_source if isinstance(cards_source, CardSource) or cards_source is None \
+        else card_source(cards_source)
     node = load_text(text, file)
     if not isinstance(node, dict):
         raise ScenarioError("a scenario is a YAML mapping", file=file, line=1)
@@ -66,7 +74,11 @@ def parse(text: str, file: str | None = None, library: str | Path | None = None)
     ids = board._Ids()
     corp = board._player(node.get("corp") or LocDict(), "corp", ids)
     runner = board._player(node.get("runner") or LocDict(), "runner", ids)
-    cards = _cards(node, library, corp, runner)
+    try:
+        cards = _cards(node, library, source, board.all_specs(corp) + board.all_specs(runner))
+    except ScenarioError as exc:
+        exc.file = exc.file or file
+        raise
     start = board.start_of(node.get("start"), corp)
     return Scenario(
         str(node["title"]),
@@ -86,17 +98,15 @@ def parse(text: str, file: str | None = None, library: str | Path | None = None)
     )
 
 
-def _cards(
-    node: dict[str, Any], library: str | Path | None, corp: board.PlayerSpec, runner: board.PlayerSpec
-) -> dict[str, CardDef]:
+def _cards(node: dict[str, Any], library: Library | None, source: CardSource | None,
+           specs: list[board.CardSpec]) -> dict[str, CardDef]:
     wanted = node.get("cards") or []
     inline = node.get("card_defs") or []
     if not isinstance(wanted, list) or not isinstance(inline, list):
         raise ScenarioError("cards and card_defs are lists", field="cards", line=line_of(node, "cards"))
-    specs = board.all_specs(corp) + board.all_specs(runner)
     inline_names = {str(c.get("name")) for c in inline if isinstance(c, dict)}
     needed = {str(n) for n in wanted} | {s.name for s in specs}
-    lib = load_library(library, needed - inline_names) if library else {}
+    lib = load_with_stats(library, source, needed - inline_names) if library else {}
     defs: dict[str, CardDef] = {}
     for i, name in enumerate(wanted):
         if str(name) not in lib:
@@ -105,7 +115,7 @@ def _cards(
             )
         defs[str(name)] = lib[str(name)]
     for i, item in enumerate(inline):
-        card = parse_card(item, At(f"card_defs[{i}]", line_of(inline, i)))
+        card = parse_with_stats(item, source, At(f"card_defs[{i}]", line_of(inline, i)))
         defs[card.name] = card
     for spec in specs:
         if spec.name not in defs:
