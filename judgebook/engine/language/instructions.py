@@ -1273,4 +1273,11 @@ class ResolveSubroutine(Instruction):
 
 # The verbs that move and rearrange cards register themselves into INSTRUCTIONS: importing them here, once
 # every construct they build on exists, makes parsing any card see them.
+from judgebook.engine.language import additional_costs as _additional_costs  # noqa: E402,F401
+from judgebook.engine.language import amounts as _amounts  # noqa: E402,F401
+from judgebook.engine.language import gained_abilities as _gained_abilities  # noqa: E402,F401
+from judgebook.engine.language import identities as _identities  # noqa: E402,F401
+from judgebook.engine.language import memory as _memory  # noqa: E402,F401
+from judgebook.engine.language import movement as _movement  # noqa: E402,F401
+from judgebook.engine.language import revealed as _revealed  # noqa: E402,F401
 from judgebook.engine.language import verbs as _verbs  # noqa: E402,F401
