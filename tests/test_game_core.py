@@ -905,7 +905,8 @@ CHOICE = """
     subtypes: [sentry]
     strength: 0
     subroutines:
-      - {text: "Give 1 tag or end the run.", effects: [{choose: [[{give_tags: 1}], [end_the_run]], by: runner}]}
+      - {text: "The Runner must take 1 tag or end the run.",
+         effects: [{choose: [[{give_tags: 1}], [end_the_run]], by: runner, must: true}]}
   - name: Forger
     side: runner
     type: resource
@@ -1016,6 +1017,28 @@ def test_choice_takes_the_only_option_that_can_be_carried_out():
     # without the "cannot take tags" effect both options are possible and the default is marked assumed
     plain = run(body.replace("installed: [Forger]", "installed: []"), CHOICE)
     assert step(plain, "choose").how == "assumed" and plain.final.runner.tags == 1
+
+
+def test_without_must_a_choice_may_fall_on_an_option_that_cannot_be_carried_out():
+    """rule_choice_instruction: choosing needs no potential to change the game state; only a "must" ability
+    limits the choice to what can be fully resolved (NetrunnerDB's Wildcat Strike ruling, 2021-10-11)."""
+    body = """
+        corp:
+          servers: {HQ: {ice: [{card: Raven, rezzed: true}]}}
+        runner:
+          installed: [Forger]
+        decisions:
+          - {action: run, server: HQ}
+          - {choose: 1}
+    """
+    free = CHOICE.replace(", must: true", "")
+    out = run(body, free)
+    assert out.error is None
+    chose = step(out, "choose")
+    assert (chose.anchor, chose.player, chose.how) == ("rule_choice_instruction", "runner", "chosen")
+    assert out.final.runner.tags == 0 and last_run(out)["ended_by"] != "end_the_run"
+    must = run(body, CHOICE)
+    assert must.error is not None and must.error.rule == "rule_mandatory_choice"
 
 
 def test_choosing_an_impossible_option_is_refused():
@@ -1595,3 +1618,36 @@ def test_the_runner_has_a_paid_ability_window_after_their_last_action():
     gained, ends = index(out, "clicks_spent", player="runner"), index(out, "action_phase_ends", player="runner")
     windows = [s.path[1:] for s in out.steps[gained:ends] if s.kind == "pass"]
     assert windows == [("action phase", "paid ability window")] * 2  # the Runner passes, then the Corp
+
+
+def test_a_rezzed_trigger_with_player_you_fires_on_the_corps_rez():
+    """The rez event names its player (always the Corp: rule_rez_procedure), so `player: you` on a Corp card
+    and `player: opponent` on a Runner card both read it."""
+    defs = CLOSET + """
+  - name: Watcher
+    side: corp
+    type: asset
+    cost: 0
+    abilities:
+      - {id: tick, trigger: rezzed, condition: {player: you}, effects: [{gain_credits: 1}]}
+  - name: Spotter
+    side: runner
+    type: resource
+    abilities:
+      - {id: tick, trigger: rezzed, condition: {player: opponent}, effects: [{gain_credits: 1}]}
+"""
+    out = run("""
+        start: {turn: runner, at: action_phase}
+        corp:
+          credits: 5
+          servers: {Remote: {root: [Closet, {card: Watcher, rezzed: true}]}}
+        runner:
+          credits: 0
+          installed: [Spotter]
+        decisions:
+          - {pass: runner}
+          - {rez: Closet}
+    """, defs)
+    assert out.error is None
+    assert {s.card for s in of_kind(out, "resolve")} >= {"Watcher", "Spotter"}
+    assert (out.final.corp.credits, out.final.runner.credits) == (5 - 2 + 1, 1)

@@ -287,7 +287,7 @@ decisions:
   - {choose: 4}
   - {choose: 4}
 """, cards_root)
-    assert out.error is not None and out.error.rule == "rule_mandatory_choice"  # option 4 cannot come twice
+    assert out.error is not None and out.error.rule == "rule_choice_instruction"  # option 4 cannot come twice
     out = _play("""
 title: t
 start: {turn: corp, at: action_phase}

@@ -570,15 +570,18 @@ class ForEach(Instruction):
         return f"for each of {self.over.render()}: {render_all(self.body)}"
 
 
-@instruction("choose", "by", "count")
+@instruction("choose", "by", "count", "must")
 @dataclass(frozen=True, eq=False)
 class ChooseOne(Instruction):
-    """ "X or Y": the chooser picks an option that can be carried out (rule_mandatory_choice); `count: N`:
+    """ "X or Y": the chooser picks any option (rule_choice_instruction: the choice needs no potential to change
+    the game state); `must: true` for a "must" ability ("the Runner must take 1 tag or end the run"): only an
+    option that can be fully resolved, and nothing happens if none can (rule_mandatory_choice). `count: N`:
     "resolve N of the following in any order", N different options, each resolved before the next is chosen."""
 
     options: tuple[tuple[Instruction, ...], ...]
     by: str
     count: Quantity = Number(1)  # how many different options ("for each time you passed ice": a quantity)
+    must: bool = False
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
@@ -592,6 +595,7 @@ class ChooseOne(Instruction):
             tuple(parse_instructions(o, at.key(arg, i)) for i, o in enumerate(arg)),
             want_str(mods, "by", whole, "you", PLAYER_WORDS) or "you",
             count,
+            want_bool(mods, "must", whole),
         )
 
     def run(self, g: Game, ctx: Ctx) -> Game:
@@ -602,7 +606,8 @@ class ChooseOne(Instruction):
     def render(self) -> str:
         text = " or ".join(f"({render_all(o) or 'nothing'})" for o in self.options)
         single = isinstance(self.count, Number) and self.count.n == 1
-        return text if single else f"resolve {self.count.render()} of: {text}, in any order"
+        text = text if single else f"resolve {self.count.render()} of: {text}, in any order"
+        return f"must {text}" if self.must else text
 
 
 @instruction("win")

@@ -10,7 +10,7 @@ from judgebook.engine.language.costs import Cost
 from judgebook.engine.language.quantities import Number
 from judgebook.engine.rules import costs
 from judgebook.engine.rules.effects import move, trash
-from judgebook.engine.rules.frames import Frame, current_run, event, log, path, pop, push, react_first, set_top
+from judgebook.engine.rules.frames import Frame, current_run, event, find, log, path, pop, push, react_first, set_top
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, evolve
@@ -51,6 +51,9 @@ class Breach(Frame):
     def step(self, g: Game) -> Game | ChoicePoint:
         if g.over:
             return pop(g)
+        if _run_ended(g, self.run_seq):
+            return log(pop(g), "breach_ends", f"the run has ended: so has the breach of {self.server}",
+                       "rule_end_run_access_or_breach_during_run")
         reacted = react_first(g)
         if reacted is not None:
             return reacted
@@ -98,7 +101,15 @@ class Breach(Frame):
             g = log(g, "random", f"a random card of HQ: {cid}", "rule_candidates_in_hq", "runner", how="assumed")
         from_zone = self.from_zone + (g.cards[cid].zone in ("corp.hand", "corp.deck"))
         g = set_top(g, replace(self, accessed=self.accessed + (cid,), from_zone=from_zone))
-        return push(g, Access(cid))
+        return push(g, Access(cid, run_seq=self.run_seq))
+
+
+def _run_ended(g: Game, run_seq: int) -> bool:
+    """rule_end_run_access_or_breach_during_run: ending the run (jacking out too) ends its breach and access."""
+    from judgebook.engine.rules.run import Run
+
+    run = find(g, Run)
+    return run_seq > 0 and run is not None and run.seq == run_seq and run.ended
 
 
 @dataclass(frozen=True)
@@ -108,6 +119,7 @@ class Access(Frame):
     paid: frozenset[str] = frozenset()  # additional costs paid (access, steal)
     declined: frozenset[str] = frozenset()
     seen: int = -1  # the card's incarnation when its access began: a new object is no longer being accessed
+    run_seq: int = 0  # the run whose breach this access is part of (0: an access outside a breach)
     label = "access"
 
     def labels(self) -> tuple[str, ...]:
@@ -119,6 +131,9 @@ class Access(Frame):
         reacted = react_first(g)
         if reacted is not None:
             return reacted
+        if _run_ended(g, self.run_seq):
+            return log(pop(g), "access_ends", f"the run has ended: so has the access of {self.card}",
+                       "rule_end_run_access_or_breach_during_run")
         d = q.definition(g, self.card)
         if "access" in self.declined:
             return pop(g)

@@ -261,7 +261,8 @@ def rez(g: Game, cid: str, paid: bool) -> Game:
     d = q.definition(g, cid)
     if d.recurring:
         g = evolve(g, cards=g.cards.set(cid, g.cards[cid].with_counter("credit", d.recurring)))
-    return emit(g, event("rezzed", card=cid, type=d.type), f"{cid} is rezzed", "rule_rez_procedure", "corp")
+    rezzed = event("rezzed", card=cid, type=d.type, player="corp")  # only the Corp rezzes: `player: you` reads it
+    return emit(g, rezzed, f"{cid} is rezzed", "rule_rez_procedure", "corp")
 
 
 def counters(g: Game, targets: tuple[str, ...], kind: str, delta: int) -> Game:

@@ -134,20 +134,19 @@ class Choose(Frame):
 
     def step(self, g: Game) -> Game | ChoicePoint:
         chooser = self.ctx.side(self.instr.by)
+        rule = self._rule()
         possible = [
             i
             for i, opt in enumerate(self.instr.options)
-            if i not in self.done and all(ins.possible(g, self.ctx) for ins in opt)
+            if i not in self.done and (not self.instr.must or all(ins.possible(g, self.ctx) for ins in opt))
         ]
         if not possible:
-            return log(
-                pop(g), "no_option", "no option can be carried out: nothing happens", "rule_mandatory_choice", chooser
-            )
+            return log(pop(g), "no_option", "no option can be carried out: nothing happens", rule, chooser)
         refused = tuple(
             Refused(
                 decision("choose", i + 1),
                 _render(opt),
-                "rule_mandatory_choice",
+                rule,
                 "already resolved" if i in self.done else "it cannot be carried out",
             )
             for i, opt in enumerate(self.instr.options)
@@ -157,11 +156,8 @@ class Choose(Frame):
             chooser,
             "choose",
             self.instr.render(),
-            "rule_mandatory_choice",
-            tuple(
-                Option(decision("choose", i + 1), _render(self.instr.options[i]), "rule_mandatory_choice")
-                for i in possible
-            ),
+            rule,
+            tuple(Option(decision("choose", i + 1), _render(self.instr.options[i]), rule) for i in possible),
             refused,
             default_reason="only" if len(possible) == 1 else "default",
             path=path(g),
@@ -174,21 +170,29 @@ class Choose(Frame):
             pop(g),
             "choose",
             f"the {chooser} chooses option {n}: {option.label}",
-            "rule_mandatory_choice",
+            self._rule(),
             chooser,
             how="chosen",  # advance marks a default or the only possible option
         )
         if len(self.done) + 1 < self.total:  # the next option is chosen once this one has resolved
             g = push(g, Choose(self.ctx, self.instr, self.done + (n - 1,), self.total))
-        return resolve_now(g, self.ctx, self.instr.options[n - 1], "rule_mandatory_choice")
+        return resolve_now(g, self.ctx, self.instr.options[n - 1], self._rule())
+
+    def _rule(self) -> str:
+        return choice_rule(self.instr)
 
 
 def _render(instrs: tuple[Instruction, ...]) -> str:
     return "; ".join(i.render() for i in instrs)
 
 
+def choice_rule(instr: ChooseOne) -> str:
+    """A "must" ability's choice is limited to what can be fully resolved; any other choice is free."""
+    return "rule_mandatory_choice" if instr.must else "rule_choice_instruction"
+
+
 def push_choose(g: Game, ctx: Ctx, instr: ChooseOne) -> Game:
     total = min(instr.count.value(g, ctx), len(instr.options))
     if total < 1:
-        return log(g, "no_option", "no option is to be resolved", "rule_mandatory_choice", ctx.side(instr.by))
+        return log(g, "no_option", "no option is to be resolved", choice_rule(instr), ctx.side(instr.by))
     return push(g, Choose(ctx, instr, (), total))
