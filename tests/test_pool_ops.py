@@ -297,7 +297,7 @@ decisions:
   - {choose: 4}
   - {choose: 2}
 """, cards_root)
-    assert [s.anchor for s in out.steps if s.kind == "choose"] == ["rule_mandatory_choice"] * 2
+    assert [s.anchor for s in out.steps if s.kind == "choose"] == ["rule_choice_instruction"] * 2
     assert out.final.corp.clicks == 3 and out.final.corp.credits == 6  # 5 - 1 (play cost) + 2
 
 
@@ -949,7 +949,8 @@ decisions:
 
 
 def test_score_if_able_needs_the_advancement_requirement(cards_root: Path):
-    # Big Deal on Government Takeover (requirement 9): 4 counters are not enough, scoring is not offered.
+    # Big Deal on Government Takeover (requirement 9): 4 counters are not enough. Choosing to score is a free
+    # choice (rule_choice_instruction: it needs no potential to change the game state); the agenda stays.
     out = _play("""
 title: t
 card_defs:
@@ -961,7 +962,10 @@ decisions:
   - {target: Government Takeover}
   - {choose: 1}
 """, cards_root)
-    assert out.error is not None and out.error.rule == "rule_mandatory_choice"
+    assert out.error is None
+    assert [s.anchor for s in out.steps if s.kind == "choose"] == ["rule_choice_instruction"]
+    assert not [s for s in out.steps if s.kind == "scored"]
+    assert out.final.cards["Government Takeover"].zone != "corp.score"
     assert out.final.cards["Government Takeover"].count("advancement") == 4
 
 
