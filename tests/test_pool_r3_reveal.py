@@ -1,0 +1,60 @@
+"""Round 3, family `reveal`: revealed and trashed cards as references, selectors across zones, repeating
+instructions. Each card's scenarios replay to their `expect`; the engine's steps are checked by event and rule."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from judgebook.engine.driver.script import check, replay
+from judgebook.engine.language.nodes import At
+from judgebook.engine.language.nrdb import load_scenario
+from judgebook.engine.language.selectors import InZone, Matching, parse_selector
+
+ROOT = Path(__file__).resolve().parents[1]
+LIBRARY = ROOT / "rules_source" / "cards" / "standard"
+SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
+CARDS = ("moon_pool", "loot_box", "descent", "diviner", "saisentan", "engram_flush")
+MINE = sorted(p for p in SCENARIOS.glob("*.yaml") if re.sub(r"^(card|ruling)-|-\d+$", "", p.stem) in CARDS)
+
+
+def _run(name: str, cards_root: Path):  # type: ignore[no-untyped-def]
+    return replay(load_scenario(SCENARIOS / f"{name}.yaml", LIBRARY, cards_root))
+
+
+@pytest.mark.parametrize("path", MINE, ids=[p.stem for p in MINE])
+def test_scenario_replays_to_its_expectation(path: Path, cards_root: Path):
+    sc = load_scenario(path, LIBRARY, cards_root)
+    assert check(sc, replay(sc)) == []
+
+
+def test_zone_list_selects_across_zones():
+    sel = parse_selector({"zone": ["hand", "discard"], "type": "agenda", "count": {"up_to": 2}}, At("t", None))
+    assert isinstance(sel, Matching)
+    where = sel.filters[0]
+    assert isinstance(where, InZone) and (where.zone, where.also) == ("hand", ("discard",))
+    assert "in hand or in the discard pile" in sel.render()
+
+
+def test_moon_pool_shuffles_r_and_d_and_places_a_counter_per_revealed_agenda(cards_root: Path):
+    out = _run("card-moon_pool-1", cards_root)
+    kinds = [(s.kind, s.anchor) for s in out.steps]
+    assert ("removed", "rule_rfg_move") in kinds
+    assert kinds.count(("counters", "rule_placing_advancement_counter")) == 2
+    assert ("shuffle", "rule_draw_procedure") in kinds
+
+
+def test_diviner_ends_the_run_only_on_an_odd_cost(cards_root: Path):
+    odd = [(s.kind, s.anchor) for s in _run("card-diviner-1", cards_root).steps]
+    assert odd.index(("trashed", "rule_meat_net_damage")) < odd.index(("end_the_run", "rule_end_the_run"))
+    zero = [(s.kind, s.anchor) for s in _run("ruling-diviner-1", cards_root).steps]
+    assert ("end_the_run", "rule_end_the_run") not in zero
+    assert ("successful_run", "step_run_declared_successful") in zero
+
+
+def test_loot_box_gains_the_chosen_cards_cost_and_trashes_itself(cards_root: Path):
+    steps = _run("card-loot_box-1", cards_root).steps
+    kinds = [(s.kind, s.anchor) for s in steps]
+    assert kinds.count(("reveal", "rule_reveal")) == 3
+    assert ("trashed", "rule_trashing") in kinds
