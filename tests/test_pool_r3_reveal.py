@@ -58,3 +58,29 @@ def test_loot_box_gains_the_chosen_cards_cost_and_trashes_itself(cards_root: Pat
     kinds = [(s.kind, s.anchor) for s in steps]
     assert kinds.count(("reveal", "rule_reveal")) == 3
     assert ("trashed", "rule_trashing") in kinds
+
+
+def test_saisentan_extra_damage_is_not_from_a_subroutine(cards_root: Path):
+    steps = _run("ruling-saisentan-1", cards_root).steps
+    kinds = [(s.kind, s.anchor) for s in steps]
+    assert ("choose", "rule_mandatory_choice") in kinds
+    # one pending extra damage only: the card it trashed (a program too) was not trashed by a subroutine
+    assert [s.ability for s in steps if s.kind == "pending" and s.card == "Saisentan"] == ["choose", "a1"]
+    assert kinds.count(("trashed", "rule_meat_net_damage")) == 4
+
+
+def test_engram_flush_reveal_is_one_event_per_subroutine(cards_root: Path):
+    steps = _run("card-engram_flush-1", cards_root).steps
+    assert [s.anchor for s in steps if s.kind == "revealed"] == ["rule_reveal", "rule_reveal"]
+    assert [s.card for s in steps if s.kind == "trashed"] == ["Program B", "Program A"]
+
+
+def test_choose_type_needs_the_placeholder():
+    from judgebook.engine.errors import ScenarioError
+    from judgebook.engine.language.instructions import parse_instruction
+
+    with pytest.raises(ScenarioError):
+        parse_instruction({"choose_type": "any", "then": [{"gain_credits": 1}]}, At("t", 1))
+    ins = parse_instruction({"choose_type": ["program", "hardware"],
+                             "then": [{"trash": {"zone": "hand", "type": "chosen_type", "count": 1}}]}, At("t", 1))
+    assert "the chosen type" in ins.render()

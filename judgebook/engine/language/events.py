@@ -58,6 +58,7 @@ EVENT_PHRASES = {
     "would_tags": "tags would be taken",
     "would_trash": "a card would be trashed",
     "would_end_run": "the run would end",
+    "revealed": "cards are revealed",
 }
 EVENTS = tuple(EVENT_PHRASES)
 

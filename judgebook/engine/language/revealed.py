@@ -5,16 +5,18 @@ itself in its kind's registry when `instructions.py` imports this module."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from judgebook.engine.language.context import Ctx
+from judgebook.engine.language.context import Ctx, player_phrase
+from judgebook.engine.language.events import EVENT_FILTERS, EventFilter
 from judgebook.engine.language.instructions import Instruction, Mods, instruction, parse_instructions, render_all
 from judgebook.engine.language.nodes import At, check_keys
 from judgebook.engine.language.quantities import Quantity, parse_quantity
 from judgebook.engine.language.selectors import FILTERS, Filter
 from judgebook.engine.state import queries as q
-from judgebook.engine.state.model import Game
+from judgebook.engine.state.model import Game, GameEvent
 
 
 @instruction("repeat")
@@ -96,3 +98,122 @@ class OddPrintedCost(Filter):
 
     def render(self) -> str:
         return f"with {'an odd' if self.want else 'no odd'} printed play or install cost"
+
+
+# --- choosing a card type -------------------------------------------------------------------------
+
+CARD_TYPES = ("agenda", "asset", "upgrade", "ice", "operation", "event", "program", "hardware", "resource")
+CHOSEN_TYPE = "chosen_type"  # the placeholder `then` names the chosen type with, wherever a type is written
+
+
+def _put_type(node: Any, kind: str) -> Any:
+    """The YAML of `then` with the chosen type written in for the placeholder (rebuilt as plain mappings and
+    lists only where they hold it: an error inside names the nearest line still known)."""
+    if node == CHOSEN_TYPE:
+        return kind
+    if isinstance(node, dict) and _holds(node):
+        return {k: _put_type(v, kind) for k, v in node.items()}
+    if isinstance(node, list) and _holds(node):
+        return [_put_type(v, kind) for v in node]
+    return node
+
+
+def _holds(node: Any) -> bool:
+    if node == CHOSEN_TYPE:
+        return True
+    if isinstance(node, dict):
+        return any(_holds(v) for v in node.values())
+    if isinstance(node, list):
+        return any(_holds(v) for v in node)
+    return False
+
+
+@instruction("choose_type", "then", "by")
+@dataclass(frozen=True, eq=False)
+class ChooseType(Instruction):
+    """{choose_type: any | [types], then: [...]}: "choose a card type", then `then` with that type wherever it
+    writes `chosen_type` (a `type:` filter of a selector or of an event, a lasting ability's condition, …).
+    The chooser picks one of the types (decision `{choose: N}`, N the 1-based place of the type in
+    `types`): each type's `then` is read when the card is, so a lasting ability created by it keeps the type
+    for its duration. `any` is every card type a card in play or in a zone can have; an identity is never
+    revealed, trashed or damaged, so choosing it is choosing no card."""
+
+    types: tuple[str, ...]
+    branches: tuple[tuple[Instruction, ...], ...]
+    by: str = "you"
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ChooseType:
+        from judgebook.engine.language.context import PLAYER_WORDS
+        from judgebook.engine.language.nodes import want_str
+
+        types = CARD_TYPES if arg == "any" else arg
+        if not isinstance(types, list | tuple) or len(types) < 2 or not all(t in CARD_TYPES for t in types):
+            at.fail(f"choose_type is `any` or a list of at least 2 card types: {', '.join(CARD_TYPES)}")
+        if "then" not in mods or not _holds(mods["then"]):
+            whole.fail(f"choose_type needs `then`, naming the chosen type `{CHOSEN_TYPE}` somewhere")
+        where = whole.key(mods, "then")
+        branches = tuple(parse_instructions(_put_type(mods["then"], t), where) for t in types)
+        return cls(tuple(types), branches, want_str(mods, "by", whole, "you", PLAYER_WORDS) or "you")
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.language.instructions import ChooseOne
+        from judgebook.engine.rules.resolve import push_choose
+
+        return push_choose(g, ctx, ChooseOne(self.branches, self.by))
+
+    def render(self) -> str:
+        a, b = self.types[0], self.types[1]
+        first = re.sub(rf"\b{a}\b", "the chosen type", render_all(self.branches[0]))
+        second = re.sub(rf"\b{b}\b", "the chosen type", render_all(self.branches[1]))
+        said = "choose" if self.by == "you" else f"{player_phrase(self.by)} chooses"
+        then = first if first == second else render_all(self.branches[0])  # a type word of its own: plainly
+        return f"{said} a card type; then {then}"
+
+
+@EVENT_FILTERS.register("by_subroutine")
+@dataclass(frozen=True, eq=False)
+class BySubroutine(EventFilter):
+    """{by_subroutine: self}: the event happened as a subroutine on this ice resolved during its encounter
+    ("with net damage from a subroutine on this ice"), not as another ability (a reaction to it, a delayed
+    ability) resolved. Read from the timing structures in progress as the event happens."""
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> BySubroutine:
+        if arg != "self":
+            at.fail("by_subroutine is self (this ice)")
+        return cls()
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        from judgebook.engine.rules import revealed
+
+        return revealed.by_subroutine(g, ctx.source)
+
+    def render(self) -> str:
+        return "from a subroutine on this ice"
+
+
+def _event_cards(g: Game, ctx: Ctx, cid: str) -> bool:
+    return ctx.event is not None and cid in (ctx.event.get("cards") or ())
+
+
+@FILTERS.register("event_cards")
+@dataclass(frozen=True, eq=False)
+class EventCards(Filter):
+    """{event_cards: true}: among the cards of the triggering event ("1 revealed card", for a `revealed`
+    trigger: the cards that reveal revealed)."""
+
+    want: bool
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> EventCards:
+        if arg is not True:
+            at.fail("event_cards is true")
+        return cls(True)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        return _event_cards(g, ctx, cid)
+
+    def render(self) -> str:
+        return "among those cards"

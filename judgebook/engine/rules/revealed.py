@@ -34,3 +34,36 @@ def with_trashed(g: Game, ctx: Ctx, body: tuple[Any, ...], then: tuple[Any, ...]
 
     g = push(g, TrashedThisWay(ctx, then, len(g.history)))
     return resolve_now(g, replace(ctx, targets=()), body, "rule_checkpoint_after_instruction_resolution")
+
+
+def by_subroutine(g: Game, ice: str) -> bool:
+    """Whether what happens now happens as a subroutine on `ice` resolves in its encounter: below the frames
+    of the instruction itself (its checkpoint, its interrupt window's imminent part, a `with_trashed`), the
+    next frame is that subroutine's resolution or the encounter at its resolve-subroutines step. A reaction
+    window or another ability's resolution in between means another ability did it."""
+    from judgebook.engine.rules.damage import Imminent
+    from judgebook.engine.rules.encounter import Encounter
+    from judgebook.engine.rules.resolve import Checkpoint, Resolve
+
+    for frame in reversed(g.stack):
+        if isinstance(frame, Checkpoint | Imminent | TrashedThisWay):
+            continue
+        if isinstance(frame, Resolve):
+            if frame.ctx.source == ice and frame.ctx.ability.startswith("sub"):
+                return True
+            return False
+        return isinstance(frame, Encounter) and frame.ice == ice and frame.at == "subroutines"
+    return False
+
+
+def revealed_event(g: Game, ctx: Ctx, targets: tuple[str, ...]) -> Game:
+    """The cards one instruction revealed, as one event: "whenever you reveal the grip" happens once for the
+    whole grip (rule_reveal). `player` is who revealed them; `cards` are they."""
+    from judgebook.engine.rules.frames import event
+    from judgebook.engine.rules.triggers import emit
+
+    cards = tuple(c for c in targets if c in g.cards)
+    if not cards:
+        return g
+    ev = event("revealed", cards=cards, player=ctx.controller)
+    return emit(g, ev, f"the {ctx.controller} reveals {len(cards)} card(s)", "rule_reveal", ctx.controller)
