@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from judgebook.engine.driver.script import check, replay
+from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.nodes import At
 from judgebook.engine.language.nrdb import load_scenario
 from judgebook.engine.language.selectors import InZone, Matching, parse_selector
@@ -15,7 +16,8 @@ from judgebook.engine.language.selectors import InZone, Matching, parse_selector
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
 SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
-CARDS = ("moon_pool", "loot_box", "descent", "diviner", "saisentan", "engram_flush")
+CARDS = ("moon_pool", "loot_box", "descent", "diviner", "saisentan", "engram_flush",
+         "hyoubu_institute_absolute_clarity", "burner", "world_tree")
 MINE = sorted(p for p in SCENARIOS.glob("*.yaml") if re.sub(r"^(card|ruling)-|-\d+$", "", p.stem) in CARDS)
 
 
@@ -84,3 +86,26 @@ def test_choose_type_needs_the_placeholder():
     ins = parse_instruction({"choose_type": ["program", "hardware"],
                              "then": [{"trash": {"zone": "hand", "type": "chosen_type", "count": 1}}]}, At("t", 1))
     assert "the chosen type" in ins.render()
+
+
+def test_world_tree_searches_only_the_trashed_cards_type(cards_root: Path):
+    from judgebook.engine.language.revealed import SameTypeAs
+    from judgebook.engine.scenario.load import setup
+
+    sc = load_scenario(SCENARIOS / "card-world_tree-1.yaml", LIBRARY, cards_root)
+    g = setup(sc)
+    ctx = Ctx("World Tree", "runner", chosen=("Spare Hardware",))
+    assert [c for c in g.zone("runner.deck") if SameTypeAs("chosen").matches(g, ctx, c)] == ["Big Hardware"]
+    kinds = [(s.kind, s.anchor) for s in replay(sc).steps]
+    assert ("search", "rule_find") in kinds and ("shuffle", "rule_shuffle_deck_after_search") in kinds
+
+
+def test_hyoubu_gains_only_on_the_first_reveal_of_the_turn(cards_root: Path):
+    steps = _run("card-hyoubu_institute_absolute_clarity-1", cards_root).steps
+    assert [s.kind for s in steps].count("revealed") == 2
+    assert [s.ability for s in steps if s.kind == "pending"] == ["gain"]
+
+
+def test_burner_moves_one_card_to_each_end_of_r_and_d(cards_root: Path):
+    steps = _run("card-burner-1", cards_root).steps
+    assert [(s.kind, s.anchor) for s in steps if s.kind == "moved"] == [("moved", "rule_object")] * 2

@@ -217,3 +217,29 @@ class EventCards(Filter):
 
     def render(self) -> str:
         return "among those cards"
+
+
+@FILTERS.register("same_type_as")
+@dataclass(frozen=True, eq=False)
+class SameTypeAs(Filter):
+    """{same_type_as: chosen}: a card of the same card type as the card a reference names ("search your stack
+    for 1 card of the same type" as the trashed card); the named card is read wherever it is now."""
+
+    ref: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> SameTypeAs:
+        if not isinstance(arg, str):
+            at.fail("same_type_as is a card reference (chosen, target, event_card, ...)")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        from judgebook.engine.language.selectors import resolve_ref
+
+        types = {q.definition(g, c).type for c in resolve_ref(g, ctx, self.ref) if c in g.cards}
+        return q.definition(g, cid).type in types
+
+    def render(self) -> str:
+        from judgebook.engine.language.selectors import Ref
+
+        return f"of the same type as {Ref(self.ref).render()}"
