@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
 SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
 CARDS = ("moon_pool", "loot_box", "descent", "diviner", "saisentan", "engram_flush",
-         "hyoubu_institute_absolute_clarity", "burner", "world_tree")
+         "hyoubu_institute_absolute_clarity", "burner", "world_tree", "spark_of_inspiration", "gachapon",
+         "the_wizards_chest", "deep_dive", "au_co_the_gold_standard_in_clones", "buffer_drive",
+         "pretty_mary_da_silva", "magdalene_keino_chemutai_cryptarchitect")
 MINE = sorted(p for p in SCENARIOS.glob("*.yaml") if re.sub(r"^(card|ruling)-|-\d+$", "", p.stem) in CARDS)
 
 
@@ -109,3 +111,52 @@ def test_hyoubu_gains_only_on_the_first_reveal_of_the_turn(cards_root: Path):
 def test_burner_moves_one_card_to_each_end_of_r_and_d(cards_root: Path):
     steps = _run("card-burner-1", cards_root).steps
     assert [(s.kind, s.anchor) for s in steps if s.kind == "moved"] == [("moved", "rule_object")] * 2
+
+
+def test_moon_pool_shuffles_r_and_d_with_no_card_shuffled_in(cards_root: Path):
+    kinds = [(s.kind, s.anchor) for s in _run("ruling-moon_pool-1", cards_root).steps]
+    assert ("shuffle", "rule_draw_procedure") in kinds
+
+
+def test_set_aside_cards_are_faceup_and_leave_the_set_aside_zone(cards_root: Path):
+    for name in ("card-spark_of_inspiration-1", "card-gachapon-1", "card-the_wizards_chest-1", "card-deep_dive-1"):
+        out = _run(name, cards_root)
+        assert ("set_aside", "rule_set_aside_default_faceup") in [(s.kind, s.anchor) for s in out.steps], name
+        assert out.states[-1].zone("set_aside") == (), name
+
+
+def test_spark_stops_at_the_first_program(cards_root: Path):
+    steps = _run("card-spark_of_inspiration-1", cards_root).steps
+    assert [s.card for s in steps if s.kind == "set_aside"] == ["Event A", "Hardware B", "Big Program"]
+
+
+def test_deep_dive_accesses_set_aside_cards_outside_a_breach(cards_root: Path):
+    steps = _run("card-deep_dive-1", cards_root).steps
+    accessed = [s.card for s in steps if s.kind == "access"]
+    assert accessed[-2:] == ["Deep Agenda", "Op 3"]
+    assert ("stolen", "step_access_agenda") in [(s.kind, s.anchor) for s in steps]
+
+
+def test_au_co_one_counter_for_cards_trashed_together(cards_root: Path):
+    steps = _run("card-au_co_the_gold_standard_in_clones-1", cards_root).steps
+    assert [s.ability for s in steps if s.kind == "pending"] == ["trash"]
+
+
+def test_buffer_drive_once_per_turn_and_not_from_the_play_area(cards_root: Path):
+    steps = _run("card-buffer_drive-1", cards_root).steps
+    assert [s.ability for s in steps if s.kind == "pending" and s.card == "Buffer Drive"] == ["buffer"]
+    ruling = _run("ruling-buffer_drive-1", cards_root).steps
+    assert not [s for s in ruling if s.kind == "pending"]
+
+
+def test_pretty_mary_only_when_2_accesses_are_allowed(cards_root: Path):
+    more = [s.card for s in _run("card-pretty_mary_da_silva-1", cards_root).steps if s.kind == "access"]
+    assert more == ["Agenda 1", "Agenda 2", "Agenda 3"]
+    one = [s.card for s in _run("card-pretty_mary_da_silva-2", cards_root).steps if s.kind == "access"]
+    assert one == ["Agenda 1"]
+
+
+def test_magdalene_sees_the_discarded_cards_once(cards_root: Path):
+    steps = _run("card-magdalene_keino_chemutai_cryptarchitect-1", cards_root).steps
+    assert [s.kind for s in steps].count("discard") == 1
+    assert ("installed", "rule_installing") in [(s.kind, s.anchor) for s in steps]

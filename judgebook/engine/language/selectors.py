@@ -130,7 +130,7 @@ class Filter(Value):
 
 FILTERS: Registry[Filter] = Registry("filter")
 
-ZONES = ("installed", "hand", "deck", "discard", "score", "rig", "ice", "root", "play", "any")
+ZONES = ("installed", "hand", "deck", "discard", "score", "rig", "ice", "root", "play", "any", "set_aside")
 
 
 @FILTERS.register("zone")
@@ -173,6 +173,7 @@ class InZone(Filter):
             "root": "in a server's root",
             "play": "in the play area",
             "any": "anywhere",
+            "set_aside": "set aside",
         }[self.zone]
 
 
@@ -541,6 +542,7 @@ SEARCH_ZONES = {
     "discard": ("corp.discard", "runner.discard"),
     "score": ("corp.score", "runner.score"),
     "play": ("play",),
+    "set_aside": ("set_aside",),  # the set-aside zone, shared by both players (rule_set_aside_zone)
 }
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.rules.frames import Frame, pop, push
-from judgebook.engine.state.model import Game
+from judgebook.engine.state.model import Game, Side, evolve
 
 
 @dataclass(frozen=True)
@@ -67,3 +67,38 @@ def revealed_event(g: Game, ctx: Ctx, targets: tuple[str, ...]) -> Game:
         return g
     ev = event("revealed", cards=cards, player=ctx.controller)
     return emit(g, ev, f"the {ctx.controller} reveals {len(cards)} card(s)", "rule_reveal", ctx.controller)
+
+
+def set_aside(g: Game, ctx: Ctx, targets: tuple[str, ...]) -> Game:
+    """Move cards to the set-aside zone, faceup (rule_set_aside, rule_set_aside_default_faceup)."""
+    from judgebook.engine.rules.effects import move
+    from judgebook.engine.rules.frames import log
+
+    for cid in targets:
+        if cid not in g.cards:
+            continue
+        g = move(g, cid, "set_aside")
+        g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=True)))
+        g = log(g, "set_aside", f"{cid} is set aside faceup", "rule_set_aside_default_faceup", ctx.controller,
+                card=cid)
+    return g
+
+
+def set_aside_until(g: Game, ctx: Ctx, side: Side, filters: tuple[Any, ...], count: int) -> Game:
+    """Set aside the top card of a deck, one at a time, until `count` set-aside cards match the filters or
+    the deck is empty (rule_set_aside)."""
+    found = 0
+    while found < count and g.zone(f"{side}.deck"):
+        cid = g.zone(f"{side}.deck")[0]
+        hit = all(f.matches(g, ctx, cid) for f in filters)
+        g = set_aside(g, ctx, (cid,))
+        found += hit
+    return g
+
+
+def access_cards(g: Game, targets: tuple[str, ...]) -> Game:
+    """The Runner accesses each card where it is, one after the other (sec_steps_accessing_card)."""
+    from judgebook.engine.rules.access import Access
+
+    frames = [Access(cid) for cid in reversed(targets) if cid in g.cards]
+    return push(g, *frames) if frames else g
