@@ -130,6 +130,7 @@ CITED: frozenset[str] = frozenset(
         "rule_sabotage_hq_first",
         "rule_sabotage_resolution",
         "rule_search",
+        "rule_set_aside_default_faceup",
         "rule_steps_playing_played_checkpoint",
         "rule_steps_playing_trash_played_card",
         "rule_sec_run_approach_ice_phase",

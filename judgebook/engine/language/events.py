@@ -58,6 +58,8 @@ EVENT_PHRASES = {
     "would_tags": "tags would be taken",
     "would_trash": "a card would be trashed",
     "would_end_run": "the run would end",
+    "revealed": "cards are revealed",
+    "discarded": "cards are discarded to maximum hand size",
 }
 EVENTS = tuple(EVENT_PHRASES)
 

@@ -130,21 +130,26 @@ class Filter(Value):
 
 FILTERS: Registry[Filter] = Registry("filter")
 
-ZONES = ("installed", "hand", "deck", "discard", "score", "rig", "ice", "root", "play", "any")
+ZONES = ("installed", "hand", "deck", "discard", "score", "rig", "ice", "root", "play", "any", "set_aside")
 
 
 @FILTERS.register("zone")
 @dataclass(frozen=True, eq=False)
 class InZone(Filter):
     zone: str
+    also: tuple[str, ...] = ()  # `zone: [hand, discard]`: "in HQ and/or Archives", the cards of every zone listed
 
     @classmethod
     def parse(cls, arg: Any, at: At) -> InZone:
+        if isinstance(arg, list) and len(arg) > 1 and all(a in SEARCH_ZONES and a != "installed" for a in arg):
+            return cls(str(arg[0]), tuple(str(a) for a in arg[1:]))
         if arg not in ZONES:
-            at.fail(f"expected one of: {', '.join(ZONES)}")
+            at.fail(f"expected one of: {', '.join(ZONES)}, or a list of: hand, deck, discard, score, play")
         return cls(str(arg))
 
     def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        if self.also:
+            return any(InZone(z).matches(g, ctx, cid) for z in (self.zone,) + self.also)
         z = g.cards[cid].zone
         if self.zone == "installed":
             return q.is_installed(g, cid)
@@ -155,6 +160,8 @@ class InZone(Filter):
         return z.endswith("." + self.zone) or z == self.zone
 
     def render(self) -> str:
+        if self.also:
+            return " or ".join(InZone(z).render() for z in (self.zone,) + self.also)
         return {
             "installed": "installed",
             "hand": "in hand",
@@ -166,6 +173,7 @@ class InZone(Filter):
             "root": "in a server's root",
             "play": "in the play area",
             "any": "anywhere",
+            "set_aside": "set aside",
         }[self.zone]
 
 
@@ -534,6 +542,7 @@ SEARCH_ZONES = {
     "discard": ("corp.discard", "runner.discard"),
     "score": ("corp.score", "runner.score"),
     "play": ("play",),
+    "set_aside": ("set_aside",),  # the set-aside zone, shared by both players (rule_set_aside_zone)
 }
 
 
@@ -557,8 +566,11 @@ class Matching(Selector):
         return [p for p in out if len({g.cards[c].name for c in p}) == len(p)]
 
     def candidates(self, g: Game, ctx: Ctx) -> list[str]:
-        zone = next((f.zone for f in self.filters if isinstance(f, InZone)), "installed")
-        if zone in ("installed", "rig", "ice", "root"):
+        where = next((f for f in self.filters if isinstance(f, InZone)), InZone("installed"))
+        zone = where.zone
+        if where.also:
+            pool = [c for z in (zone,) + where.also for zz in SEARCH_ZONES[z] or () for c in g.zone(zz)]
+        elif zone in ("installed", "rig", "ice", "root"):
             pool = q.installed(g)
         elif zone == "any":
             pool = list(g.cards)

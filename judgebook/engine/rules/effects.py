@@ -252,6 +252,10 @@ def apply_to_cards(g: Game, ctx: Ctx, name: str, targets: tuple[str, ...]) -> Ga
                     card=cid)
         else:
             raise ValueError(name)
+    if name == "reveal":  # one event for the cards one instruction reveals together ("whenever you reveal")
+        from judgebook.engine.rules.revealed import revealed_event
+
+        g = revealed_event(g, ctx, targets)
     return g
 
 

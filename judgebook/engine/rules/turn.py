@@ -13,7 +13,7 @@ from judgebook.engine.rules import costs
 from judgebook.engine.rules.effects import draw, move, set_player, win
 from judgebook.engine.rules.frames import Call, Frame, event, find, log, path, pop, push, react_first, set_top, swap
 from judgebook.engine.rules.resolve import Resolve
-from judgebook.engine.rules.triggers import emit
+from judgebook.engine.rules.triggers import emit, record
 from judgebook.engine.rules.values import (
     ability_active,
     allotted_clicks,
@@ -547,7 +547,7 @@ class Discard(Frame):
             g = move(g, str(cid), f"{self.side}.discard")
             if self.side == "corp":  # discarded from HQ: always facedown in Archives (rule_discarding_facedown_status)
                 g = evolve(g, cards=g.cards.set(str(cid), replace(g.cards[str(cid)], faceup=False)))
-        return log(
+        g = log(
             pop(g),
             "discard",
             f"the {self.side} discards {', '.join(option.decision.value)}",
@@ -555,3 +555,5 @@ class Discard(Frame):
             self.side,
             how="chosen",
         )
+        # "whenever you discard cards to reach your maximum hand size": one event for the cards discarded
+        return record(g, event("discarded", cards=tuple(str(c) for c in option.decision.value), player=self.side))

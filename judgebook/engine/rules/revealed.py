@@ -1,0 +1,104 @@
+"""State changes and frames of the `reveal` family's constructs (judgebook.engine.language.revealed)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from judgebook.engine.language.context import Ctx
+from judgebook.engine.rules.frames import Frame, pop, push
+from judgebook.engine.state.model import Game, Side, evolve
+
+
+@dataclass(frozen=True)
+class TrashedThisWay(Frame):
+    """Waits below the instructions of a `with_trashed`; when they are done, the cards trashed since `start`
+    (the history's length as they began) are `chosen` for `then` (rule_checkpoint_after_instruction_resolution)."""
+
+    ctx: Ctx
+    then: tuple[Any, ...]
+    start: int
+
+    def step(self, g: Game) -> Game:
+        from judgebook.engine.rules.resolve import resolve_now
+
+        cards = tuple(
+            f.event.get("card") for f in g.history[self.start :] if f.event.name == "trashed" and f.event.get("card")
+        )
+        ctx = replace(self.ctx, targets=(), chosen=cards)
+        return resolve_now(pop(g), ctx, self.then, "rule_checkpoint_after_instruction_resolution")
+
+
+def with_trashed(g: Game, ctx: Ctx, body: tuple[Any, ...], then: tuple[Any, ...]) -> Game:
+    from judgebook.engine.rules.resolve import resolve_now
+
+    g = push(g, TrashedThisWay(ctx, then, len(g.history)))
+    return resolve_now(g, replace(ctx, targets=()), body, "rule_checkpoint_after_instruction_resolution")
+
+
+def by_subroutine(g: Game, ice: str) -> bool:
+    """Whether what happens now happens as a subroutine on `ice` resolves in its encounter: below the frames
+    of the instruction itself (its checkpoint, its interrupt window's imminent part, a `with_trashed`), the
+    next frame is that subroutine's resolution or the encounter at its resolve-subroutines step. A reaction
+    window or another ability's resolution in between means another ability did it."""
+    from judgebook.engine.rules.damage import Imminent
+    from judgebook.engine.rules.encounter import Encounter
+    from judgebook.engine.rules.resolve import Checkpoint, Resolve
+
+    for frame in reversed(g.stack):
+        if isinstance(frame, Checkpoint | Imminent | TrashedThisWay):
+            continue
+        if isinstance(frame, Resolve):
+            if frame.ctx.source == ice and frame.ctx.ability.startswith("sub"):
+                return True
+            return False
+        return isinstance(frame, Encounter) and frame.ice == ice and frame.at == "subroutines"
+    return False
+
+
+def revealed_event(g: Game, ctx: Ctx, targets: tuple[str, ...]) -> Game:
+    """The cards one instruction revealed, as one event: "whenever you reveal the grip" happens once for the
+    whole grip (rule_reveal). `player` is who revealed them; `cards` are they."""
+    from judgebook.engine.rules.frames import event
+    from judgebook.engine.rules.triggers import emit
+
+    cards = tuple(c for c in targets if c in g.cards)
+    if not cards:
+        return g
+    ev = event("revealed", cards=cards, player=ctx.controller)
+    return emit(g, ev, f"the {ctx.controller} reveals {len(cards)} card(s)", "rule_reveal", ctx.controller)
+
+
+def set_aside(g: Game, ctx: Ctx, targets: tuple[str, ...]) -> Game:
+    """Move cards to the set-aside zone, faceup (rule_set_aside, rule_set_aside_default_faceup)."""
+    from judgebook.engine.rules.effects import move
+    from judgebook.engine.rules.frames import log
+
+    for cid in targets:
+        if cid not in g.cards:
+            continue
+        g = move(g, cid, "set_aside")
+        g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=True)))
+        g = log(g, "set_aside", f"{cid} is set aside faceup", "rule_set_aside_default_faceup", ctx.controller,
+                card=cid)
+    return g
+
+
+def set_aside_until(g: Game, ctx: Ctx, side: Side, filters: tuple[Any, ...], count: int) -> Game:
+    """Set aside the top card of a deck, one at a time, until `count` set-aside cards match the filters or
+    the deck is empty (rule_set_aside)."""
+    found = 0
+    while found < count and g.zone(f"{side}.deck"):
+        cid = g.zone(f"{side}.deck")[0]
+        hit = all(f.matches(g, ctx, cid) for f in filters)
+        g = set_aside(g, ctx, (cid,))
+        found += hit
+    return g
+
+
+def access_cards(g: Game, targets: tuple[str, ...]) -> Game:
+    """The Runner accesses each card where it is, one after the other (sec_steps_accessing_card)."""
+    from judgebook.engine.rules.access import Access
+
+    frames = [Access(cid) for cid in reversed(targets) if cid in g.cards]
+    return push(g, *frames) if frames else g
