@@ -161,13 +161,14 @@ class CannotBreak(Static):
 
     def limits(self, g: Game, ctx: Ctx, ice: str, breaker: str) -> bool:
         """Whether this restriction bars `breaker` from breaking subroutines on `ice`."""
-        from judgebook.engine.state import queries as q
 
         if ice not in self.ice.candidates(g, ctx):
             return False
         if self.breaker is not None and breaker not in self.breaker.candidates(g, ctx):
             return False
-        return not (self.except_subtype and self.except_subtype in q.definition(g, breaker).subtypes)
+        from judgebook.engine.rules.gained_abilities import subtypes
+
+        return not (self.except_subtype and self.except_subtype in subtypes(g, breaker))
 
     def render(self) -> str:
         n = "any" if not self.more_than else f"more than {self.more_than}"

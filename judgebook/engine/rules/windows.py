@@ -19,6 +19,7 @@ from judgebook.engine.language.context import Ctx
 from judgebook.engine.rules import costs
 from judgebook.engine.rules.checkpoint import checkpoint
 from judgebook.engine.rules.frames import Frame, current_encounter, current_run, event, log, path, pop, push, set_top
+from judgebook.engine.rules.gained_abilities import abilities, subtypes
 from judgebook.engine.rules.resolve import Resolve
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.rules.values import ability_active, strength, subroutines
@@ -197,8 +198,7 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
     refused: list[Refused] = []
     offered = _offered_by_the_ice(g, side)
     for cid in _controlled(g, side) + offered:
-        d = q.definition(g, cid)
-        for ab in d.abilities:
+        for ab in abilities(g, cid):  # as effects change them
             if ab.kind != "paid" or ab.is_action:
                 continue
             # "Only the Runner can use this ability": the encountered ice's, never its controller's.
@@ -281,7 +281,7 @@ def _offered_by_the_ice(g: Game, side: Side) -> list[str]:
     enc = current_encounter(g)
     if side != "runner" or enc is None or enc.ice not in g.cards:
         return []
-    return [enc.ice] if any(a.used_by == side for a in q.definition(g, enc.ice).abilities) else []
+    return [enc.ice] if any(a.used_by == side for a in abilities(g, enc.ice)) else []
 
 
 def _accessing(g: Game) -> str | None:
@@ -376,12 +376,11 @@ def _ability_options(
                 )
             )
             return
-        ice_def = q.definition(g, enc.ice)
         if q.is_ice(g, cid) and cid != enc.ice:
             refused.append(Refused(base, label, "rule_paid_ability_breaks_subroutines",
                                    f"breaks subroutines on {cid} only", later=True))
             return
-        if ab.brk.subtype and ab.brk.subtype not in ice_def.subtypes:
+        if ab.brk.subtype and ab.brk.subtype not in subtypes(g, enc.ice):  # as effects change them
             refused.append(
                 Refused(
                     base,

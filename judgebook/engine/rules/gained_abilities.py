@@ -1,0 +1,110 @@
+"""What a card's abilities, subroutines and subtypes are now: its printed ones as the static effects in force
+change them (`lose_abilities`, `gain_subtypes`: language/gained_abilities.py).
+
+Every place the engine reads a card's abilities (triggers, statics, paid abilities, actions) or its subtypes
+(selectors, event filters, break abilities) asks here. The effects that change abilities are read from the
+printed abilities and lasting effects only: an effect making a card lose its abilities does not itself depend
+on another such effect (no card of the pool needs that layering).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from judgebook.engine.state import queries as q
+from judgebook.engine.state.model import Game
+
+if TYPE_CHECKING:
+    from judgebook.engine.language.cards import Ability
+
+
+@dataclass(frozen=True)
+class Changes:
+    lost: dict[str, bool] = field(default_factory=dict)  # card → keeps its printed subroutines
+    no_gain: frozenset[str] = frozenset()  # cards that cannot gain abilities
+    subtypes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # card → subtypes gained
+
+
+_NONE = Changes()
+# One game state's changes, remembered while the engine asks about that same (immutable) state.
+_last: list[Any] = [None, _NONE]
+_busy: list[bool] = [False]
+_KINDS = ("lose_abilities", "gain_subtypes")
+
+
+def _library_uses(g: Game) -> bool:
+    """Whether a static ability of some card of the game's library changes abilities (worked out once)."""
+    lib = g.library
+    known = getattr(lib, "_changes_abilities", None)
+    if known is None:
+        known = any(ab.static is not None and ab.static.name in _KINDS
+                    for d in lib.cards.values() for ab in d.abilities)
+        lib._changes_abilities = known  # type: ignore[attr-defined]
+    return bool(known)
+
+
+def _lasting_uses(g: Game) -> bool:
+    return any(lasting.effect is not None and lasting.effect.name in _KINDS for lasting in g.lasting)
+
+
+def changes(g: Game) -> Changes:
+    if _last[0] is g:
+        return _last[1]  # type: ignore[no-any-return]
+    if _busy[0] or not (_library_uses(g) or _lasting_uses(g)):
+        return _NONE
+    _busy[0] = True
+    try:
+        found = _compute(g)
+    finally:
+        _busy[0] = False
+    _last[0], _last[1] = g, found
+    return found
+
+
+def _compute(g: Game) -> Changes:
+    from judgebook.engine.language.gained_abilities import GainSubtypes, LoseAbilities
+    from judgebook.engine.rules.values import statics
+
+    lost: dict[str, bool] = {}
+    no_gain: set[str] = set()
+    gained: dict[str, tuple[str, ...]] = {}
+    # While this runs, `changes` answers "none": the effects are read from printed abilities.
+    for effect, ctx in statics(g):
+        if isinstance(effect, LoseAbilities):
+            for cid in effect.cards(g, ctx):
+                lost[cid] = lost.get(cid, True) and effect.keep_subroutines
+                if effect.cannot_gain:
+                    no_gain.add(cid)
+        elif isinstance(effect, GainSubtypes):
+            for cid in effect.cards(g, ctx):
+                have = gained.get(cid, ())
+                gained[cid] = have + tuple(s for s in effect.subtypes if s not in have)
+    if not (lost or gained):
+        return _NONE
+    return Changes(lost, frozenset(no_gain), gained)
+
+
+def abilities(g: Game, cid: str) -> tuple[Ability, ...]:
+    """The card's abilities now: none while it has lost all abilities."""
+    if cid in changes(g).lost:
+        return ()
+    return q.definition(g, cid).abilities
+
+
+def printed_subroutines_kept(g: Game, cid: str) -> bool:
+    ch = changes(g)
+    return cid not in ch.lost or ch.lost[cid]
+
+
+def gains_abilities(g: Game, cid: str) -> bool:
+    """Whether effects can give this card abilities (subroutines) now."""
+    ch = changes(g)
+    return cid not in ch.lost and cid not in ch.no_gain
+
+
+def subtypes(g: Game, cid: str) -> tuple[str, ...]:
+    """The card's subtypes now: its printed ones and those it gained."""
+    printed = q.definition(g, cid).subtypes
+    extra = changes(g).subtypes.get(cid, ())
+    return printed + tuple(s for s in extra if s not in printed) if extra else printed

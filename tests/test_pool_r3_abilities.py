@@ -1,0 +1,111 @@
+"""Round 3 of the Standard pool, family `abilities`: cards losing all their abilities, ice gaining subtypes,
+strength given to another card for a duration, and the Runner barred from using paid abilities of some cards
+(language/gained_abilities.py, rules/gained_abilities.py). Each construct on a scenario: events, cited rules,
+state; and the card scenarios of the family replay to their expectations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from judgebook.engine.driver.script import check, replay
+from judgebook.engine.language.nrdb import parse_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+LIBRARY = ROOT / "rules_source" / "cards" / "standard"
+SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
+CARDS = ("klevetnik", "direct_access", "light_the_fire")
+
+
+def _files() -> list[Path]:
+    return sorted(p for p in SCENARIOS.glob("*.yaml") if p.stem.split("-")[1] in CARDS)
+
+
+def _replay(text: str, cards_root: Path, clean: bool = True):  # type: ignore[no-untyped-def]
+    sc = parse_scenario(text, None, LIBRARY, cards_root)
+    out = replay(sc)
+    if clean:
+        assert check(sc, out) == []
+    return sc, out
+
+
+def _pending(out) -> list[str]:  # type: ignore[no-untyped-def]
+    return [f"{s.card}:{s.ability}" for s in out.steps if s.kind == "pending"]
+
+
+@pytest.mark.parametrize("path", _files(), ids=lambda p: p.stem)
+def test_the_family_scenarios_replay_to_their_expectation(path: Path, cards_root: Path):
+    sc = parse_scenario(path.read_text(encoding="utf-8"), str(path), LIBRARY, cards_root)
+    assert check(sc, replay(sc)) == []
+
+
+def test_there_is_a_scenario_for_each_card_of_the_family():
+    assert {p.stem.split("-")[1] for p in _files()} == set(CARDS)
+
+
+# --- lose_abilities ----------------------------------------------------------------------------------------
+
+PAYDAY = """
+title: t
+start: {turn: runner, run: {server: HQ, at: approach_ice, ice: 1}}
+corp:
+  credits: 3
+  servers:
+    HQ: {ice: [Klevetnik]}
+runner:
+  credits: 0
+  installed: [Payday Stand]
+card_defs:
+  - {name: Payday Stand, side: runner, type: resource, cost: 0,
+     abilities: [{id: pay, trigger: run_ends, effects: [{gain_credits: 3}]}]}
+decisions:
+  - {rez: Klevetnik}
+  - DECISION
+"""
+
+
+def test_a_blanked_resource_does_not_trigger_and_one_left_alone_does(cards_root: Path):
+    _, blanked = _replay(PAYDAY.replace("DECISION", "{target: Payday Stand, player: corp}"), cards_root, False)
+    lasting = [s for s in blanked.steps if s.kind == "lasting"]
+    assert [s.anchor for s in lasting] == ["rule_lingering_effect"]
+    assert "Payday Stand:pay" not in _pending(blanked)
+    # The Corp declines Klevetnik's ability: the resource keeps its ability and pays at the end of the run.
+    _, kept = _replay(PAYDAY.replace("DECISION", "{decline: Klevetnik, ability: rez}"), cards_root, False)
+    assert "Payday Stand:pay" in _pending(kept)
+    assert not [s for s in kept.steps if s.kind == "lasting"]
+
+
+def test_the_blanking_lasts_until_the_end_of_the_corps_next_turn(cards_root: Path):
+    from judgebook.engine.rules.gained_abilities import abilities
+
+    _, out = _replay(PAYDAY.replace("DECISION", "{target: Payday Stand, player: corp}"), cards_root, False)
+    g = out.states[-1]
+    assert abilities(g, "Payday Stand") == ()
+    lasting = [x for x in g.lasting if x.effect is not None and x.effect.name == "lose_abilities"]
+    assert len(lasting) == 1
+    assert (lasting[0].duration.kind, lasting[0].duration.player) == ("until_turn_end", "corp")
+
+
+IDENTITIES = """
+title: t
+start: {turn: runner, at: action_phase}
+corp:
+  identity: Watchful Corp
+runner:
+  identity: Lucky Runner
+  hand: [CARD]
+card_defs:
+  - {name: Watchful Corp, side: corp, type: identity, abilities: [{id: watch, trigger: run_begins, effects: [{gain_credits: 2}]}]}
+  - {name: Lucky Runner, side: runner, type: identity, abilities: [{id: luck, trigger: successful_run, effects: [{gain_credits: 1}]}]}
+  - {name: Plain Run, side: runner, type: event, cost: 1, abilities: [{id: play, effects: [{run: any}]}]}
+decisions:
+  - {action: play, card: CARD, server: HQ}
+"""
+
+
+def test_identities_lose_their_abilities_only_while_direct_access_resolves(cards_root: Path):
+    _, direct = _replay(IDENTITIES.replace("CARD", "Direct Access"), cards_root, False)
+    assert not {"Watchful Corp:watch", "Lucky Runner:luck"} & set(_pending(direct))
+    _, plain = _replay(IDENTITIES.replace("CARD", "Plain Run"), cards_root, False)
+    assert {"Watchful Corp:watch", "Lucky Runner:luck"} <= set(_pending(plain))
