@@ -15,7 +15,7 @@ from judgebook.engine.language.nrdb import parse_scenario
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
 SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
-CARDS = ("klevetnik", "direct_access", "light_the_fire")
+CARDS = ("klevetnik", "direct_access", "light_the_fire", "chromatophores", "hakarl_1_0", "brasilia_government_grid")
 
 
 def _files() -> list[Path]:
@@ -96,8 +96,10 @@ runner:
   identity: Lucky Runner
   hand: [CARD]
 card_defs:
-  - {name: Watchful Corp, side: corp, type: identity, abilities: [{id: watch, trigger: run_begins, effects: [{gain_credits: 2}]}]}
-  - {name: Lucky Runner, side: runner, type: identity, abilities: [{id: luck, trigger: successful_run, effects: [{gain_credits: 1}]}]}
+  - {name: Watchful Corp, side: corp, type: identity,
+     abilities: [{id: watch, trigger: run_begins, effects: [{gain_credits: 2}]}]}
+  - {name: Lucky Runner, side: runner, type: identity,
+     abilities: [{id: luck, trigger: successful_run, effects: [{gain_credits: 1}]}]}
   - {name: Plain Run, side: runner, type: event, cost: 1, abilities: [{id: play, effects: [{run: any}]}]}
 decisions:
   - {action: play, card: CARD, server: HQ}
@@ -109,3 +111,67 @@ def test_identities_lose_their_abilities_only_while_direct_access_resolves(cards
     assert not {"Watchful Corp:watch", "Lucky Runner:luck"} & set(_pending(direct))
     _, plain = _replay(IDENTITIES.replace("CARD", "Plain Run"), cards_root, False)
     assert {"Watchful Corp:watch", "Lucky Runner:luck"} <= set(_pending(plain))
+
+
+# --- gain_subtypes -------------------------------------------------------------------------------------------
+
+SENTRY = """
+title: t
+start: {turn: runner, at: action_phase}
+corp:
+  servers:
+    HQ: {ice: [{card: Plain Sentry, rezzed: true}]}
+runner:
+  hand: [Chromatophores]
+  installed: [Plain Fracter]
+card_defs:
+  - {name: Plain Sentry, side: corp, type: ice, subtypes: [sentry], cost: 1, strength: 1, subroutines: [[end_the_run]]}
+  - {name: Plain Fracter, side: runner, type: program, subtypes: [icebreaker, fracter], cost: 0, strength: 2,
+     abilities: [{id: break, cost: {credits: 1}, break: {subtype: barrier, count: 1}}]}
+decisions:
+  INSTALL
+  - {action: run, server: HQ}
+  - {use: Plain Fracter, ability: break}
+EXPECT
+"""
+
+
+def test_a_host_ice_gains_the_subtypes_only_while_chromatophores_is_on_it(cards_root: Path):
+    from judgebook.engine.rules.gained_abilities import subtypes
+
+    install = "- {action: install, card: Chromatophores, server: Plain Sentry}"
+    _, out = _replay(SENTRY.replace("INSTALL", install).replace("EXPECT", "expect: {run: {successful: true}}"),
+                     cards_root)
+    assert ("subroutine_broken", "rule_break_subroutine") in [(s.kind, s.anchor) for s in out.steps]
+    assert set(subtypes(out.states[-1], "Plain Sentry")) == {"sentry", "barrier", "code gate"}
+    # Without Chromatophores the sentry is no barrier: the fracter's break is refused.
+    _, out = _replay(SENTRY.replace("INSTALL", "").replace(
+        "EXPECT", "expect: {error: {rule: rule_paid_ability_breaks_subroutines}}"), cards_root)
+    assert subtypes(out.states[-1], "Plain Sentry") == ("sentry",)
+
+
+# --- cannot use_paid_abilities, other_than, strength for another card -----------------------------------------
+
+
+def test_hakarl_refuses_the_runner_its_break_ability_only_after_derezzing_a_card(cards_root: Path):
+    path = SCENARIOS / "card-hakarl_1_0-1.yaml"
+    _, out = _replay(path.read_text(encoding="utf-8"), cards_root)
+    assert [s.anchor for s in out.steps if s.kind == "lasting"] == ["rule_lingering_effect"]
+    # The Corp declines the rez ability: the Runner breaks a subroutine losing a click.
+    text = path.read_text(encoding="utf-8").replace(
+        "  - {target: Plain Upgrade, player: corp}\n", "").replace(
+        "  - {rez: Hákarl 1.0}\n", "  - {rez: Hákarl 1.0}\n  - {decline: Hákarl 1.0, ability: rez}\n").replace(
+        "{use: Hákarl 1.0, ability: break, player: runner}", "{use: Hákarl 1.0, ability: break, subroutines: [2]}")
+    sc, out = _replay(text, cards_root, False)
+    assert ("subroutine_broken", "rule_break_subroutine") in [(s.kind, s.anchor) for s in out.steps]
+
+
+def test_brasilia_gives_the_rezzed_ice_strength_for_the_run_and_never_offers_it_to_derez(cards_root: Path):
+    from judgebook.engine.rules.values import strength
+
+    path = SCENARIOS / "card-brasilia_government_grid-1.yaml"
+    _, out = _replay(path.read_text(encoding="utf-8"), cards_root)
+    g = out.states[-1]
+    assert strength(g, "Plain Wall") == 4 and strength(g, "Other Wall") == 1
+    targets = [s for s in out.steps if s.kind == "target"]
+    assert all("Plain Wall" not in s.text for s in targets)

@@ -16,7 +16,7 @@ from typing import Any
 
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.nodes import At, check_keys, want_bool, want_str
-from judgebook.engine.language.selectors import Selector, parse_selector
+from judgebook.engine.language.selectors import FILTERS, Filter, Ref, Selector, parse_selector, resolve_ref
 from judgebook.engine.language.statics import STATICS, Static
 from judgebook.engine.state.model import Game
 
@@ -82,3 +82,24 @@ class GainSubtypes(Static):
 
     def render(self) -> str:
         return f"{self.target.render()} gains {_phrase(self.subtypes)}"
+
+
+@FILTERS.register("other_than")
+@dataclass(frozen=True, eq=False)
+class OtherThan(Filter):
+    """Not the card a reference names ("another installed piece of ice" than the rezzed one: `other_than:
+    event_card`); `other: true` is "not this card"."""
+
+    ref: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> OtherThan:
+        if not isinstance(arg, str):
+            at.fail("other_than is a card reference (event_card, chosen, host, ...)")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        return cid not in resolve_ref(g, ctx, self.ref)
+
+    def render(self) -> str:
+        return f"other than {Ref(self.ref).render()}"

@@ -54,6 +54,7 @@ CANNOT_WHAT = {
     "discard": "discard",  # to maximum hand size ("skip your discard step")
     "break": "break",  # subroutines on the cards named
     "declare_successful": "declare the run successful",
+    "use_paid_abilities": "use paid abilities on",  # of the cards named (Hákarl 1.0: on bioroid ice)
 }
 
 

@@ -331,6 +331,9 @@ def _ability_options(
         refused.append(Refused(base, label, "rule_cost_restrictions", f"once per {ab.once_per}"))
         return
     ctx = Ctx(cid, side, ab.id)
+    if costs.cannot(g, "use_paid_abilities", side, card=cid):  # "cannot use paid abilities printed on …"
+        refused.append(Refused(base, label, "rule_cannot_precedence", "a card forbids using it"))
+        return
     if ab.condition is not None and not ab.condition.holds(g, ctx):
         # "Use this ability only …": a restriction the ability's `if` states (rule_use_restriction).
         refused.append(Refused(base, label, "rule_use_restriction", f"only {ab.condition.render()}", later=True))
