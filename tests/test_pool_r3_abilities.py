@@ -15,7 +15,8 @@ from judgebook.engine.language.nrdb import parse_scenario
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
 SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
-CARDS = ("klevetnik", "direct_access", "light_the_fire", "chromatophores", "hakarl_1_0", "brasilia_government_grid")
+CARDS = ("klevetnik", "direct_access", "light_the_fire", "chromatophores", "hakarl_1_0", "brasilia_government_grid",
+         "lycian_multi_munition", "pelangi")
 
 
 def _files() -> list[Path]:
@@ -175,3 +176,42 @@ def test_brasilia_gives_the_rezzed_ice_strength_for_the_run_and_never_offers_it_
     assert strength(g, "Plain Wall") == 4 and strength(g, "Other Wall") == 1
     targets = [s for s in out.steps if s.kind == "target"]
     assert all("Plain Wall" not in s.text for s in targets)
+
+
+# --- choose_subtypes ---------------------------------------------------------------------------------------------
+
+
+def test_lycian_keeps_the_chosen_subtypes_until_it_is_derezzed_as_the_turn_ends(cards_root: Path):
+    from judgebook.engine.rules.gained_abilities import subtypes
+    from judgebook.engine.state import queries as q
+
+    path = SCENARIOS / "card-lycian_multi_munition-1.yaml"
+    _, out = _replay(path.read_text(encoding="utf-8"), cards_root)
+    chose = [s for s in out.steps if s.kind == "choose"]
+    assert [(s.text, s.anchor) for s in chose] == [("the corp chooses barrier, code gate", "rule_choose_valid_subtype")]
+    # The replay stops in the Runner's action phase after the run: still rezzed, still a barrier and a code gate.
+    g = out.states[-1]
+    assert g.cards["Lycian Multi-Munition"].rezzed
+    printed = set(q.definition(g, "Lycian Multi-Munition").subtypes)
+    assert set(subtypes(g, "Lycian Multi-Munition")) == printed | {"barrier", "code gate"}
+    assert "sentry" not in printed
+    # When the turn ends Lycian is derezzed, and the subtypes go with the rez ("while it remains rezzed").
+    text = path.read_text(encoding="utf-8").replace("  - {choose: 4, player: corp}\n", "  - {choose: 4, player: corp}\n"
+                                                      "  - {action: gain_credit}\n  - {action: gain_credit}\n"
+                                                      "  - {action: gain_credit, player: corp}\n")
+    _, out = _replay(text, cards_root, False)
+    g = out.states[-1]
+    assert not g.cards["Lycian Multi-Munition"].rezzed
+    assert set(subtypes(g, "Lycian Multi-Munition")) == printed
+    assert ("derezzed", "rule_rez_procedure") in [(s.kind, s.anchor) for s in out.steps]
+
+
+def test_pelangi_offers_every_ice_subtype_and_nothing_else(cards_root: Path):
+    """A chosen subtype must exist and belong to ice (NetrunnerDB ruling on Pelangi, 2019-04-29, not
+    NSG-verified; rule_choose_valid_subtype): no "fracter"."""
+    from judgebook.engine.language.gained_abilities import ICE_SUBTYPES
+
+    path = SCENARIOS / "card-pelangi-1.yaml"
+    _, out = _replay(path.read_text(encoding="utf-8"), cards_root)
+    assert [s.anchor for s in out.steps if s.kind == "subtypes"] == ["rule_add_remove_subtypes"]
+    assert len(ICE_SUBTYPES) == 21 and "fracter" not in ICE_SUBTYPES and ICE_SUBTYPES[3] == "barrier"

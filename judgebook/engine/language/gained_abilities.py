@@ -4,17 +4,22 @@ Constructs of the card language added for the Standard pool (round 3, family `ab
 itself in its kind's registry when `instructions.py` imports this module.
 
 {lose_abilities: {target: <selector>, except: printed_subroutines, cannot_gain: true}} |
-{gain_subtypes: {subtypes: [barrier, sentry], target: <selector>}}
+{gain_subtypes: {subtypes: [barrier, sentry], target: <selector>}}                        (static effects)
+{choose_subtypes: {among: [barrier, code gate, sentry] | ice, count: 1 | one_or_more, target: <selector>,
+                   duration: encounter | while, while: <condition>}}                          (an instruction)
 
 What a card's abilities and subtypes are once these apply is worked out in `rules/gained_abilities.py`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
+from judgebook.engine.language.conditions import Condition, parse_condition
 from judgebook.engine.language.context import Ctx
+from judgebook.engine.language.instructions import Instruction, Mods, instruction
 from judgebook.engine.language.nodes import At, check_keys, want_bool, want_str
 from judgebook.engine.language.selectors import FILTERS, Filter, Ref, Selector, parse_selector, resolve_ref
 from judgebook.engine.language.statics import STATICS, Static
@@ -103,3 +108,67 @@ class OtherThan(Filter):
 
     def render(self) -> str:
         return f"other than {Ref(self.ref).render()}"
+
+
+# The ice subtypes a player may choose from (rule_ice_subtypes; rule_choose_valid_subtype).
+ICE_SUBTYPES = ("ap", "advertisement", "ambush", "barrier", "bioroid", "code gate", "deep net", "deflector",
+                "destroyer", "expendable", "grail", "harmonic", "liability", "morph", "mythic", "next", "observer",
+                "psi", "sentry", "tracer", "trap")
+CHOOSE_DURATIONS = {"encounter": "for the remainder of this encounter", "while": "while"}
+
+
+@instruction("choose_subtypes")
+@dataclass(frozen=True, eq=False)
+class ChooseSubtypes(Instruction):
+    """"Choose an ice subtype. The ice you are encountering gains that subtype for the remainder of this
+    encounter" (`among: ice`, every ice subtype), "choose 1 or more subtypes among barrier, code gate, and sentry.
+    This ice gains the chosen subtypes while it remains rezzed" (`count: one_or_more`, `duration: while`,
+    `while: {rezzed: true}`). The controller chooses (decision `{choose: N}`: the Nth of the options, which are
+    the subtypes in the listed order, or with `one_or_more` every non-empty combination, the single ones
+    first); the target gains them as a lingering effect (`gain_subtypes`) for the duration."""
+
+    among: tuple[str, ...]
+    one_or_more: bool
+    target: Selector
+    duration: str
+    condition: Condition | None
+    every_ice_subtype: bool = False
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ChooseSubtypes:
+        check_keys(arg, ("among", "count", "target", "duration", "while"), at)
+        among = arg.get("among")
+        every = among == "ice"
+        vals = ICE_SUBTYPES if every else among
+        if not isinstance(vals, list | tuple) or not vals or not all(isinstance(v, str) for v in vals):
+            at.fail("choose_subtypes needs `among`: a list of subtypes, or `ice` (every ice subtype)")
+        count = arg.get("count", 1)
+        if count not in (1, "one_or_more"):
+            at.key(arg, "count").fail("count is 1 or one_or_more")
+        duration = want_str(arg, "duration", at, None, tuple(CHOOSE_DURATIONS))
+        if duration is None:
+            at.fail(f"choose_subtypes needs `duration`: {', '.join(CHOOSE_DURATIONS)}")
+        cond = parse_condition(arg["while"], at.key(arg, "while")) if "while" in arg else None
+        if (duration == "while") != (cond is not None):
+            at.fail("`duration: while` goes with a `while:` condition, and only with it")
+        return cls(tuple(vals), count == "one_or_more", _target(arg, at), duration, cond, every)
+
+    def options(self) -> list[tuple[str, ...]]:
+        if not self.one_or_more:
+            return [(s,) for s in self.among]
+        return [c for n in range(1, len(self.among) + 1) for c in combinations(self.among, n)]
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.frames import push
+        from judgebook.engine.rules.gained_abilities import ChooseSubtypesFrame
+
+        return push(g, ChooseSubtypesFrame(ctx, self))
+
+    def render(self) -> str:
+        what = "an ice subtype" if self.every_ice_subtype else (
+            ("1 or more subtypes among " if self.one_or_more else "1 subtype among ") + _phrase(self.among))
+        span = CHOOSE_DURATIONS[self.duration]
+        if self.condition is not None:
+            span = f"{span} {self.condition.render()}"
+        return f"choose {what}; {self.target.render()} gains the chosen subtypes {span}"

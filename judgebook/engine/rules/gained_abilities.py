@@ -12,10 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from judgebook.engine.language.context import Ctx
+from judgebook.engine.rules.frames import Frame, log, path, pop
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game
 
 if TYPE_CHECKING:
+    from judgebook.engine.driver.choice import ChoicePoint, Option
     from judgebook.engine.language.cards import Ability
 
 
@@ -108,3 +111,40 @@ def subtypes(g: Game, cid: str) -> tuple[str, ...]:
     printed = q.definition(g, cid).subtypes
     extra = changes(g).subtypes.get(cid, ())
     return printed + tuple(s for s in extra if s not in printed) if extra else printed
+
+
+@dataclass(frozen=True)
+class ChooseSubtypesFrame(Frame):
+    """The controller chooses the subtypes of a `choose_subtypes` instruction (rule_choose_valid_subtype); the
+    target gains them as a lingering effect (rule_add_remove_subtypes)."""
+
+    ctx: Ctx
+    instr: Any  # language.gained_abilities.ChooseSubtypes
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        from judgebook.engine.driver.choice import ChoicePoint, Option, decision
+
+        options = self.instr.options()
+        return ChoicePoint(
+            self.ctx.controller,
+            "choose",
+            self.instr.render(),
+            "rule_choose_valid_subtype",
+            tuple(Option(decision("choose", i + 1), ", ".join(o), "rule_choose_valid_subtype")
+                  for i, o in enumerate(options)),
+            default_reason="only" if len(options) == 1 else "default",
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        from judgebook.engine.language.gained_abilities import GainSubtypes
+        from judgebook.engine.rules.effects import create_lasting
+
+        picked = self.instr.options()[int(option.decision.value) - 1]
+        g = log(pop(g), "choose", f"the {self.ctx.controller} chooses {', '.join(picked)}",
+                "rule_choose_valid_subtype", self.ctx.controller, how="chosen")
+        effect = GainSubtypes(tuple(picked), self.instr.target)
+        g = create_lasting(g, self.ctx, effect, self.instr.duration, None, self.instr.condition)
+        cards = ", ".join(self.instr.target.candidates(g, self.ctx)) or self.instr.target.render()
+        return log(g, "subtypes", f"{cards} gains {', '.join(picked)}",
+                   "rule_add_remove_subtypes", self.ctx.controller, card=self.ctx.source)
