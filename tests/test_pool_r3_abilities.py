@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
 SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
 CARDS = ("klevetnik", "direct_access", "light_the_fire", "chromatophores", "hakarl_1_0", "brasilia_government_grid",
-         "lycian_multi_munition", "pelangi")
+         "lycian_multi_munition", "pelangi", "hush", "nanisivik_grid")
 
 
 def _files() -> list[Path]:
@@ -215,3 +215,33 @@ def test_pelangi_offers_every_ice_subtype_and_nothing_else(cards_root: Path):
     _, out = _replay(path.read_text(encoding="utf-8"), cards_root)
     assert [s.anchor for s in out.steps if s.kind == "subtypes"] == ["rule_add_remove_subtypes"]
     assert len(ICE_SUBTYPES) == 21 and "fracter" not in ICE_SUBTYPES and ICE_SUBTYPES[3] == "barrier"
+
+
+def test_hush_moved_to_another_ice_gives_the_first_its_abilities_back(cards_root: Path):
+    from judgebook.engine.state import queries as q
+
+    path = SCENARIOS / "card-hush-1.yaml"
+    text = path.read_text(encoding="utf-8").replace(
+        "HQ: {ice: [{card: Toll Wall, rezzed: true}]}",
+        "HQ: {ice: [{card: Toll Wall, rezzed: true}]}\n    Server 1: {ice: [{card: Toll Wall, rezzed: true}]}").replace(
+        "  - {action: run, server: HQ}",
+        "  - {action: use, card: Hush, ability: move}\n  - {target: Toll Wall#2, player: runner}\n"
+        "  - {action: run, server: HQ}").replace('not_resolved: ["Toll Wall:toll"]', 'resolved: ["Toll Wall:toll"]'
+                                                  ).replace("credits: 4, installed", "credits: 3, installed")
+    _, out = _replay(text, cards_root)
+    g = out.states[-1]
+    assert g.cards["Hush"].host == "Toll Wall#2" and q.is_installed(g, "Hush") and q.is_active(g, "Hush")
+
+
+def test_nanisivik_resolves_only_the_chosen_subroutine_of_the_ice_it_turns_faceup(cards_root: Path):
+    path = SCENARIOS / "card-nanisivik_grid-1.yaml"
+    _, out = _replay(path.read_text(encoding="utf-8"), cards_root)
+    g = out.states[-1]
+    assert g.cards["Split Wall"].faceup and g.cards["Split Wall"].zone == "corp.discard"
+    steps = [(s.kind, s.anchor) for s in out.steps]
+    assert steps.index(("turn_faceup", "rule_archives_faceup_facedown")) < steps.index(
+        ("subroutine", "step_subroutine_resolution"))
+    # The first subroutine instead: the Corp gains 2[c] and the run goes on to success.
+    text = path.read_text(encoding="utf-8").replace("{choose: 2, player: corp}", "{choose: 1, player: corp}")
+    sc, out = _replay(text, cards_root, False)
+    assert out.states[-1].corp.credits == 2

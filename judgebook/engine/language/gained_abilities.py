@@ -172,3 +172,34 @@ class ChooseSubtypes(Instruction):
         if self.condition is not None:
             span = f"{span} {self.condition.render()}"
         return f"choose {what}; {self.target.render()} gains the chosen subtypes {span}"
+
+
+@instruction("resolve_chosen_subroutine")
+@dataclass(frozen=True, eq=False)
+class ResolveChosenSubroutine(Instruction):
+    """"Resolve 1 subroutine on that ice": the controller chooses which of the ice's subroutines (decision
+    `{choose: N}`, the Nth subroutine) and it resolves as that ice's subroutine (as `resolve_subroutine`)."""
+
+    selector: Selector
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ResolveChosenSubroutine:
+        return cls(parse_selector(arg, at))
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules.values import subroutines
+
+        return any(subroutines(g, c) for c in self.selector.candidates(g, ctx))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.frames import log, push
+        from judgebook.engine.rules.gained_abilities import ChooseSubroutineFrame
+
+        ices = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        if not ices:
+            return log(g, "no_target", f"{self.render()}: no ice", "rule_instruction_target", ctx.controller)
+        return push(g, ChooseSubroutineFrame(ctx, ices[0]))
+
+    def render(self) -> str:
+        return f"resolve 1 subroutine on {self.selector.render()}"

@@ -148,3 +148,39 @@ class ChooseSubtypesFrame(Frame):
         cards = ", ".join(self.instr.target.candidates(g, self.ctx)) or self.instr.target.render()
         return log(g, "subtypes", f"{cards} gains {', '.join(picked)}",
                    "rule_add_remove_subtypes", self.ctx.controller, card=self.ctx.source)
+
+
+@dataclass(frozen=True)
+class ChooseSubroutineFrame(Frame):
+    """The controller chooses 1 subroutine of `ice` to resolve (`resolve_chosen_subroutine`)."""
+
+    ctx: Ctx
+    ice: str
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        from judgebook.engine.driver.choice import ChoicePoint, Option, decision
+        from judgebook.engine.rules.values import subroutines
+
+        subs = subroutines(g, self.ice)
+        if not subs:
+            return log(pop(g), "no_subroutine", f"{self.ice} has no subroutine", "rule_instruction_target",
+                       self.ctx.controller)
+        return ChoicePoint(
+            self.ctx.controller,
+            "choose",
+            f"choose 1 subroutine on {self.ice} to resolve",
+            "step_subroutine_resolution",
+            tuple(Option(decision("choose", i + 1), f"subroutine {i + 1}: {s.text}", "step_subroutine_resolution")
+                  for i, s in enumerate(subs)),
+            default_reason="only" if len(subs) == 1 else "default",
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        from judgebook.engine.language.instructions import ResolveSubroutine
+        from judgebook.engine.language.selectors import Ref
+
+        n = int(option.decision.value)
+        g = log(pop(g), "choose", f"the {self.ctx.controller} chooses subroutine {n} of {self.ice}",
+                "step_subroutine_resolution", self.ctx.controller, how="chosen")
+        return ResolveSubroutine(Ref(self.ice), n).run(g, self.ctx)
