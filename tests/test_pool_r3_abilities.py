@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
 SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
 CARDS = ("klevetnik", "direct_access", "light_the_fire", "chromatophores", "hakarl_1_0", "brasilia_government_grid",
-         "lycian_multi_munition", "pelangi", "hush", "nanisivik_grid")
+         "lycian_multi_munition", "pelangi", "hush", "nanisivik_grid", "zato_city_grid")
 
 
 def _files() -> list[Path]:
@@ -245,3 +245,28 @@ def test_nanisivik_resolves_only_the_chosen_subroutine_of_the_ice_it_turns_faceu
     text = path.read_text(encoding="utf-8").replace("{choose: 2, player: corp}", "{choose: 1, player: corp}")
     sc, out = _replay(text, cards_root, False)
     assert out.states[-1].corp.credits == 2
+
+
+# --- gain_ability ------------------------------------------------------------------------------------------------
+
+
+def test_only_ice_protecting_a_rezzed_zato_grid_has_its_ability(cards_root: Path):
+    from judgebook.engine.rules.gained_abilities import abilities, find_ability
+
+    path = SCENARIOS / "card-zato_city_grid-1.yaml"
+    _, out = _replay(path.read_text(encoding="utf-8"), cards_root)
+    assert "Split Wall:zato" in _pending(out)
+    # The Corp declines to trash: the ice stays, no subroutine resolves outside the encounter's own.
+    text = path.read_text(encoding="utf-8").replace("{pay: true, player: corp}", "{pay: false, player: corp}").replace(
+        "  - {choose: 2, player: corp}\n", "")
+    _, out = _replay(text, cards_root, False)
+    g = out.states[-1]
+    assert g.cards["Split Wall"].zone.endswith(".ice")
+    assert [a.id for a in abilities(g, "Split Wall")] == ["zato"]
+    assert find_ability(g, "Split Wall", "zato") is not None
+    # Unrezzed, ZATO City Grid gives nothing.
+    text = path.read_text(encoding="utf-8").replace("{card: ZATO City Grid, rezzed: true}", "ZATO City Grid").replace(
+        "  - {pay: true, player: corp}\n  - {choose: 2, player: corp}\n", "")
+    _, out = _replay(text, cards_root, False)
+    assert "Split Wall:zato" not in _pending(out)
+    assert abilities(out.states[-1], "Split Wall") == ()

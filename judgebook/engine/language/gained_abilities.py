@@ -4,7 +4,8 @@ Constructs of the card language added for the Standard pool (round 3, family `ab
 itself in its kind's registry when `instructions.py` imports this module.
 
 {lose_abilities: {target: <selector>, except: printed_subroutines, cannot_gain: true}} |
-{gain_subtypes: {subtypes: [barrier, sentry], target: <selector>}}                        (static effects)
+{gain_subtypes: {subtypes: [barrier, sentry], target: <selector>}} |
+{gain_ability: {ability: <ability>, target: <selector>}}                                   (static effects)
 {choose_subtypes: {among: [barrier, code gate, sentry] | ice, count: 1 | one_or_more, target: <selector>,
                    duration: encounter | while, while: <condition>}}                          (an instruction)
 
@@ -203,3 +204,31 @@ class ResolveChosenSubroutine(Instruction):
 
     def render(self) -> str:
         return f"resolve 1 subroutine on {self.selector.render()}"
+
+
+@STATICS.register("gain_ability")
+@dataclass(frozen=True, eq=False)
+class GainAbility(Static):
+    """"Each piece of ice protecting this server gains 'When the Runner encounters this ice, ...'": the cards the
+    selector finds have this ability as well as their own while this applies; in it, `self` is the card that
+    gained it, whose controller uses it. Its `id` names it on those cards (a pending instance, a decision)."""
+
+    ability: Any  # cards.Ability (parsed late: cards imports the instructions that import this module)
+    target: Selector
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> GainAbility:
+        from judgebook.engine.language.cards import parse_ability
+
+        check_keys(arg, ("ability", "target"), at)
+        if not isinstance(arg.get("ability"), dict) or "id" not in arg["ability"]:
+            at.fail("gain_ability needs `ability`: an ability with its `id`")
+        return cls(parse_ability(arg["ability"], at.key(arg, "ability"), 0, "gained"), _target(arg, at))
+
+    def cards(self, g: Game, ctx: Ctx) -> list[str]:
+        return list(self.target.candidates(g, ctx))
+
+    def render(self) -> str:
+        from judgebook.engine.language.render import render_ability
+
+        return f'{self.target.render()} gains "{render_ability(self.ability)}"'

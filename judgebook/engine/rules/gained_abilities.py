@@ -27,13 +27,14 @@ class Changes:
     lost: dict[str, bool] = field(default_factory=dict)  # card → keeps its printed subroutines
     no_gain: frozenset[str] = frozenset()  # cards that cannot gain abilities
     subtypes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # card → subtypes gained
+    gained: dict[str, tuple[Ability, ...]] = field(default_factory=dict)  # card → abilities gained
 
 
 _NONE = Changes()
 # One game state's changes, remembered while the engine asks about that same (immutable) state.
 _last: list[Any] = [None, _NONE]
 _busy: list[bool] = [False]
-_KINDS = ("lose_abilities", "gain_subtypes")
+_KINDS = ("lose_abilities", "gain_subtypes", "gain_ability")
 
 
 def _library_uses(g: Game) -> bool:
@@ -66,12 +67,13 @@ def changes(g: Game) -> Changes:
 
 
 def _compute(g: Game) -> Changes:
-    from judgebook.engine.language.gained_abilities import GainSubtypes, LoseAbilities
+    from judgebook.engine.language.gained_abilities import GainAbility, GainSubtypes, LoseAbilities
     from judgebook.engine.rules.values import statics
 
     lost: dict[str, bool] = {}
     no_gain: set[str] = set()
     gained: dict[str, tuple[str, ...]] = {}
+    granted: dict[str, tuple[Ability, ...]] = {}
     # While this runs, `changes` answers "none": the effects are read from printed abilities.
     for effect, ctx in statics(g):
         if isinstance(effect, LoseAbilities):
@@ -83,16 +85,37 @@ def _compute(g: Game) -> Changes:
             for cid in effect.cards(g, ctx):
                 have = gained.get(cid, ())
                 gained[cid] = have + tuple(s for s in effect.subtypes if s not in have)
-    if not (lost or gained):
+        elif isinstance(effect, GainAbility):
+            for cid in effect.cards(g, ctx):
+                granted[cid] = granted.get(cid, ()) + (effect.ability,)
+    # A card that lost its abilities or cannot gain any has none of the gained ones.
+    granted = {c: abs_ for c, abs_ in granted.items() if c not in lost and c not in no_gain}
+    if not (lost or gained or granted):
         return _NONE
-    return Changes(lost, frozenset(no_gain), gained)
+    return Changes(lost, frozenset(no_gain), gained, granted)
 
 
 def abilities(g: Game, cid: str) -> tuple[Ability, ...]:
     """The card's abilities now: none while it has lost all abilities."""
-    if cid in changes(g).lost:
+    ch = changes(g)
+    if cid in ch.lost:
         return ()
-    return q.definition(g, cid).abilities
+    printed = q.definition(g, cid).abilities
+    return printed + ch.gained[cid] if cid in ch.gained else printed
+
+
+def find_ability(g: Game, cid: str, ability_id: str) -> Ability | None:
+    """The card's ability by id: a printed one, or one it gained (even if it has since lost it: a pending
+    instance still resolves)."""
+    found = q.definition(g, cid).ability(ability_id)
+    if found is None:
+        found = next((a for a in changes(g).gained.get(cid, ()) if a.id == ability_id), None)
+    if found is None:  # gained once, no longer: look through every ability-granting effect in the library
+        from judgebook.engine.language.gained_abilities import GainAbility
+
+        found = next((st.ability for d in g.library.cards.values() for a in d.abilities
+                      if isinstance(st := a.static, GainAbility) and st.ability.id == ability_id), None)
+    return found
 
 
 def printed_subroutines_kept(g: Game, cid: str) -> bool:

@@ -19,7 +19,7 @@ from judgebook.engine.language.context import Ctx
 from judgebook.engine.rules import costs
 from judgebook.engine.rules.checkpoint import checkpoint
 from judgebook.engine.rules.frames import Frame, current_encounter, current_run, event, log, path, pop, push, set_top
-from judgebook.engine.rules.gained_abilities import abilities, subtypes
+from judgebook.engine.rules.gained_abilities import abilities, find_ability, subtypes
 from judgebook.engine.rules.resolve import Resolve
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.rules.values import ability_active, strength, subroutines
@@ -489,7 +489,7 @@ def use_ability(
     using: tuple[str, ...] = (),
     x: int | None = None,
 ) -> Game:
-    ab = q.definition(g, cid).ability(ability)
+    ab = find_ability(g, cid, ability)  # printed or gained
     assert ab is not None
     if x is not None and not (ab.cost is not None and ab.cost.x):
         from judgebook.engine.errors import IllegalDecision
@@ -631,7 +631,7 @@ def resolve_pending(g: Game, option: Option) -> Game:
 def _ability(g: Game, p: Pending) -> Ability:
     if p.delayed is not None:
         return p.delayed
-    ab = q.definition(g, p.card).ability(p.ability)
+    ab = find_ability(g, p.card, p.ability)  # printed or gained
     assert ab is not None
     return ab
 
@@ -642,7 +642,7 @@ def _drop_stale(g: Game) -> Game:
     enc = current_encounter(g)
     keep = []
     for p in g.pending:
-        ab = p.delayed or q.definition(g, p.card).ability(p.ability)
+        ab = p.delayed or find_ability(g, p.card, p.ability)
         own_move = p.event.get("card") == p.card and p.event.name in ("trashed", "access", "forfeited")
         if (
             p.delayed is None
