@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
 SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
 CARDS = ("klevetnik", "direct_access", "light_the_fire", "chromatophores", "hakarl_1_0", "brasilia_government_grid",
-         "lycian_multi_munition", "pelangi", "hush", "nanisivik_grid", "zato_city_grid")
+         "lycian_multi_munition", "pelangi", "hush", "nanisivik_grid", "zato_city_grid",
+         "banner")
 
 
 def _files() -> list[Path]:
@@ -270,3 +271,17 @@ def test_only_ice_protecting_a_rezzed_zato_grid_has_its_ability(cards_root: Path
     _, out = _replay(text, cards_root, False)
     assert "Split Wall:zato" not in _pending(out)
     assert abilities(out.states[-1], "Split Wall") == ()
+
+
+# --- cannot end_the_run_by_subroutines -----------------------------------------------------------------------------
+
+
+def test_banner_stops_only_the_encountered_barriers_subroutines_and_only_on_a_barrier(cards_root: Path):
+    path = SCENARIOS / "card-banner-1.yaml"
+    _, out = _replay(path.read_text(encoding="utf-8"), cards_root)
+    assert ("cannot_end_run", "rule_cannot_precedence") in [(s.kind, s.anchor) for s in out.steps]
+    # A sentry: Banner cannot be used (its use restriction), and the subroutine ends the run.
+    text = path.read_text(encoding="utf-8").replace("subtypes: [barrier]", "subtypes: [sentry]")
+    _, out = _replay(text, cards_root, False)
+    kinds = [s.kind for s in out.steps]
+    assert "end_the_run" in kinds and "cannot_end_run" not in kinds and "lasting" not in kinds

@@ -55,6 +55,7 @@ CANNOT_WHAT = {
     "break": "break",  # subroutines on the cards named
     "declare_successful": "declare the run successful",
     "use_paid_abilities": "use paid abilities on",  # of the cards named (Hákarl 1.0: on bioroid ice)
+    "end_the_run_by_subroutines": "end the run by subroutines on",  # of the cards named (Banner)
 }
 
 
