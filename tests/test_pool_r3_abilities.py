@@ -17,7 +17,7 @@ LIBRARY = ROOT / "rules_source" / "cards" / "standard"
 SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
 CARDS = ("klevetnik", "direct_access", "light_the_fire", "chromatophores", "hakarl_1_0", "brasilia_government_grid",
          "lycian_multi_munition", "pelangi", "hush", "nanisivik_grid", "zato_city_grid",
-         "banner")
+         "banner", "virtual_service_agent")
 
 
 def _files() -> list[Path]:
@@ -285,3 +285,27 @@ def test_banner_stops_only_the_encountered_barriers_subroutines_and_only_on_a_ba
     _, out = _replay(text, cards_root, False)
     kinds = [s.kind for s in out.steps]
     assert "end_the_run" in kinds and "cannot_end_run" not in kinds and "lasting" not in kinds
+
+
+# --- last_encounter ----------------------------------------------------------------------------------------------
+
+
+BREAKS = "  - {use: Plain Decoder, ability: break}\n  - {use: Plain AI, ability: break}\n"
+
+
+def test_virtual_service_agent_passed_unrezzed_or_unbroken(cards_root: Path):
+    path = SCENARIOS / "card-virtual_service_agent-1.yaml"
+    base = path.read_text(encoding="utf-8")
+    # Not encountered (unrezzed, passed): no tag, though nothing broke its subroutine.
+    text = base.replace("start: {turn: runner, run: {server: HQ, at: encounter_ice, ice: 1}}",
+                        "start: {turn: runner, run: {server: HQ, at: approach_ice, ice: 1}}").replace(
+        "{card: Virtual Service Agent, rezzed: true}, {card: Virtual Service Agent, rezzed: true}",
+        "Virtual Service Agent").replace(BREAKS, "  - {pass: corp}\n")
+    _, out = _replay(text, cards_root, False)
+    assert out.states[-1].runner.tags == 0 and not [s for s in out.steps if s.kind == "pending"]
+    # Encountered and not broken at all: the subroutine resolves, and passing it gives the tag.
+    text = base.replace("{card: Virtual Service Agent, rezzed: true}, {card: Virtual Service Agent, rezzed: true}",
+                        "{card: Virtual Service Agent, rezzed: true}").replace(
+        BREAKS, "  - {pass: runner}\n")
+    _, out = _replay(text, cards_root, False)
+    assert out.states[-1].runner.tags == 1 and "Virtual Service Agent:tag" in _pending(out)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from judgebook.engine.language.conditions import Condition, parse_condition
+from judgebook.engine.language.conditions import CONDITIONS, Condition, parse_condition
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.instructions import Instruction, Mods, instruction
 from judgebook.engine.language.nodes import At, check_keys, want_bool, want_str
@@ -232,3 +232,50 @@ class GainAbility(Static):
         from judgebook.engine.language.render import render_ability
 
         return f'{self.target.render()} gains "{render_ability(self.ability)}"'
+
+
+@CONDITIONS.register("last_encounter")
+@dataclass(frozen=True, eq=False)
+class LastEncounter(Condition):
+    """"If the Runner passes this ice after encountering it, if they did not break its printed subroutine with a
+    decoder during that encounter": the ice's latest approach in this run led to an encounter; with `broken_by`,
+    during that encounter a breaker of that subtype broke one of its printed subroutines (numbered after any
+    subroutines the ice gained before its printed ones: none of the pool's cards give those to such ice)."""
+
+    ice: str
+    broken_by: str | None = None
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> LastEncounter:
+        check_keys(arg, ("ice", "broken_by"), at)
+        ice = want_str(arg, "ice", at, "self")
+        return cls(ice or "self", want_str(arg, "broken_by", at))
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules.frames import current_run
+        from judgebook.engine.rules.gained_abilities import subtypes
+        from judgebook.engine.state import queries as q
+
+        found = resolve_ref(g, ctx, self.ice)
+        run = current_run(g)
+        if not found or run is None:
+            return False
+        ice = found[0]
+        facts = [f.event for f in g.history if f.run == run.seq and f.event.get("ice") == ice]
+        approaches = [i for i, e in enumerate(facts) if e.name == "approach_ice"]
+        since = facts[approaches[-1]:] if approaches else facts
+        encounter = next((e for e in since if e.name == "encounter_ice"), None)
+        if encounter is None:
+            return False
+        if self.broken_by is None:
+            return True
+        printed = len(q.definition(g, ice).subroutines)
+        return any(e.name == "subroutine_broken" and e.get("encounter_seq") == encounter.get("encounter_seq")
+                   and int(e.get("subroutine") or 0) <= printed and e.get("breaker") in g.cards
+                   and self.broken_by in subtypes(g, e.get("breaker")) for e in since)
+
+    def render(self) -> str:
+        ice = Ref(self.ice).render()
+        if self.broken_by is None:
+            return f"the Runner encountered {ice} as they last approached it"
+        return f"a {self.broken_by} broke a printed subroutine of {ice} during its last encounter"
