@@ -218,8 +218,10 @@ class IceSubtype(EventFilter):
         return cls(" or ".join(names))
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        from judgebook.engine.rules.gained_abilities import subtypes  # as effects change them
+
         ice = event.get("ice") or event.get("card")  # an encounter's ice, or the card rezzed / installed
-        return ice in g.cards and any(s in q.definition(g, ice).subtypes for s in self.subtype.split(" or "))
+        return ice in g.cards and any(s in subtypes(g, ice) for s in self.subtype.split(" or "))
 
     def render(self) -> str:
         return f"the ice is {article(self.subtype)}"
@@ -239,8 +241,10 @@ class CardSubtype(EventFilter):
         return cls(arg)
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        from judgebook.engine.rules.gained_abilities import subtypes  # as effects change them
+
         card = event.get("card")
-        return card in g.cards and self.subtype in q.definition(g, card).subtypes
+        return card in g.cards and self.subtype in subtypes(g, card)
 
     def render(self) -> str:
         return f"the card is {article(self.subtype)}"
@@ -261,8 +265,10 @@ class CardNotSubtype(EventFilter):
         return cls(arg)
 
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        from judgebook.engine.rules.gained_abilities import subtypes  # as effects change them
+
         card = event.get("card") or event.get("ice")
-        return card in g.cards and self.subtype not in q.definition(g, card).subtypes
+        return card in g.cards and self.subtype not in subtypes(g, card)
 
     def render(self) -> str:
         return f"the card is not {article(self.subtype)}"

@@ -314,10 +314,11 @@ def _field_filter(key: str, words: str) -> None:
             d = q.definition(g, cid)
             if key == "type":
                 return d.type in self.values
-            if key == "subtype":
-                return any(s in d.subtypes for s in self.values)
-            if key == "not_subtype":
-                return not any(s in d.subtypes for s in self.values)
+            if key in ("subtype", "not_subtype"):
+                from judgebook.engine.rules.gained_abilities import subtypes  # as effects change them
+
+                have = subtypes(g, cid)
+                return any(s in have for s in self.values) == (key == "subtype")
             return d.name in self.values
 
         def render(self) -> str:
@@ -354,7 +355,9 @@ def _excluding_filter(key: str, field_name: str, words: str) -> None:
 
         def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
             d = q.definition(g, cid)
-            have = (d.type,) if field_name == "type" else d.subtypes
+            from judgebook.engine.rules.gained_abilities import subtypes  # as effects change them
+
+            have = (d.type,) if field_name == "type" else subtypes(g, cid)
             return not any(v in have for v in self.values)
 
         def render(self) -> str:

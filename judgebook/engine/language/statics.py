@@ -54,6 +54,8 @@ CANNOT_WHAT = {
     "discard": "discard",  # to maximum hand size ("skip your discard step")
     "break": "break",  # subroutines on the cards named
     "declare_successful": "declare the run successful",
+    "use_paid_abilities": "use paid abilities on",  # of the cards named (Hákarl 1.0: on bioroid ice)
+    "end_the_run_by_subroutines": "end the run by subroutines on",  # of the cards named (Banner)
 }
 
 
@@ -161,13 +163,14 @@ class CannotBreak(Static):
 
     def limits(self, g: Game, ctx: Ctx, ice: str, breaker: str) -> bool:
         """Whether this restriction bars `breaker` from breaking subroutines on `ice`."""
-        from judgebook.engine.state import queries as q
 
         if ice not in self.ice.candidates(g, ctx):
             return False
         if self.breaker is not None and breaker not in self.breaker.candidates(g, ctx):
             return False
-        return not (self.except_subtype and self.except_subtype in q.definition(g, breaker).subtypes)
+        from judgebook.engine.rules.gained_abilities import subtypes
+
+        return not (self.except_subtype and self.except_subtype in subtypes(g, breaker))
 
     def render(self) -> str:
         n = "any" if not self.more_than else f"more than {self.more_than}"

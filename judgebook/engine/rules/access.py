@@ -11,6 +11,7 @@ from judgebook.engine.language.quantities import Number
 from judgebook.engine.rules import costs
 from judgebook.engine.rules.effects import move, trash
 from judgebook.engine.rules.frames import Frame, current_run, event, find, log, path, pop, push, react_first, set_top
+from judgebook.engine.rules.gained_abilities import abilities
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, evolve
@@ -287,7 +288,7 @@ def _mid_access_uses(g: Game, card: str) -> list[Option]:
     opts: list[Option] = []
     refused: list[Refused] = []
     for cid in q.installed(g, "runner"):
-        for ab in q.definition(g, cid).abilities:
+        for ab in abilities(g, cid):  # as effects change them
             if ab.kind == "paid" and ab.access and q.is_active(g, cid):
                 _ability_options(g, "runner", cid, ab, frozenset({"paid"}), opts, refused)
     return opts

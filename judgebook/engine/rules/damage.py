@@ -131,6 +131,12 @@ def deal(g: Game, ctx: Ctx, kind: str, amount: int, by: Side) -> Game:
 
 
 def imminent_end_run(g: Game, ctx: Ctx) -> Game:
+    from judgebook.engine.rules.costs import cannot
+
+    # "Subroutines on the barrier you are encountering cannot end the run" (Banner): the instruction does nothing.
+    if ctx.ability.startswith("sub") and cannot(g, "end_the_run_by_subroutines", ctx.controller, card=ctx.source):
+        return log(g, "cannot_end_run", f"subroutines on {ctx.source} cannot end the run", "rule_cannot_precedence",
+                   ctx.controller, card=ctx.source)
     return imminent(g, (Part("end_run", 1, by=ctx.controller),), ctx.source)
 
 

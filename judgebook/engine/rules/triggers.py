@@ -27,9 +27,10 @@ def record(g: Game, ev: GameEvent) -> Game:
 def _trigger(g: Game, ev: GameEvent) -> Game:
     added: list[Pending] = []
     seq = g.seq
+    from judgebook.engine.rules.gained_abilities import abilities
+
     for cid, card in g.cards.items():
-        d = g.library.card(card.name)
-        for ab in d.abilities:
+        for ab in abilities(g, cid):  # as effects change them
             if ab.trigger is None or ab.trigger.event != ev.name:
                 continue
             if not ability_active(g, cid, ab.active_in) and not _sees_own_move(g, cid, ev):

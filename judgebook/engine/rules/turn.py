@@ -12,6 +12,7 @@ from judgebook.engine.language.statics import server_only_refuses
 from judgebook.engine.rules import costs
 from judgebook.engine.rules.effects import draw, move, set_player, win
 from judgebook.engine.rules.frames import Call, Frame, event, find, log, path, pop, push, react_first, set_top, swap
+from judgebook.engine.rules.gained_abilities import abilities
 from judgebook.engine.rules.resolve import Resolve
 from judgebook.engine.rules.triggers import emit, record
 from judgebook.engine.rules.values import (
@@ -374,7 +375,7 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
     # and the player's agendas in a score area.
     for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")) + list(g.zone(f"{side}.hand")) \
             + _scored(g, side):
-        for ab in q.definition(g, cid).abilities:
+        for ab in abilities(g, cid):  # as effects change them
             active = q.is_active(g, cid) if ab.active_in in (None, "score") else ability_active(g, cid, ab.active_in)
             if ab.is_action and active and _usable_where_scored(g, cid, side, ab.active_in):
                 d = decision("action", "use", card=cid, ability=ab.id)

@@ -15,9 +15,10 @@ from judgebook.engine.state.model import Duration, Game, Side
 def statics(g: Game) -> Iterator[tuple[Static, Ctx]]:
     """Every static effect that applies now: active cards' static abilities whose `while:` holds, and
     lasting effects."""
+    from judgebook.engine.rules.gained_abilities import abilities
+
     for cid, card in g.cards.items():
-        d = g.library.card(card.name)
-        for ab in d.abilities:
+        for ab in abilities(g, cid):  # as effects change them (a card that lost its abilities has none)
             if ab.static is None:
                 continue
             ctx = Ctx(cid, card.owner, ab.id)
@@ -94,11 +95,13 @@ def strength(g: Game, cid: str) -> int:
 def subroutines(g: Game, cid: str) -> tuple[Any, ...]:
     """An ice's subroutines in order: its printed ones with those it gains (`gain_subroutine` statics)."""
     from judgebook.engine.language.statics import GainSubroutine
+    from judgebook.engine.rules.gained_abilities import gains_abilities, printed_subroutines_kept
 
-    printed = q.definition(g, cid).subroutines
+    # A card that lost its abilities has no subroutine (Hush: but its printed ones), and gains none.
+    printed = q.definition(g, cid).subroutines if printed_subroutines_kept(g, cid) else ()
     before: list[Any] = []
     after: list[Any] = []
-    for effect, ctx in statics(g):
+    for effect, ctx in statics(g) if gains_abilities(g, cid) else ():
         if not isinstance(effect, GainSubroutine):
             continue
         if cid not in (effect.target.candidates(g, ctx) if effect.target is not None else [ctx.source]):

@@ -19,6 +19,7 @@ from judgebook.engine.language.context import Ctx
 from judgebook.engine.rules import costs
 from judgebook.engine.rules.checkpoint import checkpoint
 from judgebook.engine.rules.frames import Frame, current_encounter, current_run, event, log, path, pop, push, set_top
+from judgebook.engine.rules.gained_abilities import abilities, find_ability, subtypes
 from judgebook.engine.rules.resolve import Resolve
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.rules.values import ability_active, strength, subroutines
@@ -197,8 +198,7 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
     refused: list[Refused] = []
     offered = _offered_by_the_ice(g, side)
     for cid in _controlled(g, side) + offered:
-        d = q.definition(g, cid)
-        for ab in d.abilities:
+        for ab in abilities(g, cid):  # as effects change them
             if ab.kind != "paid" or ab.is_action:
                 continue
             # "Only the Runner can use this ability": the encountered ice's, never its controller's.
@@ -281,7 +281,7 @@ def _offered_by_the_ice(g: Game, side: Side) -> list[str]:
     enc = current_encounter(g)
     if side != "runner" or enc is None or enc.ice not in g.cards:
         return []
-    return [enc.ice] if any(a.used_by == side for a in q.definition(g, enc.ice).abilities) else []
+    return [enc.ice] if any(a.used_by == side for a in abilities(g, enc.ice)) else []
 
 
 def _accessing(g: Game) -> str | None:
@@ -331,6 +331,9 @@ def _ability_options(
         refused.append(Refused(base, label, "rule_cost_restrictions", f"once per {ab.once_per}"))
         return
     ctx = Ctx(cid, side, ab.id)
+    if costs.cannot(g, "use_paid_abilities", side, card=cid):  # "cannot use paid abilities printed on …"
+        refused.append(Refused(base, label, "rule_cannot_precedence", "a card forbids using it"))
+        return
     if ab.condition is not None and not ab.condition.holds(g, ctx):
         # "Use this ability only …": a restriction the ability's `if` states (rule_use_restriction).
         refused.append(Refused(base, label, "rule_use_restriction", f"only {ab.condition.render()}", later=True))
@@ -376,12 +379,11 @@ def _ability_options(
                 )
             )
             return
-        ice_def = q.definition(g, enc.ice)
         if q.is_ice(g, cid) and cid != enc.ice:
             refused.append(Refused(base, label, "rule_paid_ability_breaks_subroutines",
                                    f"breaks subroutines on {cid} only", later=True))
             return
-        if ab.brk.subtype and ab.brk.subtype not in ice_def.subtypes:
+        if ab.brk.subtype and ab.brk.subtype not in subtypes(g, enc.ice):  # as effects change them
             refused.append(
                 Refused(
                     base,
@@ -487,7 +489,7 @@ def use_ability(
     using: tuple[str, ...] = (),
     x: int | None = None,
 ) -> Game:
-    ab = q.definition(g, cid).ability(ability)
+    ab = find_ability(g, cid, ability)  # printed or gained
     assert ab is not None
     if x is not None and not (ab.cost is not None and ab.cost.x):
         from judgebook.engine.errors import IllegalDecision
@@ -629,7 +631,7 @@ def resolve_pending(g: Game, option: Option) -> Game:
 def _ability(g: Game, p: Pending) -> Ability:
     if p.delayed is not None:
         return p.delayed
-    ab = q.definition(g, p.card).ability(p.ability)
+    ab = find_ability(g, p.card, p.ability)  # printed or gained
     assert ab is not None
     return ab
 
@@ -640,7 +642,7 @@ def _drop_stale(g: Game) -> Game:
     enc = current_encounter(g)
     keep = []
     for p in g.pending:
-        ab = p.delayed or q.definition(g, p.card).ability(p.ability)
+        ab = p.delayed or find_ability(g, p.card, p.ability)
         own_move = p.event.get("card") == p.card and p.event.name in ("trashed", "access", "forfeited")
         if (
             p.delayed is None

@@ -1,0 +1,209 @@
+"""What a card's abilities, subroutines and subtypes are now: its printed ones as the static effects in force
+change them (`lose_abilities`, `gain_subtypes`: language/gained_abilities.py).
+
+Every place the engine reads a card's abilities (triggers, statics, paid abilities, actions) or its subtypes
+(selectors, event filters, break abilities) asks here. The effects that change abilities are read from the
+printed abilities and lasting effects only: an effect making a card lose its abilities does not itself depend
+on another such effect (no card of the pool needs that layering).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from judgebook.engine.language.context import Ctx
+from judgebook.engine.rules.frames import Frame, log, path, pop
+from judgebook.engine.state import queries as q
+from judgebook.engine.state.model import Game
+
+if TYPE_CHECKING:
+    from judgebook.engine.driver.choice import ChoicePoint, Option
+    from judgebook.engine.language.cards import Ability
+
+
+@dataclass(frozen=True)
+class Changes:
+    lost: dict[str, bool] = field(default_factory=dict)  # card → keeps its printed subroutines
+    no_gain: frozenset[str] = frozenset()  # cards that cannot gain abilities
+    subtypes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # card → subtypes gained
+    gained: dict[str, tuple[Ability, ...]] = field(default_factory=dict)  # card → abilities gained
+
+
+_NONE = Changes()
+# One game state's changes, remembered while the engine asks about that same (immutable) state.
+_last: list[Any] = [None, _NONE]
+_busy: list[bool] = [False]
+_KINDS = ("lose_abilities", "gain_subtypes", "gain_ability")
+
+
+def _library_uses(g: Game) -> bool:
+    """Whether a static ability of some card of the game's library changes abilities (worked out once)."""
+    lib = g.library
+    known = getattr(lib, "_changes_abilities", None)
+    if known is None:
+        known = any(ab.static is not None and ab.static.name in _KINDS
+                    for d in lib.cards.values() for ab in d.abilities)
+        lib._changes_abilities = known  # type: ignore[attr-defined]
+    return bool(known)
+
+
+def _lasting_uses(g: Game) -> bool:
+    return any(lasting.effect is not None and lasting.effect.name in _KINDS for lasting in g.lasting)
+
+
+def changes(g: Game) -> Changes:
+    if _last[0] is g:
+        return _last[1]  # type: ignore[no-any-return]
+    if _busy[0] or not (_library_uses(g) or _lasting_uses(g)):
+        return _NONE
+    _busy[0] = True
+    try:
+        found = _compute(g)
+    finally:
+        _busy[0] = False
+    _last[0], _last[1] = g, found
+    return found
+
+
+def _compute(g: Game) -> Changes:
+    from judgebook.engine.language.gained_abilities import GainAbility, GainSubtypes, LoseAbilities
+    from judgebook.engine.rules.values import statics
+
+    lost: dict[str, bool] = {}
+    no_gain: set[str] = set()
+    gained: dict[str, tuple[str, ...]] = {}
+    granted: dict[str, tuple[Ability, ...]] = {}
+    # While this runs, `changes` answers "none": the effects are read from printed abilities.
+    for effect, ctx in statics(g):
+        if isinstance(effect, LoseAbilities):
+            for cid in effect.cards(g, ctx):
+                lost[cid] = lost.get(cid, True) and effect.keep_subroutines
+                if effect.cannot_gain:
+                    no_gain.add(cid)
+        elif isinstance(effect, GainSubtypes):
+            for cid in effect.cards(g, ctx):
+                have = gained.get(cid, ())
+                gained[cid] = have + tuple(s for s in effect.subtypes if s not in have)
+        elif isinstance(effect, GainAbility):
+            for cid in effect.cards(g, ctx):
+                granted[cid] = granted.get(cid, ()) + (effect.ability,)
+    # A card that lost its abilities or cannot gain any has none of the gained ones.
+    granted = {c: abs_ for c, abs_ in granted.items() if c not in lost and c not in no_gain}
+    if not (lost or gained or granted):
+        return _NONE
+    return Changes(lost, frozenset(no_gain), gained, granted)
+
+
+def abilities(g: Game, cid: str) -> tuple[Ability, ...]:
+    """The card's abilities now: none while it has lost all abilities."""
+    ch = changes(g)
+    if cid in ch.lost:
+        return ()
+    printed = q.definition(g, cid).abilities
+    return printed + ch.gained[cid] if cid in ch.gained else printed
+
+
+def find_ability(g: Game, cid: str, ability_id: str) -> Ability | None:
+    """The card's ability by id: a printed one, or one it gained (even if it has since lost it: a pending
+    instance still resolves)."""
+    found = q.definition(g, cid).ability(ability_id)
+    if found is None:
+        found = next((a for a in changes(g).gained.get(cid, ()) if a.id == ability_id), None)
+    if found is None:  # gained once, no longer: look through every ability-granting effect in the library
+        from judgebook.engine.language.gained_abilities import GainAbility
+
+        found = next((st.ability for d in g.library.cards.values() for a in d.abilities
+                      if isinstance(st := a.static, GainAbility) and st.ability.id == ability_id), None)
+    return found
+
+
+def printed_subroutines_kept(g: Game, cid: str) -> bool:
+    ch = changes(g)
+    return cid not in ch.lost or ch.lost[cid]
+
+
+def gains_abilities(g: Game, cid: str) -> bool:
+    """Whether effects can give this card abilities (subroutines) now."""
+    ch = changes(g)
+    return cid not in ch.lost and cid not in ch.no_gain
+
+
+def subtypes(g: Game, cid: str) -> tuple[str, ...]:
+    """The card's subtypes now: its printed ones and those it gained."""
+    printed = q.definition(g, cid).subtypes
+    extra = changes(g).subtypes.get(cid, ())
+    return printed + tuple(s for s in extra if s not in printed) if extra else printed
+
+
+@dataclass(frozen=True)
+class ChooseSubtypesFrame(Frame):
+    """The controller chooses the subtypes of a `choose_subtypes` instruction (rule_choose_valid_subtype); the
+    target gains them as a lingering effect (rule_add_remove_subtypes)."""
+
+    ctx: Ctx
+    instr: Any  # language.gained_abilities.ChooseSubtypes
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        from judgebook.engine.driver.choice import ChoicePoint, Option, decision
+
+        options = self.instr.options()
+        return ChoicePoint(
+            self.ctx.controller,
+            "choose",
+            self.instr.render(),
+            "rule_choose_valid_subtype",
+            tuple(Option(decision("choose", i + 1), ", ".join(o), "rule_choose_valid_subtype")
+                  for i, o in enumerate(options)),
+            default_reason="only" if len(options) == 1 else "default",
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        from judgebook.engine.language.gained_abilities import GainSubtypes
+        from judgebook.engine.rules.effects import create_lasting
+
+        picked = self.instr.options()[int(option.decision.value) - 1]
+        g = log(pop(g), "choose", f"the {self.ctx.controller} chooses {', '.join(picked)}",
+                "rule_choose_valid_subtype", self.ctx.controller, how="chosen")
+        effect = GainSubtypes(tuple(picked), self.instr.target)
+        g = create_lasting(g, self.ctx, effect, self.instr.duration, None, self.instr.condition)
+        cards = ", ".join(self.instr.target.candidates(g, self.ctx)) or self.instr.target.render()
+        return log(g, "subtypes", f"{cards} gains {', '.join(picked)}",
+                   "rule_add_remove_subtypes", self.ctx.controller, card=self.ctx.source)
+
+
+@dataclass(frozen=True)
+class ChooseSubroutineFrame(Frame):
+    """The controller chooses 1 subroutine of `ice` to resolve (`resolve_chosen_subroutine`)."""
+
+    ctx: Ctx
+    ice: str
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        from judgebook.engine.driver.choice import ChoicePoint, Option, decision
+        from judgebook.engine.rules.values import subroutines
+
+        subs = subroutines(g, self.ice)
+        if not subs:
+            return log(pop(g), "no_subroutine", f"{self.ice} has no subroutine", "rule_instruction_target",
+                       self.ctx.controller)
+        return ChoicePoint(
+            self.ctx.controller,
+            "choose",
+            f"choose 1 subroutine on {self.ice} to resolve",
+            "step_subroutine_resolution",
+            tuple(Option(decision("choose", i + 1), f"subroutine {i + 1}: {s.text}", "step_subroutine_resolution")
+                  for i, s in enumerate(subs)),
+            default_reason="only" if len(subs) == 1 else "default",
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        from judgebook.engine.language.instructions import ResolveSubroutine
+        from judgebook.engine.language.selectors import Ref
+
+        n = int(option.decision.value)
+        g = log(pop(g), "choose", f"the {self.ctx.controller} chooses subroutine {n} of {self.ice}",
+                "step_subroutine_resolution", self.ctx.controller, how="chosen")
+        return ResolveSubroutine(Ref(self.ice), n).run(g, self.ctx)
