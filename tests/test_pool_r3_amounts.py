@@ -73,3 +73,51 @@ def test_a_cost_has_one_x():
     with pytest.raises(ScenarioError, match="one X"):
         parse_ability({"cost": {"credits": "X", "counters": {"power": "X"}}, "effects": [{"draw": 1}]},
                       At("a", 1), 0, "program")
+
+
+# --- resolve up to N modes ----------------------------------------------------------------------------------
+
+
+def test_up_to_modes_the_chooser_stops_with_rule_choose_next_mode(cards_root: Path):
+    out = _out("card-wall_to_wall-1", cards_root)
+    chose = [s.anchor for s in out.steps if s.kind == "choose"]
+    assert chose == ["rule_mandatory_choice", "rule_mandatory_choice", "rule_choose_next_mode"]
+
+
+def test_a_mode_is_not_resolved_twice(cards_root: Path):
+    out = _out("card-wall_to_wall-4", cards_root)
+    assert out.error is not None and out.error.rule == "rule_mandatory_choice"
+
+
+def test_one_mode_only_with_another_rezzed_asset(cards_root: Path):
+    out = _out("card-wall_to_wall-2", cards_root)
+    assert [s.anchor for s in out.steps if s.kind == "choose"] == ["rule_mandatory_choice"]
+
+
+# --- a number a player chooses ------------------------------------------------------------------------------
+
+
+def test_the_chosen_number_is_x_for_the_instructions_after_it(cards_root: Path):
+    out = _out("card-bigger_picture-1", cards_root)
+    steps = _steps(out)
+    assert ("number", "rule_values_defined_by_x") in steps
+    assert (out.final.runner.tags, out.final.runner.credits, out.final.corp.credits) == (1, 2, 15)
+
+
+def test_a_number_out_of_bounds_is_refused_by_rule_values_defined_by_x(cards_root: Path):
+    out = _out("card-bigger_picture-3", cards_root)
+    assert out.error is not None and out.error.rule == "rule_values_defined_by_x"
+
+
+# --- repeating a process, counting servers --------------------------------------------------------------------
+
+
+def test_the_process_repeats_once_per_remote_server_with_a_root_card_and_ice(cards_root: Path):
+    out = _out("card-fully_operational-1", cards_root)
+    steps = _steps(out)
+    assert steps.count(("choose", "rule_mandatory_choice")) == 3
+    # the repetitions are counted once, after the first resolution (its choice) and before the second
+    repeat = steps.index(("repeat", "rule_repeat_this_process_x_times"))
+    chose = [i for i, s in enumerate(steps) if s == ("choose", "rule_mandatory_choice")]
+    assert chose[0] < repeat < chose[1]
+    assert (out.final.corp.credits, len(out.final.zone("corp.hand"))) == (8, 2)
