@@ -43,7 +43,7 @@ INSTRUCTIONS: tuple[tuple[str, str], ...] = (
     ("end_the_run", r"\bend the run\b"),
     ("damage", r"\b(?:net|meat|core|brain) damage\b|\bdamage type (?:net|meat|core)\b"),
     ("tag", r"\b(?:give|gives|take|takes)\b[^.;\n]*?\btags?\b|\btags (?:are|would be) taken\b"),
-    ("remove_tag", r"\bremove (?:up to )?(?:\d+|x|a|all) tags?\b"),
+    ("remove_tag", r"\bremove (?:up to )?(?:\d+|x|a|all|any number of) tags?\b"),
     ("bad_publicity", r"\bbad publicity\b"),
     ("search", r"\bsearch(?:es)?\b"),
     ("shuffle", r"\bshuffles?\b"),

@@ -4,3 +4,195 @@ Constructs of the card language added for the Standard pool (round 3, family `am
 itself in its kind's registry when `instructions.py` imports this module."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from judgebook.engine.language.context import PLAYER_WORDS, Ctx
+from judgebook.engine.language.grammar import agreeing
+from judgebook.engine.language.instructions import (
+    CreateLasting,
+    Instruction,
+    Mods,
+    instruction,
+    parse_instructions,
+    render_all,
+)
+from judgebook.engine.language.nodes import At, check_keys, want_bool, want_str
+from judgebook.engine.language.quantities import QUANTITIES, Number, Quantity, parse_quantity
+from judgebook.engine.language.selectors import Selector, parse_selector
+from judgebook.engine.state.model import Game
+
+
+@instruction("choose_number", "by", "then")
+@dataclass(frozen=True, eq=False)
+class ChooseNumber(Instruction):
+    """ "Remove any number of tags", "choose a value for X equal to or less than …": a player chooses a whole
+    number from `at_least` (default 0) to `at_most`, valued as the instruction resolves; the `then` instructions
+    read it as X. `{choose_number: {at_most: {tags: runner}}, then: [{remove_tags: X}]}`"""
+
+    most: Quantity
+    least: Quantity
+    by: str
+    then: tuple[Instruction, ...]
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ChooseNumber:
+        check_keys(arg, ("at_most", "at_least"), at)
+        if "at_most" not in arg:
+            at.fail("choose_number needs `at_most` (a quantity)")
+        if "then" not in mods:
+            whole.fail("choose_number needs `then`: the instructions that use the number as X")
+        return cls(
+            parse_quantity(arg["at_most"], at.key(arg, "at_most")),
+            parse_quantity(arg.get("at_least", 0), at.key(arg, "at_least")),
+            want_str(mods, "by", whole, "you", PLAYER_WORDS) or "you",
+            parse_instructions(mods["then"], whole.key(mods, "then")),
+        )
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.amounts import push_number
+
+        return push_number(g, ctx, self)
+
+    def render(self) -> str:
+        least = "" if isinstance(self.least, Number) and self.least.n == 0 else f" at least {self.least.render()} and"
+        who = "choose" if self.by == "you" else agreeing(self.by, "choose")
+        return f"{who} a number X,{least} at most {self.most.render()}: {render_all(self.then)}"
+
+
+
+SERVER_KINDS = ("remote", "central", "any")
+
+
+@QUANTITIES.register("servers")
+@dataclass(frozen=True, eq=False)
+class ServerCount(Quantity):
+    """How many servers there are of a kind, with a card in their root (`root: true`) and protected by ice
+    (`protected: true`), or without (false): `{servers: {kind: remote, root: true, protected: true}}`."""
+
+    kind: str
+    root: bool | None = None
+    protected: bool | None = None
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> ServerCount:
+        check_keys(arg, ("kind", "root", "protected"), at)
+        kind = want_str(arg, "kind", at, "any", SERVER_KINDS) or "any"
+        return cls(
+            kind,
+            want_bool(arg, "root", at) if "root" in arg else None,
+            want_bool(arg, "protected", at) if "protected" in arg else None,
+        )
+
+    def value(self, g: Game, ctx: Ctx) -> int:
+        from judgebook.engine.state import queries as q
+
+        def fits(server: str) -> bool:
+            central = server in q.CENTRAL
+            if (self.kind == "remote" and central) or (self.kind == "central" and not central):
+                return False
+            if self.root is not None and bool(g.zone(q.root_zone(server))) != self.root:
+                return False
+            return self.protected is None or bool(g.zone(q.ice_zone(server))) == self.protected
+
+        return sum(1 for server in g.servers if fits(server))
+
+    def render(self) -> str:
+        kind = "" if self.kind == "any" else f"{self.kind} "
+        parts = []
+        if self.root is not None:
+            parts.append(f"{'with' if self.root else 'without'} a card in their root")
+        if self.protected is not None:
+            parts.append(f"{'' if self.protected else 'not '}protected by ice")
+        return f"the number of {kind}servers{' ' + ' and '.join(parts) if parts else ''}"
+
+
+@instruction("repeat")
+@dataclass(frozen=True, eq=False)
+class Repeat(Instruction):
+    """ "…. Repeat this process N times" (rule_repeat_this_process_x_times): the process resolves once, then N is
+    valued (after that first resolution, fixed from then on) and it resolves N more times, a checkpoint after
+    each: `{repeat: {process: [...], times: <quantity>}}`."""
+
+    process: tuple[Instruction, ...]
+    times: Quantity
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Repeat:
+        check_keys(arg, ("process", "times"), at)
+        if "process" not in arg or "times" not in arg:
+            at.fail("repeat needs `process` (instructions) and `times` (a quantity)")
+        return cls(parse_instructions(arg["process"], at.key(arg, "process")),
+                   parse_quantity(arg["times"], at.key(arg, "times")))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.amounts import push_repeat
+
+        return push_repeat(g, ctx, self)
+
+    def render(self) -> str:
+        return f"{render_all(self.process)}; repeat this process {self.times.render()} times"
+
+
+@instruction("fixed_lasting")
+@dataclass(frozen=True, eq=False)
+class FixedLasting(Instruction):
+    """A lasting effect whose numbers are valued once, as it is created ("it gains X subroutines for the remainder
+    of this run … X is equal to the number of tags the Runner has", X counted when the ice is encountered): the
+    same keys as `lasting`; each quantity of its static effect becomes the number it is then."""
+
+    lasting: CreateLasting
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> FixedLasting:
+        lasting = CreateLasting.parse(arg, at, {}, whole)
+        if lasting.effect is None:
+            at.fail("fixed_lasting fixes the numbers of a static effect: write `static`")
+        return cls(lasting)
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        effect = self.lasting.effect
+        assert effect is not None
+        now = {f.name: Number(getattr(effect, f.name).value(g, ctx)) for f in fields(effect)  # type: ignore[arg-type]
+               if isinstance(getattr(effect, f.name), Quantity)}
+        return replace(self.lasting, effect=replace(effect, **now)).run(g, ctx)  # type: ignore[type-var]
+
+    def render(self) -> str:
+        return f"{self.lasting.render()} (its numbers counted as it begins)"
+
+
+@instruction("rez_paying", "discount")
+@dataclass(frozen=True, eq=False)
+class RezPaying(Instruction):
+    """ "Rez 1 installed piece of ice, paying 2[c] less": the rez cost is paid, lowered by `discount` (never
+    below 0: rule_cost_calculation); a card whose cost cannot be paid is not rezzed.
+    `{rez_paying: {zone: ice, rezzed: false, count: {up_to: 1}}, discount: 2}`"""
+
+    selector: Selector
+    discount: Quantity = Number(0)
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> RezPaying:
+        discount = parse_quantity(mods["discount"], whole.key(mods, "discount")) if "discount" in mods else Number(0)
+        return cls(parse_selector(arg, at), discount)
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        return bool(self.selector.candidates(g, ctx))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.amounts import rez_paying
+
+        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        for cid in targets:
+            g = rez_paying(g, ctx, cid, self.discount.value(g, ctx))
+        return g
+
+    def render(self) -> str:
+        less = "" if isinstance(self.discount, Number) and self.discount.n == 0 else \
+            f", paying {self.discount.render()}[c] less"
+        return f"rez {self.selector.render()}{less}"

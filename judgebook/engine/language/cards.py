@@ -32,6 +32,7 @@ CREDIT_USES = ("icebreakers", "traces", "install", "run", "central_run", "trash"
 class Break(Value):
     subtype: str | None
     count: int | None  # None: all subroutines
+    x: bool = False  # "Break X subroutines": as many as the X paid (rules/amounts.py)
 
 
 CREDITS_TO = ("install", "play", "use", "trash", "any")
@@ -196,9 +197,12 @@ def parse_ability(node: Any, at: At, index: int, card_type: str) -> Ability:
     if "break" in node:
         body = check_keys(node["break"], ("subtype", "count"), at.key(node, "break"))
         count = body.get("count", 1)
-        if count != "all" and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
-            at.key(node, "break").fail("count is a number or `all`")
-        brk = Break(want_str(body, "subtype", at.key(node, "break")), None if count == "all" else count)
+        if count not in ("all", "X") and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
+            at.key(node, "break").fail("count is a number, X or `all`")
+        if count == "X" and (cost is None or not cost.x):
+            at.key(node, "break").fail("`count: X` breaks as many subroutines as the X paid: the cost needs an X")
+        brk = Break(want_str(body, "subtype", at.key(node, "break")), None if count in ("all", "X") else count,
+                    count == "X")
     effects = parse_instructions(node.get("effects"), at.key(node, "effects"))
     if static is not None and effects:
         at.key(node, "effects").fail("a static ability has a static effect, not instructions")

@@ -33,10 +33,15 @@ class Cost:
     lose_clicks: int = 0  # "Lose [click]": clicks lost, not spent (no "spent" event)
     trash_cards: Any = None  # a Selector: "trash 1 installed resource" as an additional cost to play
     credits_from: Any = None  # a Selector: "use this ability only by spending credits from stealth cards"
+    counters_x: str | None = None  # "X hosted power counters": the kind of counter X of which are removed
 
     @property
     def x(self) -> bool:
-        return isinstance(self.credits, TheX)
+        return isinstance(self.credits, TheX) or self.counters_x is not None
+
+    def counters_paid(self, x: int) -> tuple[tuple[str, int], ...]:
+        """The counters this cost removes, its X counters (if any) being `x`."""
+        return self.counters + ((self.counters_x, x),) if self.counters_x is not None else self.counters
 
     def plus(self, other: Cost) -> Cost:
         from judgebook.engine.language.quantities import Plus
@@ -58,6 +63,7 @@ class Cost:
             self.lose_clicks + other.lose_clicks,
             self.trash_cards or other.trash_cards,
             self.credits_from or other.credits_from,
+            self.counters_x or other.counters_x,
         )
 
     def render(self) -> str:
@@ -82,6 +88,8 @@ class Cost:
         if self.forfeit_self:
             parts.append("forfeit this agenda")
         parts += [f"remove {n} {kind} counter{'s' if n != 1 else ''}" for kind, n in self.counters]
+        if self.counters_x is not None:
+            parts.append(f"remove X {self.counters_x} counters")
         parts += [f"suffer {n} {kind} damage" for kind, n in self.damage]
         if self.trash_cards is not None:
             parts.append(f"trash {self.trash_cards.render()}")
@@ -99,6 +107,11 @@ def parse_cost(node: Any, at: At, other_cards: bool = False) -> Cost:
 def _parse_cost(node: Any, at: At) -> Cost:
     check_keys(node, COST_KEYS, at)
     counters = node.get("counters") or {}
+    # "X hosted power counters": one kind whose number is the X the payer chooses (decision `x:`)
+    counters_x = [k for k, v in counters.items() if v == "X"] if isinstance(counters, dict) else []
+    if len(counters_x) > 1 or (counters_x and isinstance(parse_quantity(node.get("credits", 0), at), TheX)):
+        at.key(node, "counters").fail("a cost has one X: one kind of counter, and no X credits beside it")
+    counters = {k: v for k, v in counters.items() if v != "X"} if counters_x else counters
     damage = node.get("damage") or {}
     for key, body in (("counters", counters), ("damage", damage)):
         if not isinstance(body, dict) or not all(
@@ -134,4 +147,5 @@ def _parse_cost(node: Any, at: At) -> Cost:
         lose_clicks=want_int(node, "lose_clicks", at, 0) or 0,
         trash_cards=trash_cards,
         credits_from=parse_selector(node["from"], at.key(node, "from"), None) if "from" in node else None,
+        counters_x=counters_x[0] if counters_x else None,
     )

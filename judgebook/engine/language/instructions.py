@@ -583,12 +583,16 @@ class ChooseOne(Instruction):
     count: Quantity = Number(1)  # how many different options ("for each time you passed ice": a quantity)
     must: bool = False
     mods: Mods = field(default_factory=Mods)
+    up_to: bool = False  # `count: {up_to: N}`: "resolve up to N", the chooser may stop (rule_choose_next_mode)
 
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ChooseOne:
         if not isinstance(arg, list) or len(arg) < 2:
             at.fail("choose is a list of at least two options, each a list of instructions")
-        count = parse_quantity(mods.get("count", 1), whole.key(mods, "count"))
+        raw = mods.get("count", 1)
+        up_to = isinstance(raw, dict) and list(raw) == ["up_to"]
+        where = whole.key(mods, "count")
+        count = parse_quantity(raw["up_to"], where.key(raw, "up_to")) if up_to else parse_quantity(raw, where)
         if isinstance(count, Number) and not 1 <= count.n <= len(arg):
             whole.key(mods, "count").fail("count is at least 1 and at most the number of options")
         return cls(
@@ -596,6 +600,7 @@ class ChooseOne(Instruction):
             want_str(mods, "by", whole, "you", PLAYER_WORDS) or "you",
             count,
             want_bool(mods, "must", whole),
+            up_to=up_to,
         )
 
     def run(self, g: Game, ctx: Ctx) -> Game:
@@ -605,8 +610,9 @@ class ChooseOne(Instruction):
 
     def render(self) -> str:
         text = " or ".join(f"({render_all(o) or 'nothing'})" for o in self.options)
-        single = isinstance(self.count, Number) and self.count.n == 1
-        text = text if single else f"resolve {self.count.render()} of: {text}, in any order"
+        single = isinstance(self.count, Number) and self.count.n == 1 and not self.up_to
+        up_to = "up to " if self.up_to else ""
+        text = text if single else f"resolve {up_to}{self.count.render()} of: {text}, in any order"
         return f"must {text}" if self.must else text
 
 

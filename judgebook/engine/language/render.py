@@ -84,9 +84,11 @@ def render_ability(ability: Ability) -> str:
         parts.append("you may")
     body = render_all(ability.effects)
     if ability.brk is not None:
-        count = "all" if ability.brk.count is None else str(ability.brk.count)
+        count = "X" if ability.brk.x else "all" if ability.brk.count is None else str(ability.brk.count)
         body = f"break {count} {ability.brk.subtype + ' ' if ability.brk.subtype else ''}subroutine"
         body += "s" if ability.brk.count != 1 else ""
+        if ability.effects:  # "Break 1 subroutine on this ice. The Corp gets +1 allotted [click] ..."
+            body += f"; {render_all(ability.effects)}"
     if ability.cost is not None:
         body = f"{ability.cost.render()}: {body}"
     parts.append(body)

@@ -138,7 +138,7 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
     for kind, _ in cost.damage:
         if would_be_prevented(g, "damage", kind):
             return "rule_cost_interrupt_static_mandatory", f"the {kind} damage would be prevented"
-    for kind, n in cost.counters:
+    for kind, n in cost.counters_paid(ctx.x):
         if g.cards[ctx.source].count(kind) < n:
             return "rule_cost", f"needs {n} {kind} counter(s) on {ctx.source}"
     if cost.trash_cards is not None:
@@ -223,7 +223,9 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
             "rule_cost",
             payer,
         )
-    for kind, n in cost.counters:
+    for kind, n in cost.counters_paid(ctx.x):
+        if g.cards[ctx.source].count(kind) < n:  # "X hosted counters": X is at most what the card has
+            raise IllegalDecision(f"X = {n}: {ctx.source} has fewer {kind} counters", "rule_cost")
         g = evolve(g, cards=g.cards.set(ctx.source, g.cards[ctx.source].with_counter(kind, -n)))
     if cost.tags:
         g = set_player(g, "runner", tags=g.runner.tags + cost.tags)

@@ -152,12 +152,14 @@ class Choose(Frame):
             for i, opt in enumerate(self.instr.options)
             if i not in possible
         )
+        # "Resolve up to N": the chooser may resolve no more modes (choose 0).
+        stop = (Option(decision("choose", 0), "resolve no more", "rule_choose_next_mode"),) if self.instr.up_to else ()
         return ChoicePoint(
             chooser,
             "choose",
             self.instr.render(),
             rule,
-            tuple(Option(decision("choose", i + 1), _render(self.instr.options[i]), rule) for i in possible),
+            tuple(Option(decision("choose", i + 1), _render(self.instr.options[i]), rule) for i in possible) + stop,
             refused,
             default_reason="only" if len(possible) == 1 else "default",
             path=path(g),
@@ -166,6 +168,9 @@ class Choose(Frame):
     def choose(self, g: Game, option: Option) -> Game:
         n = int(option.decision.value)
         chooser = self.ctx.side(self.instr.by)
+        if n == 0:
+            return log(pop(g), "choose", f"the {chooser} resolves no more of them", "rule_choose_next_mode", chooser,
+                       how="chosen")
         g = log(
             pop(g),
             "choose",

@@ -428,6 +428,11 @@ def _ability_options(
         if why:
             refused.append(Refused(base, label, why[0], why[1]))
             return
+    if ab.brk is not None and ab.brk.x:
+        from judgebook.engine.rules.amounts import x_break_options
+
+        opts.extend(x_break_options(g, side, cid, ab, unbroken, allowance, label))
+        return
     if ab.brk is not None:
         n = len(unbroken) if ab.brk.count is None else min(ab.brk.count, len(unbroken))
         n = n if allowance is None else min(n, allowance)
@@ -495,6 +500,10 @@ def use_ability(
         from judgebook.engine.errors import IllegalDecision
 
         raise IllegalDecision(f"x: {x} given, but {cid}'s {ab.id} has no X in its cost", "rule_cost_x")
+    if ab.brk is not None and ab.brk.x:
+        from judgebook.engine.rules.amounts import check_x_break
+
+        check_x_break(g, cid, subroutines, x)
     ctx = Ctx(cid, side, ab.id, x=int(x or 0))
     before = g.pending
     use = use_key(g, cid, ab)

@@ -35,6 +35,7 @@ DECISION_KINDS: dict[str, tuple[str, ...]] = {
     "discard": (),
     "choose": (),
     "loop": (),
+    "number": (),
 }
 COMMON_DECISION_KEYS = ("player", "note", "at", "if_able")
 

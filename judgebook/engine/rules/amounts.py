@@ -1,0 +1,143 @@
+"""Engine side of the `amounts` constructs: breaking X subroutines (the X paid), a number a player chooses,
+repeating an ability's process (rule_repeat_this_process_x_times)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from itertools import combinations
+
+from judgebook.engine.driver.choice import ANY_NUMBER, ChoicePoint, Option, Refused, decision
+from judgebook.engine.errors import IllegalDecision
+from judgebook.engine.language.amounts import ChooseNumber, Repeat
+from judgebook.engine.language.cards import Ability
+from judgebook.engine.language.context import Ctx
+from judgebook.engine.rules.frames import Frame, log, path, pop, push, set_top
+from judgebook.engine.rules.resolve import Resolve, resolve_now
+from judgebook.engine.state.model import Game, Side
+
+
+def x_break_options(
+    g: Game, side: Side, cid: str, ab: Ability, unbroken: list[int], allowance: int | None, label: str
+) -> list[Option]:
+    """ "X[c]: Break X subroutines": one option per set of unbroken subroutines, X being how many it breaks
+    (rule_cost_x: X is chosen as the cost is paid); a set whose X the Runner cannot pay is not offered."""
+    from judgebook.engine.rules import costs
+    from judgebook.engine.state import queries as q
+
+    assert ab.cost is not None
+    most = len(unbroken) if allowance is None else min(len(unbroken), allowance)
+    purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "use"
+    out = []
+    for n in range(1, most + 1):
+        ctx = Ctx(cid, side, ab.id, x=n)
+        if costs.refusal(g, costs.changed_cost(g, ab.cost, ctx), ctx, side, purpose) is not None:
+            break
+        for subs in combinations(unbroken, n):
+            chosen = [i + 1 for i in subs]
+            out.append(Option(decision("use", cid, ability=ab.id, subroutines=chosen, x=n),
+                              f"{label} (X = {n}: subroutine {', '.join(map(str, chosen))})", "rule_cost_x"))
+    return out
+
+
+def check_x_break(g: Game, cid: str, subs: list[int] | None, x: int | None) -> None:
+    """The subroutines a "break X" ability breaks are X of them, or every unbroken one when X is more."""
+    from judgebook.engine.rules.frames import current_encounter
+    from judgebook.engine.rules.values import subroutines
+
+    enc = current_encounter(g)
+    chosen = len(subs or [])
+    unbroken = 0 if enc is None else len(subroutines(g, enc.ice)) - len(enc.broken)
+    if x is None or chosen != min(x, unbroken):
+        raise IllegalDecision(
+            f"{cid} breaks X subroutines: X = {x}, but {chosen} subroutine(s) were named", "rule_cost_x"
+        )
+
+
+@dataclass(frozen=True)
+class ChooseNumberFrame(Frame):
+    """A player chooses a whole number within the bounds the ability states, valued as it resolves; the
+    instructions after it read that number as X (rule_values_defined_by_x)."""
+
+    ctx: Ctx
+    instr: ChooseNumber
+    least: int
+    most: int
+
+    def step(self, g: Game) -> ChoicePoint:
+        chooser = self.ctx.side(self.instr.by)
+        return ChoicePoint(
+            chooser,
+            "number",
+            self.instr.render(),
+            "rule_values_defined_by_x",
+            tuple(Option(decision("number", n), f"X = {n}", "rule_values_defined_by_x")
+                  for n in range(self.least, self.most + 1)),
+            # Any other number breaks the bound the ability states (options are matched first).
+            (Refused(decision("number", ANY_NUMBER), "another number", "rule_values_defined_by_x",
+                     f"X is at least {self.least} and at most {self.most}"),),
+            default_reason="only" if self.most == self.least else "default",
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        n = int(option.decision.value)
+        chooser = self.ctx.side(self.instr.by)
+        g = log(pop(g), "number", f"the {chooser} chooses X = {n}", "rule_values_defined_by_x", chooser, how="chosen")
+        return resolve_now(g, replace(self.ctx, x=n), self.instr.then, "rule_checkpoint_after_instruction_resolution")
+
+
+def push_number(g: Game, ctx: Ctx, instr: ChooseNumber) -> Game:
+    least = instr.least.value(g, ctx)
+    most = instr.most.value(g, ctx)
+    if most < least:
+        return log(g, "no_number", f"{instr.render()}: no number from {least} to {most}", "rule_values_defined_by_x",
+                   ctx.side(instr.by))
+    return push(g, ChooseNumberFrame(ctx, instr, least, most))
+
+
+@dataclass(frozen=True)
+class Repetitions(Frame):
+    """Below the process's first resolution: once it is done, the number of repetitions is valued (and fixed),
+    then the process resolves that many more times (rule_repeat_this_process_x_times)."""
+
+    ctx: Ctx
+    instr: Repeat
+    left: int | None = None  # None: the first resolution is not done yet
+
+    def step(self, g: Game) -> Game:
+        left = self.left
+        if left is None:
+            left = self.instr.times.value(g, self.ctx)
+            g = log(g, "repeat", f"the process repeats {left} time(s)", "rule_repeat_this_process_x_times",
+                    self.ctx.controller, card=self.ctx.source)
+        if left <= 0:
+            return pop(g)
+        g = set_top(g, replace(self, left=left - 1))
+        return push(g, Resolve(self.instr.process, self.ctx, "rule_repeat_this_process_x_times"))
+
+
+def push_repeat(g: Game, ctx: Ctx, instr: Repeat) -> Game:
+    return push(g, Repetitions(ctx, instr), Resolve(instr.process, ctx, "rule_repeat_this_process_x_times"))
+
+
+def rez_paying(g: Game, ctx: Ctx, cid: str, discount: int) -> Game:
+    """Rez `cid` paying its rez cost (after cost changes) less `discount`, never below 0 (rule_cost_calculation);
+    if it cannot be paid, or a card forbids the rez, it stays unrezzed."""
+    from judgebook.engine.language.costs import Cost
+    from judgebook.engine.language.quantities import Number
+    from judgebook.engine.rules import costs
+    from judgebook.engine.rules.effects import rez
+    from judgebook.engine.state import queries as q
+
+    side = g.cards[cid].owner
+    if g.cards[cid].rezzed or not q.is_installed(g, cid):
+        return log(g, "no_target", f"{cid} is not an unrezzed installed card", "rule_instruction_target", side)
+    if costs.cannot(g, "rez", side, q.server_of(g, cid), cid):
+        return log(g, "cannot_rez", f"{cid} cannot be rezzed", "rule_cannot_precedence", side, card=cid)
+    price = max(0, costs.changed(g, "rez", cid, q.definition(g, cid).cost or 0) - discount)
+    cost = Cost(credits=Number(price), has_credits=True)
+    why = costs.refusal(g, cost, Ctx(cid, side), side)
+    if why:
+        return log(g, "cannot_pay", f"{cid} is not rezzed: {why[1]}", why[0], side, card=cid)
+    g = costs.pay(g, cost, Ctx(cid, side), side)
+    return rez(g, cid, paid=True)

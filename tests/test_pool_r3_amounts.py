@@ -1,0 +1,123 @@
+"""Round 3 of the Standard pool, family `amounts`: X chosen by a player (break X subroutines, X hosted counters),
+numbers chosen with a bound, modes resolved up to N, repeated processes, counts of servers.
+
+Each construct's scenarios (rules_source/scenarios/standard/card-<id>-<n>.yaml, for this family's cards) replay
+to their `expect`; the constructs are asserted on events and cited rules, never on wording."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from judgebook.engine.driver.script import check, replay
+from judgebook.engine.errors import ScenarioError
+from judgebook.engine.language.cards import parse_ability
+from judgebook.engine.language.nodes import At
+from judgebook.engine.language.nrdb import load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+LIBRARY = ROOT / "rules_source" / "cards" / "standard"
+SCENARIOS_DIR = ROOT / "rules_source" / "scenarios" / "standard"
+FAMILY = ("lobisomem", "utae", "baklan_bochkin", "focus_group", "bigger_picture", "fully_operational",
+          "wage_workers", "starlit_knight", "sorocaban_blade", "tyr", "mycoweb", "tucana", "flip_switch",
+          "matryoshka", "the_nihilist", "shred", "game_over", "wall_to_wall", "mirrormorph_endless_iteration")
+SCENARIOS = sorted(p for c in FAMILY for p in SCENARIOS_DIR.glob(f"card-{c}-*.yaml"))
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_family_scenario_replays_to_its_expectation(path: Path, cards_root: Path):
+    sc = load_scenario(path, LIBRARY, cards_root)
+    assert check(sc, replay(sc)) == []
+
+
+def _out(name: str, cards_root: Path):  # type: ignore[no-untyped-def]
+    return replay(load_scenario(SCENARIOS_DIR / f"{name}.yaml", LIBRARY, cards_root))
+
+
+def _steps(out) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    return [(s.kind, s.anchor) for s in out.steps]
+
+
+# --- break X subroutines, X hosted counters ------------------------------------------------------------------
+
+
+def test_break_x_breaks_as_many_subroutines_as_the_x_paid(cards_root: Path):
+    out = _out("card-lobisomem-1", cards_root)
+    steps = _steps(out)
+    assert steps.count(("subroutine_broken", "rule_break_subroutine")) == 2
+    spent = [s for s in out.steps if s.kind == "credits_spent"]
+    assert len(spent) == 1 and spent[0].anchor == "rule_cost"
+    assert out.final.cards["Lobisomem"].count("power") == 0
+
+
+def test_break_x_with_more_subroutines_than_x_is_refused_by_rule_cost_x(cards_root: Path):
+    out = _out("card-lobisomem-2", cards_root)
+    assert out.error is not None and out.error.rule == "rule_cost_x"
+
+
+def test_x_hosted_counters_are_removed_as_the_cost(cards_root: Path):
+    out = _out("card-baklan_bochkin-1", cards_root)
+    steps = _steps(out)
+    assert steps.index(("trashed", "rule_trashing")) < steps.index(("derezzed", "rule_rez_procedure"))
+    assert ("encounter_over", "rule_ice_change_encounter_uninstall_derez") in steps
+    assert out.final.runner.tags == 1
+
+
+def test_break_count_x_needs_an_x_cost():
+    with pytest.raises(ScenarioError, match="X"):
+        parse_ability({"cost": {"credits": 1}, "break": {"count": "X"}}, At("a", 1), 0, "program")
+
+
+def test_a_cost_has_one_x():
+    with pytest.raises(ScenarioError, match="one X"):
+        parse_ability({"cost": {"credits": "X", "counters": {"power": "X"}}, "effects": [{"draw": 1}]},
+                      At("a", 1), 0, "program")
+
+
+# --- resolve up to N modes ----------------------------------------------------------------------------------
+
+
+def test_up_to_modes_the_chooser_stops_with_rule_choose_next_mode(cards_root: Path):
+    out = _out("card-wall_to_wall-1", cards_root)
+    chose = [s.anchor for s in out.steps if s.kind == "choose"]
+    assert chose == ["rule_mandatory_choice", "rule_mandatory_choice", "rule_choose_next_mode"]
+
+
+def test_a_mode_is_not_resolved_twice(cards_root: Path):
+    out = _out("card-wall_to_wall-4", cards_root)
+    assert out.error is not None and out.error.rule == "rule_mandatory_choice"
+
+
+def test_one_mode_only_with_another_rezzed_asset(cards_root: Path):
+    out = _out("card-wall_to_wall-2", cards_root)
+    assert [s.anchor for s in out.steps if s.kind == "choose"] == ["rule_mandatory_choice"]
+
+
+# --- a number a player chooses ------------------------------------------------------------------------------
+
+
+def test_the_chosen_number_is_x_for_the_instructions_after_it(cards_root: Path):
+    out = _out("card-bigger_picture-1", cards_root)
+    steps = _steps(out)
+    assert ("number", "rule_values_defined_by_x") in steps
+    assert (out.final.runner.tags, out.final.runner.credits, out.final.corp.credits) == (1, 2, 15)
+
+
+def test_a_number_out_of_bounds_is_refused_by_rule_values_defined_by_x(cards_root: Path):
+    out = _out("card-bigger_picture-3", cards_root)
+    assert out.error is not None and out.error.rule == "rule_values_defined_by_x"
+
+
+# --- repeating a process, counting servers --------------------------------------------------------------------
+
+
+def test_the_process_repeats_once_per_remote_server_with_a_root_card_and_ice(cards_root: Path):
+    out = _out("card-fully_operational-1", cards_root)
+    steps = _steps(out)
+    assert steps.count(("choose", "rule_mandatory_choice")) == 3
+    # the repetitions are counted once, after the first resolution (its choice) and before the second
+    repeat = steps.index(("repeat", "rule_repeat_this_process_x_times"))
+    chose = [i for i, s in enumerate(steps) if s == ("choose", "rule_mandatory_choice")]
+    assert chose[0] < repeat < chose[1]
+    assert (out.final.corp.credits, len(out.final.zone("corp.hand"))) == (8, 2)
