@@ -496,17 +496,19 @@ decisions: [{action: play, card: Spec Work}]
     assert out.error is not None and out.error.rule == "rule_cost"
 
 
-def test_trash_cost_outside_an_own_play_cost_is_an_error(cards_root: Path):
+def test_a_cost_trashes_other_cards_through_a_selector_only(cards_root: Path):
+    # A paid ability's cost may trash cards the payer chooses (round 3, family costs); a bare reference is not
+    # a choice and is refused.
     from judgebook.engine.errors import ScenarioError
 
-    with pytest.raises(ScenarioError, match="own cost to play"):
+    with pytest.raises(ScenarioError, match="selector finds"):
         parse_scenario("""
 title: t
 card_defs:
   - name: X
     side: runner
     type: resource
-    abilities: [{id: a, cost: {trash: {zone: hand, side: you, count: 1}}, effects: [{draw: 1}]}]
+    abilities: [{id: a, cost: {trash: target}, effects: [{draw: 1}]}]
 start: {turn: runner, at: action_phase}
 """, "test", LIBRARY, cards_root)
 

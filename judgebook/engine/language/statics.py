@@ -179,7 +179,7 @@ class CannotBreak(Static):
         return f"the Runner cannot break {n} of the subroutines of {self.ice.render()}{by}{but} each encounter"
 
 
-ADDITIONAL_TO = ("steal", "access", "run", "rez", "trash", "install", "play", "break")
+ADDITIONAL_TO = ("steal", "access", "run", "rez", "trash", "install", "play", "break", "score", "trash_resource")
 
 
 @STATICS.register("additional_cost")
@@ -190,6 +190,7 @@ class AdditionalCost(Static):
     server: str | None = None
     card: str = "any"
     first_this_turn: bool = False
+    cards: Selector | None = None  # `card: <selector>`: only for the cards it finds ("a connection resource")
 
     @classmethod
     def parse(cls, arg: Any, at: At) -> AdditionalCost:
@@ -199,16 +200,20 @@ class AdditionalCost(Static):
             at.fail("additional_cost needs `to` and `cost`")
         own_play = to == "play" and arg.get("card") == "self"
         cost = parse_cost(arg["cost"], at.key(arg, "cost"), other_cards=own_play)
+        cards = parse_selector(arg["card"], at.key(arg, "card"), None) if isinstance(arg.get("card"), dict) else None
         return cls(
             to,
             cost,
             want_str(arg, "server", at),
-            want_str(arg, "card", at, "any", ("self", "any")) or "any",
+            "any" if cards is not None else want_str(arg, "card", at, "any", ("self", "any")) or "any",
             want_bool(arg, "first_this_turn", at),
+            cards,
         )
 
     def render(self) -> str:
-        return f"an additional cost of {self.cost.render()} to {self.to}"
+        to = "trash with the basic action" if self.to == "trash_resource" else self.to
+        what = f" {self.cards.render_kind()}" if self.cards is not None else ""
+        return f"an additional cost to {to}{what}: {self.cost.render()}"
 
 
 COST_CHANGE_TO = ("install", "play", "rez", "trash", "use")

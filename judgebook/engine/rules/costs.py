@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.errors import IllegalDecision
 from judgebook.engine.language.context import Ctx
-from judgebook.engine.language.costs import Cost
+from judgebook.engine.language.costs import CardPart, Cost
 from judgebook.engine.language.quantities import Number
 from judgebook.engine.language.statics import Cannot
 from judgebook.engine.rules.effects import forfeit, move, remove_from_game, set_player, tags_removed, trash
-from judgebook.engine.rules.frames import Frame, current_run, event, log, path, pop
+from judgebook.engine.rules.frames import Call, Frame, current_run, event, log, path, pop, push
 from judgebook.engine.rules.resolve import resolve_now
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.rules.values import statics
@@ -107,8 +107,17 @@ def available_credits(g: Game, side: Side, purpose: str, source: str | None = No
 def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") -> tuple[str, str] | None:
     """Why `cost` cannot be paid now: (rule anchor, reason), or None when it can."""
     p = g.player(payer)
-    if cost.clicks + cost.lose_clicks > p.clicks:
-        return "rule_cost", f"needs {cost.clicks + cost.lose_clicks}[click], has {p.clicks}"
+    if cost.either:
+        # "Take 1 bad publicity or remove 1 tag": payable if the rest and one of the choices are (rule_cost).
+        why: tuple[str, str] | None = ("rule_cost", "no choice of the cost can be paid")
+        for option in cost.either:
+            why = refusal(g, replace(cost, either=()).plus(option), ctx, payer, purpose)
+            if why is None:
+                return None
+        return why
+    clicks = cost.clicks + cost.lose_clicks + clicks_of(g, cost, ctx)
+    if clicks > p.clicks:
+        return "rule_cost", f"needs {clicks}[click], has {p.clicks}"
     credits = cost.credits.value(g, ctx) if cost.has_credits else 0
     if credits and cannot(g, "spend_credits", payer):
         return "rule_cannot_precedence", "cannot spend credits"
@@ -141,13 +150,73 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
     for kind, n in cost.counters_paid(ctx.x):
         if g.cards[ctx.source].count(kind) < n:
             return "rule_cost", f"needs {n} {kind} counter(s) on {ctx.source}"
-    if cost.trash_cards is not None:
-        # The card being played is in the play area when its costs are paid: it cannot trash itself.
-        cands = [c for c in cost.trash_cards.candidates(g, ctx) if c != ctx.source]
-        need = cost.trash_cards.count or 1
-        if len(cands) < need:
-            return "rule_cost", f"needs {need} card(s) to trash: {cost.trash_cards.render()}"
+    for part in cost.cards:
+        need = part_need(part)
+        if len(part_candidates(g, part, ctx)) < need:
+            return "rule_cost", f"needs {need} card(s) to {part.render()}"
     return None
+
+
+def clicks_of(g: Game, cost: Cost, ctx: Ctx) -> int:
+    """The clicks a cost's quantity of [click] comes to ("[click] for each hosted power counter")."""
+    return cost.clicks_of.value(g, ctx) if cost.clicks_of is not None else 0
+
+
+def part_candidates(g: Game, part: CardPart, ctx: Ctx) -> list[str]:
+    """The cards a part of a cost can act on. A cost's "trash N cards" never counts its own card (that is a
+    [trash] cost): the card being played is in the play area as its costs are paid, and cannot trash itself."""
+    from judgebook.engine.language.selectors import Ref
+
+    cands = part.cards.candidates(g, ctx)
+    return cands if isinstance(part.cards, Ref) else [c for c in cands if c != ctx.source]
+
+
+def part_need(part: CardPart) -> int:
+    """How many cards a part of a cost must act on to be paid ("trash 2 cards from your grip": 2)."""
+    from judgebook.engine.language.selectors import Matching, Ref, TopOfDeck
+
+    sel = part.cards
+    if isinstance(sel, TopOfDeck):
+        return sel.count if sel.count is not None else sel.n
+    if isinstance(sel, Ref):
+        return 1
+    if isinstance(sel, Matching) and (sel.up_to or sel.count is None):
+        return 0
+    return int(sel.count or 1)
+
+
+def part_picks(g: Game, part: CardPart, ctx: Ctx) -> list[tuple[str, ...]]:
+    """The legal choices of cards for a part of a cost: only full ones (a cost is paid in full)."""
+    need = part_need(part)
+    if not part.cards.chooses:
+        cands = part_candidates(g, part, ctx)
+        return [tuple(cands[:need] if need else cands)] if len(cands) >= need else []
+    return [p for p in part.cards.picks(g, ctx) if ctx.source not in p and len(p) >= need]
+
+
+def apply_part(g: Game, verb: str, cards: tuple[str, ...], ctx: Ctx, payer: Side) -> Game:
+    """Do a part of a cost to the chosen cards. Paying a cost cannot be prevented (rule_cost): the cards are
+    trashed or moved at once, with no interrupt window. The cards paid to play a card are its `chosen` while it
+    resolves ("the card you added to your grip")."""
+    from judgebook.engine.rules.effects import apply_to_cards
+
+    for cid in cards:
+        counters = g.cards[cid].counters
+        if verb in ("trash", "reveal_and_trash"):
+            if verb == "reveal_and_trash":
+                g = log(g, "reveal", f"{cid} is revealed", "rule_reveal", payer, card=cid)
+            g = trash(g, cid, payer, cause="cost")
+        elif verb == "forfeit":
+            g = forfeit(g, cid, payer)
+        else:
+            g = apply_to_cards(g, replace(ctx, controller=payer), verb, (cid,))
+            if cid == ctx.source and not q.is_installed(g, cid):
+                # Its own abilities see the counters it left play with ("add this asset to HQ: take all credits
+                # from this asset"): last known information.
+                g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], last_counters=counters)))
+    if len(cards) == 1 and ctx.source in g.cards and g.cards[ctx.source].zone == "play":
+        g = evolve(g, cards=g.cards.set(ctx.source, replace(g.cards[ctx.source], chosen=cards[0])))
+    return g
 
 
 def purpose_of(g: Game, source: str) -> str:
@@ -162,6 +231,16 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
     then hosted credits this payment may use, then (the Runner, in a run) bad publicity credits."""
     p = g.player(payer)
     changes = []
+    if cost.either:
+        raise ValueError(f"{cost.render()}: which cost of the `either` is paid is chosen first (PayCost)")
+    for part in cost.cards:
+        # The parts chosen by the payer were paid by PayCost; the ones no one chooses are paid here.
+        picks = part_picks(g, part, ctx)
+        if part.cards.chooses or not picks:
+            raise ValueError(f"{part.render()}: the cards are chosen as the cost is paid (PayCost)")
+        g = apply_part(g, part.verb, picks[0], ctx, payer)
+    if cost.clicks_of is not None:
+        cost = replace(cost, clicks=cost.clicks + clicks_of(g, cost, ctx), clicks_of=None)
     if cost.clicks:
         g = set_player(g, payer, clicks=p.clicks - cost.clicks)
         g = emit(
@@ -236,6 +315,11 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
             "rule_cost",
             "runner",
         )
+    if cost.bad_publicity:
+        before = g.corp.bad_publicity
+        g = set_player(g, "corp", bad_publicity=before + cost.bad_publicity)
+        g = log(g, "bad_publicity", f"the Corp takes {cost.bad_publicity} bad publicity as a cost", "rule_cost",
+                "corp", changes=(f"corp bad publicity {before} → {before + cost.bad_publicity}",))
     if cost.remove_tags:
         g = set_player(g, "runner", tags=g.runner.tags - cost.remove_tags)
         g = tags_removed(g, cost.remove_tags, "rule_remove_tags_or_bad_publicity_as_cost")
@@ -332,9 +416,12 @@ def _paid(g: Game, frame: PayOrNot, x: int = 0, using: tuple[str, ...] = ()) -> 
     purpose = purpose_of(g, ctx.source)
     if credits > available_credits(g, payer, purpose, ctx.source):
         raise IllegalDecision(f"X = {x}: the {payer} cannot pay {credits}[c]", "rule_cost")
-    g = pay(g, frame.instr.cost, ctx, payer, purpose, using)
-    ctx = replace(ctx, paid=credits)
-    return resolve_now(g, ctx, frame.instr.then, "rule_nested_cost") if frame.instr.then else g
+    return pay_then(g, frame.instr.cost, ctx, payer, _then, (replace(ctx, paid=credits), frame.instr.then), purpose,
+                    using)
+
+
+def _then(g: Game, ctx: Ctx, then: Any) -> Game:
+    return resolve_now(g, ctx, then, "rule_nested_cost") if then else g
 
 
 def nested(g: Game, ctx: Ctx, instr: NestedCost) -> Game:
@@ -388,6 +475,8 @@ def additional_cost(g: Game, to: str, card: str | None = None, server: str | Non
             continue
         if effect.card == "self" and card != ctx.source:
             continue
+        if effect.cards is not None and card not in effect.cards.candidates(g, ctx):
+            continue  # "a connection resource": only the cards the selector finds
         if effect.server and not server_matches(g, ctx, effect.server, server):
             continue
         if effect.first_this_turn and count_this(g, "run_begins" if to == "run" else to, "turn") > 0:
@@ -396,8 +485,18 @@ def additional_cost(g: Game, to: str, card: str | None = None, server: str | Non
         if cost.has_credits and not cost.x:
             # A quantity ("2[c] for each hosted power counter") is the static's card's, valued now.
             cost = replace(cost, credits=Number(cost.credits.value(g, ctx)))
+        if cost.clicks_of is not None:
+            cost = replace(cost, clicks=cost.clicks + cost.clicks_of.value(g, ctx), clicks_of=None)
         total = cost if total is None else total.plus(cost)
     return total
+
+
+def _additional_paid(g: Game, to: str) -> Game:
+    from judgebook.engine.rules.access import Access
+    from judgebook.engine.rules.frames import find, swap
+
+    acc = find(g, Access)
+    return swap(g, acc, replace(acc, paid=acc.paid | {to})) if acc is not None else g
 
 
 @dataclass(frozen=True)
@@ -445,8 +544,7 @@ class AdditionalCostChoice(Frame):
         g = pop(g)
         acc = find(g, Access)
         if option.decision.value:
-            g = pay(g, self.cost, Ctx(self.card, "runner"), "runner")
-            return swap(g, acc, replace(acc, paid=acc.paid | {self.to})) if acc is not None else g
+            return pay_then(g, self.cost, Ctx(self.card, "runner"), "runner", _additional_paid, (self.to,))
         g = log(
             g,
             "declined",
@@ -458,26 +556,61 @@ class AdditionalCostChoice(Frame):
         return swap(g, acc, replace(acc, declined=acc.declined | {self.to})) if acc is not None else g
 
 
+def pay_then(
+    g: Game, cost: Cost, ctx: Ctx, payer: Side, fn: Any, args: tuple[Any, ...] = (), purpose: str = "any",
+    using: tuple[str, ...] = (),
+) -> Game:
+    """Pay `cost`, then go on with `fn(g, *args)`: at once when paying takes no decision, else after the payer
+    has made the cost's choices (PayCost)."""
+    if not cost.chooses:
+        return fn(pay(g, cost, ctx, payer, purpose, using), *args)  # type: ignore[no-any-return]
+    return push(g, Call(fn, args), PayCost(ctx, cost, payer, purpose, using))
+
+
 @dataclass(frozen=True)
-class TrashForCost(Frame):
-    """Cards trashed as a cost ("as an additional cost, trash 1 installed resource"): the payer chooses them
-    (`{target: [cards]}`), and they are trashed as a cost, which cannot be prevented (rule_cost)."""
+class PayCost(Frame):
+    """A cost whose payment takes decisions (rule_cost): first which cost of an `either` ("take 1 bad publicity
+    or remove 1 tag": `{choose: N}`), then the cards each part acts on ("trash 1 installed program": `{target:
+    [cards]}`), chosen by the payer among the cards then legal; then the rest is paid."""
 
     ctx: Ctx
-    cards: Any  # a Selector with a count
+    cost: Cost
+    payer: Side
+    purpose: str = "any"
+    using: tuple[str, ...] = ()
+
+    def _part(self) -> int | None:
+        return next((i for i, p in enumerate(self.cost.cards) if p.cards.chooses), None)
 
     def step(self, g: Game) -> Game | ChoicePoint:
-        from itertools import combinations
-
-        cands = [c for c in self.cards.candidates(g, self.ctx) if c != self.ctx.source]
-        need = min(self.cards.count or 1, len(cands))
-        picks = list(combinations(cands, need))[:200]
+        if self.cost.either:
+            base = replace(self.cost, either=())
+            opts, refused = [], []
+            for n, option in enumerate(self.cost.either):
+                d = decision("choose", n + 1)
+                why = refusal(g, base.plus(option), self.ctx, self.payer, self.purpose)
+                if why is None:
+                    opts.append(Option(d, f"pay {option.render()}", "rule_cost"))
+                else:
+                    refused.append(Refused(d, f"pay {option.render()}", why[0], why[1]))
+            if not opts:
+                raise IllegalDecision(f"no choice of {self.cost.render()} can be paid", "rule_cost")
+            return ChoicePoint(self.payer, "choose", f"pay one of: {self.cost.render()}", "rule_cost", tuple(opts),
+                               tuple(refused), default=0, default_reason="only" if len(opts) == 1 else "default",
+                               path=path(g))
+        i = self._part()
+        if i is None:
+            return pay(pop(g), self.cost, self.ctx, self.payer, self.purpose, self.using)
+        part = self.cost.cards[i]
+        picks = part_picks(g, part, self.ctx)
+        if not picks:
+            raise IllegalDecision(f"the cost cannot be paid: {part.render()}", "rule_cost")
         return ChoicePoint(
-            self.ctx.controller,
+            self.payer,
             "target",
-            f"trash as a cost: {self.cards.render()}",
+            f"as a cost: {part.render()}",
             "rule_cost",
-            tuple(Option(decision("target", list(p)), ", ".join(p), "rule_cost") for p in picks),
+            tuple(Option(decision("target", list(p)), ", ".join(p) or "no card", "rule_cost") for p in picks),
             default=0,
             default_reason="only" if len(picks) == 1 else "default",
             path=path(g),
@@ -485,6 +618,14 @@ class TrashForCost(Frame):
 
     def choose(self, g: Game, option: Option) -> Game:
         g = pop(g)
-        for cid in option.decision.value or ():
-            g = trash(g, str(cid), self.ctx.controller, cause="cost")
-        return g
+        if option.decision.kind == "choose":
+            chosen = self.cost.either[int(option.decision.value) - 1]
+            g = log(g, "cost_choice", f"the {self.payer} pays {chosen.render()}", "rule_cost", self.payer,
+                    how="chosen")
+            return push(g, replace(self, cost=replace(self.cost, either=()).plus(chosen)))
+        i = self._part()
+        assert i is not None
+        part = self.cost.cards[i]
+        g = apply_part(g, part.verb, tuple(str(c) for c in option.decision.value or ()), self.ctx, self.payer)
+        rest = self.cost.cards[:i] + self.cost.cards[i + 1 :]
+        return push(g, replace(self, cost=replace(self.cost, cards=rest)))

@@ -187,10 +187,12 @@ class Action(Frame):
             return purge(g, side)
         if kind == "trash_resource":
             cid = str(d.get("card"))
-            g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx(cid, side), side)
             from judgebook.engine.rules.effects import trash
 
-            return trash(g, cid, "corp")
+            # With any additional cost to trash it with the basic action (rule_additional_cost).
+            extra = costs.additional_cost(g, "trash_resource", cid)
+            price = Cost(credits=Number(2), has_credits=True)
+            return costs.pay_then(g, price.plus(extra) if extra else price, Ctx(cid, side), side, trash, (cid, "corp"))
         if kind == "advance":
             cid = str(d.get("card"))
             g = costs.pay(g, Cost(credits=Number(1), has_credits=True), Ctx(cid, side), side)
@@ -354,7 +356,9 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             if not g.runner.tags:
                 refused.append(Refused(d, f"trash {cid}", "rule_tagged_trash_resource", "the Runner is not tagged"))
                 continue
-            why = costs.refusal(g, Cost(clicks=1, credits=Number(2), has_credits=True), Ctx(cid, "corp"), "corp")
+            price = Cost(clicks=1, credits=Number(2), has_credits=True)
+            extra = costs.additional_cost(g, "trash_resource", cid)
+            why = costs.refusal(g, price.plus(extra) if extra else price, Ctx(cid, "corp"), "corp")
             (
                 refused.append(Refused(d, f"trash {cid}", why[0], why[1]))
                 if why
@@ -444,18 +448,18 @@ def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = N
     # The card goes to the play area first, then its costs are paid (rule_steps_playing_place,
     # rule_steps_playing_play_cost): damage paid as a cost cannot trash the card being played.
     g = move(g, cid, "play")
-    if extra is not None and extra.trash_cards is not None:
-        # Cards trashed as a cost are chosen first; the rest of the costs and the play follow.
-        g = push(g, Call(_pay_and_resolve, (side, cid, pay, server)))
-        return push(g, costs.TrashForCost(Ctx(cid, side), extra.trash_cards))
+    if extra is not None and extra.chooses:
+        # An additional cost with choices (cards to trash, one cost of several) is paid first; the play follows.
+        g = push(g, Call(_pay_and_resolve, (side, cid, pay, server, True)))
+        return push(g, costs.PayCost(Ctx(cid, side), extra, side))
     return _pay_and_resolve(g, side, cid, pay, server)
 
 
-def _pay_and_resolve(g: Game, side: Side, cid: str, pay: bool, server: str | None) -> Game:
+def _pay_and_resolve(g: Game, side: Side, cid: str, pay: bool, server: str | None, extra_paid: bool = False) -> Game:
     d = q.definition(g, cid)
     extra = costs.additional_cost(g, "play", cid)
-    if extra is not None:
-        g = costs.pay(g, replace(extra, trash_cards=None), Ctx(cid, side), side)
+    if extra is not None and not extra_paid:
+        g = costs.pay(g, extra, Ctx(cid, side), side)
     if pay:
         price = Number(costs.changed(g, "play", cid, d.cost or 0))
         g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(cid, side), side, "play")

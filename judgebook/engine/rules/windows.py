@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.language.cards import Ability
@@ -27,6 +27,7 @@ from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, Pending, Side, Use, evolve, other
 
 if TYPE_CHECKING:
+    from judgebook.engine.language.costs import Cost
     from judgebook.engine.rules.damage import Imminent
 
 
@@ -243,6 +244,8 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
 
             requirement = advancement_requirement(g, cid)  # as changed by static effects
             if d.type == "agenda" and g.cards[cid].count("advancement") >= requirement:
+                extra = costs.additional_cost(g, "score", cid)
+                why = costs.refusal(g, extra, Ctx(cid, "corp"), "corp") if extra is not None else None
                 if costs.cannot(g, "score", "corp", q.server_of(g, cid), cid):
                     refused.append(
                         Refused(
@@ -252,6 +255,8 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
                             "a card forbids scoring it",
                         )
                     )
+                elif why is not None:  # its additional cost to score cannot be paid (rule_additional_cost)
+                    refused.append(Refused(decision("score", cid), f"score {cid}", "rule_additional_cost", why[1]))
                 else:
                     opts.append(Option(decision("score", cid), f"score {cid}", "rule_paid_ability_window_corp_score"))
             elif d.type == "agenda":
@@ -300,11 +305,17 @@ def _approached(g: Game) -> str | None:
 def _rez_refusal(g: Game, cid: str) -> tuple[str, str] | None:
     if costs.cannot(g, "rez", "corp", q.server_of(g, cid), cid):
         return "rule_cannot_precedence", "a card forbids rezzing it"
+    return costs.refusal(g, _rez_cost(g, cid), Ctx(cid, "corp"), "corp")
+
+
+def _rez_cost(g: Game, cid: str) -> Cost:
+    """The rez cost as changed by static effects, with any additional cost to rez (rule_additional_cost)."""
     from judgebook.engine.language.costs import Cost
     from judgebook.engine.language.quantities import Number
 
-    price = Number(costs.changed(g, "rez", cid, q.definition(g, cid).cost or 0))
-    return costs.refusal(g, Cost(credits=price, has_credits=True), Ctx(cid, "corp"), "corp")
+    price = Cost(credits=Number(costs.changed(g, "rez", cid, q.definition(g, cid).cost or 0)), has_credits=True)
+    extra = costs.additional_cost(g, "rez", cid)
+    return price.plus(extra) if extra is not None else price
 
 
 def use_key(g: Game, cid: str, ab: Ability) -> Use | None:
@@ -455,34 +466,34 @@ def act(g: Game, side: Side, option: Option) -> Game:
         from judgebook.engine.rules.effects import rez
 
         cid = str(d.value)
-        from judgebook.engine.language.costs import Cost
-        from judgebook.engine.language.quantities import Number
-
-        cost = Cost(credits=Number(costs.changed(g, "rez", cid, q.definition(g, cid).cost or 0)), has_credits=True)
-        g = costs.pay(g, cost, Ctx(cid, "corp"), "corp")
-        return rez(g, cid, paid=True)
+        return costs.pay_then(g, _rez_cost(g, cid), Ctx(cid, "corp"), "corp", rez, (cid, True))
     if d.kind == "score":
-        from judgebook.engine.rules.effects import move
-
         cid = str(d.value)
-        # The server it was scored from, for "whenever you score an agenda from this server"; and the
-        # advancement counters it had as it began to be scored (rule_dividends_timing): the move to the
-        # score area makes a new object without them, so the event carries the count.
-        server = q.server_of(g, cid)
-        advancements = g.cards[cid].count("advancement")
-        g = move(g, cid, "corp.score")
-        return emit(
-            g,
-            event("scored", card=cid, player="corp", server=server, advancements=advancements),
-            f"the Corp scores {cid}",
-            "rule_paid_ability_window_corp_score",
-            "corp",
-        )
+        extra = costs.additional_cost(g, "score", cid)  # "as an additional cost to score this agenda"
+        return costs.pay_then(g, extra, Ctx(cid, "corp"), "corp", _score, (cid,)) if extra else _score(g, cid)
     if d.kind == "use":
         return use_ability(
             g, side, str(d.value), str(d.get("ability")), d.get("subroutines"), tuple(d.get("using") or ()), d.get("x")
         )
     raise ValueError(d.kind)
+
+
+def _score(g: Game, cid: str) -> Game:
+    from judgebook.engine.rules.effects import move
+
+    # The server it was scored from, for "whenever you score an agenda from this server"; and the
+    # advancement counters it had as it began to be scored (rule_dividends_timing): the move to the
+    # score area makes a new object without them, so the event carries the count.
+    server = q.server_of(g, cid)
+    advancements = g.cards[cid].count("advancement")
+    g = move(g, cid, "corp.score")
+    return emit(
+        g,
+        event("scored", card=cid, player="corp", server=server, advancements=advancements),
+        f"the Corp scores {cid}",
+        "rule_paid_ability_window_corp_score",
+        "corp",
+    )
 
 
 def use_ability(
@@ -511,7 +522,17 @@ def use_ability(
         g = evolve(g, uses=g.uses | {use})
     if ab.cost is not None:
         purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "use"
-        g = costs.pay(g, costs.changed_cost(g, ab.cost, ctx), ctx, side, purpose, using)
+        # A cost with choices (cards to trash, one cost of several) is paid before the ability goes on.
+        return costs.pay_then(g, costs.changed_cost(g, ab.cost, ctx), ctx, side, _used,
+                              (side, cid, ability, subroutines, ctx, before), purpose, using)
+    return _used(g, side, cid, ability, subroutines, ctx, before)
+
+
+def _used(
+    g: Game, side: Side, cid: str, ability: str, subroutines: list[int] | None, ctx: Ctx, before: Any
+) -> Game:
+    ab = q.definition(g, cid).ability(ability)
+    assert ab is not None
     g = emit(
         g,
         event(
