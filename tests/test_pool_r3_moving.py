@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
 SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
 CARDS = ("tatu_bola", "mitra_aman", "project_yagi_uda", "proprionegation", "letheia_nisei", "mercia_b4ll4rd",
-         "tributary", "ablative_barrier", "cordyceps", "nanuq")
+         "tributary", "ablative_barrier", "cordyceps", "nanuq", "boomerang")
 MINE = sorted(p for p in SCENARIOS.glob("*.yaml") if any(p.stem.startswith((f"card-{c}-", f"ruling-{c}-"))
                                                          for c in CARDS))
 
@@ -115,3 +115,12 @@ def test_nanuq_leaving_play_is_removed_from_the_game(name: str, cards_root: Path
     out = _run(name, cards_root)
     assert "Nanuq" in out.final.zone("runner.removed")
     assert any(s.kind == "pending" and s.card == "Nanuq" for s in out.steps)
+
+
+def test_boomerang_is_usable_only_during_encounters_with_the_chosen_ice(cards_root: Path):
+    out = _run("card-boomerang-2", cards_root)
+    refusals = [r for s in out.states if s.point is not None for r in s.point.refused
+                if r.decision.kind == "use" and r.decision.value == "Boomerang"]
+    assert refusals and {r.rule for r in refusals} == {"rule_use_restriction"}
+    out = _run("card-boomerang-1", cards_root)
+    assert out.final.zone("runner.deck") == ("Boomerang",)
