@@ -37,6 +37,7 @@ EVENT_PHRASES = {
     "played": "a card is played",
     "trashed": "a card is trashed",
     "moved_to_root": "a card is moved to the root of a server",
+    "uninstalled": "a card is uninstalled",
     "scored": "an agenda is scored",
     "stolen": "an agenda is stolen",
     "forfeited": "an agenda is forfeited",

@@ -87,8 +87,8 @@ def render_ability(ability: Ability) -> str:
         count = "X" if ability.brk.x else "all" if ability.brk.count is None else str(ability.brk.count)
         body = f"break {count} {ability.brk.subtype + ' ' if ability.brk.subtype else ''}subroutine"
         body += "s" if ability.brk.count != 1 else ""
-        if ability.effects:  # "Break 1 subroutine on this ice. The Corp gets +1 allotted [click] ..."
-            body += f"; {render_all(ability.effects)}"
+        if ability.effects:  # what the ability does after breaking ("When this run ends, ...": Boomerang)
+            body += f". {render_all(ability.effects)}"
     if ability.cost is not None:
         body = f"{ability.cost.render()}: {body}"
     parts.append(body)

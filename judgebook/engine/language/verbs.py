@@ -4,8 +4,9 @@
     {search: {zone: deck, side: you, type: hardware}, then: [{add_to_hand: target}]}
     {host: <selector>, onto: <selector>}                    host a card onto another without installing it
     {move: <selector>, to: hand | deck_top | deck_bottom | discard | score}
-    {swap: <selector of 2 installed cards>}  |  {swap: <selector of 1>, with: <selector>}
+    {swap: <selector of 2 installed cards>}  |  {swap: <selector of 1>, with: <a reference, or a selector of 1>}
     {move_to_root: self, server: another}                  move an installed upgrade to another server's root
+    {move_to_root: self, server: chosen}                   ... to the root of the server the chosen card is in
 
 Each is parsed, rendered and run here; the frames they push for their decisions (the order chosen,
 the card found, the cards swapped) and their state changes are in `judgebook.engine.rules.verbs`.
@@ -183,7 +184,8 @@ class Move(Instruction):
 @dataclass(frozen=True)
 class MoveToRoot(Instruction):
     """Move an installed upgrade to the root of another server ("you may move this upgrade to the root of
-    another server"): the Corp chooses the server; the card stays installed, rezzed or not, with its counters,
+    another server"): the Corp chooses the server (`server: chosen`: the server of the card chosen earlier, "the
+    server that piece of ice is protecting"); the card stays installed, rezzed or not, with its counters,
     the same object (rule_object_move_known_location)."""
 
     selector: Selector
@@ -192,7 +194,7 @@ class MoveToRoot(Instruction):
 
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> MoveToRoot:
-        server = want_str(mods, "server", whole, "another", ("another",)) or "another"
+        server = want_str(mods, "server", whole, "another", ("another", "chosen")) or "another"
         return cls(parse_selector(arg, at), server)
 
     def possible(self, g: Game, ctx: Ctx) -> bool:
@@ -204,9 +206,13 @@ class MoveToRoot(Instruction):
         from judgebook.engine.rules import verbs
 
         targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        if self.server == "chosen":  # the server the card chosen earlier is in ("that piece of ice is protecting")
+            return verbs.move_to_root_of_chosen(g, ctx, targets[0]) if targets else g
         return verbs.move_to_root(g, ctx, targets[0]) if targets else g
 
     def render(self) -> str:
+        if self.server == "chosen":
+            return f"move {self.selector.render()} to the root of the server that card is in"
         return f"move {self.selector.render()} to the root of another server"
 
 
@@ -234,9 +240,9 @@ class Swap(Instruction):
                 where.fail("swapping cards in a deck is not implemented: swap installed cards")
         if other is None and sel.count != 2:
             at.fail("swap picks two cards (`count: 2`), or one card and `with:` the other")
-        if other is not None and (sel.count != 1 or other.chooses):
+        if other is not None and (sel.count != 1 or (other.chooses and other.count != 1)):
             whole.key(mods, "with").fail("with `with:`, the selector picks one card and `with` names the other "
-                                         "(self, target, ...)")
+                                         "(self, target, ...) or chooses it (`count: 1`)")
         return cls(sel, other)
 
     def possible(self, g: Game, ctx: Ctx) -> bool:
@@ -247,6 +253,11 @@ class Swap(Instruction):
         from judgebook.engine.rules import verbs
 
         cards = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))[:2]
+        if self.other is not None and self.other.chooses:
+            # "Swap 1 piece of ice protecting that server with another installed piece of ice": the second is
+            # chosen once the first is, among the other cards that match.
+            others = tuple(c for c in self.other.candidates(g, ctx) if c not in cards[:1])
+            return verbs.choose_swap_partner(g, ctx, tuple(cards[:1]), others)
         if self.other is not None:
             cards = tuple(cards[:1]) + tuple(self.other.candidates(g, ctx)[:1])
         return verbs.swap(g, ctx, cards)

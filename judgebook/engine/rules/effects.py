@@ -125,6 +125,8 @@ def draw(g: Game, side: Side, n: int) -> Game:
 def move(g: Game, cid: str, zone: str, index: int | None = None) -> Game:
     """Move a card; a move to a new zone makes a new object (rule_new_object): counters and rez state go."""
     card = g.cards[cid]
+    was_installed = q.is_installed(g, cid)
+    was_active = was_installed and q.is_active(g, cid)
     zones = dict(g.zones)
     zones[card.zone] = tuple(c for c in zones.get(card.zone, ()) if c != cid)
     here = list(zones.get(zone, ()))
@@ -148,6 +150,10 @@ def move(g: Game, cid: str, zone: str, index: int | None = None) -> Game:
     if hosted and not keep and not zone.startswith(("corp.server.", "runner.rig")):
         for h in hosted:  # hosted cards are trashed with their host (rule_hosted_host_leaves)
             g = move(g, h, f"{g.cards[h].owner}.discard")
+    if was_installed and not q.is_installed(g, cid):
+        from judgebook.engine.rules.movement import uninstalled
+
+        g = uninstalled(g, cid, was_active)
     return g
 
 

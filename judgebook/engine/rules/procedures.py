@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from judgebook.engine.language.instructions import Install, Trace
 
 
-SERVER_CHOICES = ("remote", "central", "any")  # `server:` words that let the Corp choose the server
+SERVER_CHOICES = ("remote", "central", "any", "another")  # `server:` words that let the Corp choose the server
 
 
 def region_limit(g: Game, cid: str) -> Game:
@@ -121,6 +121,8 @@ class InstallWhere(Frame):
         d = q.definition(g, self.card)
         want = self.ins.server
         servers = [s for s in g.servers if want == "any" or (want == "central") == (s in q.CENTRAL)]
+        if want == "another":  # "in the root of or protecting another server": any but this card's
+            servers = [s for s in g.servers if s != q.server_of(g, self.ctx.source)]
         if d.type in ("agenda", "asset"):
             servers = [s for s in servers if s not in q.CENTRAL]
         if want != "central":

@@ -99,4 +99,4 @@ def _sees_own_move(g: Game, cid: str, ev: GameEvent) -> bool:
     # Only an active card's ability stays active as the card moves to an inactive zone: an unrezzed asset
     # trashed by the Runner does not trigger its "when trashed" ability.
     # A forfeited agenda leaves its score area (where it was active) for the removed-from-game zone.
-    return ev.name in ("access", "forfeited") or (ev.name == "trashed" and bool(ev.get("active")))
+    return ev.name in ("access", "forfeited") or (ev.name in ("trashed", "uninstalled") and bool(ev.get("active")))

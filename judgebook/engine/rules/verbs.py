@@ -207,18 +207,53 @@ class ChooseRoot(Frame):
                            "rule_object_move_known_location", opts, (), default=0, path=path(g))
 
     def choose(self, g: Game, option: Option) -> Game:
-        g = pop(g)
-        server = str(option.decision.value[0])
-        before = g.cards[self.card].zone
-        zone = q.root_zone(server)
-        zones = dict(g.zones)
-        zones[before] = tuple(c for c in zones[before] if c != self.card)
-        zones[zone] = tuple(zones.get(zone, ())) + (self.card,)
-        # The same object (rule_object_move_known_location): rez state, counters and hosted cards stay.
-        g = replace(g, zones=FMap(zones), cards=g.cards.set(self.card, replace(g.cards[self.card], zone=zone)))
-        return emit(g, event("moved_to_root", card=self.card, server=server, player=self.ctx.controller),
-                    f"{self.card} moves to the root of {server}", "rule_object_move_known_location",
-                    self.ctx.controller)
+        return _to_root(pop(g), self.ctx, self.card, str(option.decision.value[0]))
+
+
+def _to_root(g: Game, ctx: Ctx, card: str, server: str) -> Game:
+    before = g.cards[card].zone
+    zone = q.root_zone(server)
+    zones = dict(g.zones)
+    zones[before] = tuple(c for c in zones[before] if c != card)
+    zones[zone] = tuple(zones.get(zone, ())) + (card,)
+    # The same object (rule_object_move_known_location): rez state, counters and hosted cards stay.
+    g = replace(g, zones=FMap(zones), cards=g.cards.set(card, replace(g.cards[card], zone=zone)))
+    return emit(g, event("moved_to_root", card=card, server=server, player=ctx.controller),
+                f"{card} moves to the root of {server}", "rule_object_move_known_location", ctx.controller)
+
+
+def move_to_root_of_chosen(g: Game, ctx: Ctx, cid: str) -> Game:
+    """To the root of the server the card chosen earlier is in (Mercia B4LL4RD: the ice just installed)."""
+    server = q.server_of(g, ctx.chosen[0]) if ctx.chosen and ctx.chosen[0] in g.cards else None
+    if server is None or server not in roots_to_move_to(g, cid):
+        return log(g, "no_move", f"{cid} cannot move to the root of that server: nothing happens",
+                   "rule_install_to_invalid_destination", ctx.controller, card=cid)
+    return _to_root(g, ctx, cid, server)
+
+
+def choose_swap_partner(g: Game, ctx: Ctx, first: tuple[str, ...], others: tuple[str, ...]) -> Game:
+    if not first or not others:
+        return log(g, "no_swap", "no two installed cards to swap: nothing happens", "rule_swap_only_to_valid_location",
+                   ctx.controller, card=ctx.source)
+    return push(g, ChooseSwapWith(ctx, first[0], others))
+
+
+@dataclass(frozen=True)
+class ChooseSwapWith(Frame):
+    """The second card of a swap, chosen once the first is: `{target: [card]}`."""
+
+    ctx: Ctx
+    first: str
+    others: tuple[str, ...]
+
+    def step(self, g: Game) -> ChoicePoint:
+        opts = tuple(Option(decision("target", [c]), f"swap {self.first} with {c}", "rule_swap_installed_cards")
+                     for c in self.others)
+        return ChoicePoint(self.ctx.controller, "target", f"choose the card to swap with {self.first}",
+                           "rule_swap_installed_cards", opts, (), default=0, path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        return swap(pop(g), self.ctx, (self.first, str(option.decision.value[0])))
 
 
 def swap(g: Game, ctx: Ctx, cards: tuple[str, ...]) -> Game:

@@ -673,7 +673,7 @@ def _drop_stale(g: Game) -> Game:
     keep = []
     for p in g.pending:
         ab = p.delayed or find_ability(g, p.card, p.ability)
-        own_move = p.event.get("card") == p.card and p.event.name in ("trashed", "access", "forfeited")
+        own_move = p.event.get("card") == p.card and p.event.name in ("trashed", "access", "forfeited", "uninstalled")
         if (
             p.delayed is None
             and ab is not None
