@@ -58,3 +58,43 @@ def test_stegodon_lowers_icebreakers_only_during_the_run_with_a_derez(cards_root
     assert strength(out.final, "Fracter") == 2
     sc, out = _replay(SCENARIOS / "card-stegodon_mk_iv-2.yaml", cards_root)
     assert "derezzed" not in [s.kind for s in out.steps]
+
+
+def test_lightning_laboratory_derezzes_the_remembered_server_s_ice_when_the_turn_ends(cards_root: Path):
+    """card-lightning_laboratory-1: the free rez happens as the run begins; when the turn ends (no run in
+    progress, so `attacked` names nothing) the delayed ability derezzes the ice protecting HQ, the
+    remembered server, and not R&D's (rule_delayed_conditional_ability)."""
+    _, out = _replay(SCENARIOS / "card-lightning_laboratory-1.yaml", cards_root)
+    seq = [(s.kind, s.card) for s in out.steps if s.kind in ("run_begins", "rezzed", "turn_ends", "derezzed")]
+    kinds = [k for k, _ in seq]
+    assert kinds[0] == "run_begins" and kinds[1:3] == ["rezzed", "rezzed"]
+    assert kinds.index("turn_ends") < kinds.index("derezzed")
+    assert {c for k, c in seq if k == "derezzed"} == {"Wall-1", "Wall-2"}
+    assert any(s.anchor == "rule_delayed_conditional_ability" for s in out.steps)
+
+
+def test_vaporframe_click_install_goes_in_its_own_root(cards_root: Path):
+    """ruling-vaporframe_fabricator-1: the first ability has no restriction on the root of this server."""
+    from judgebook.engine.state import queries as q
+
+    _, out = _replay(SCENARIOS / "ruling-vaporframe_fabricator-1.yaml", cards_root)
+    assert q.server_of(out.final, "Cellar") == "Server 1"
+    assert out.final.cards["Cellar"].zone == q.root_zone("Server 1")
+
+
+RULINGS = [p for p in MINE if p.stem.startswith("ruling-")]
+
+
+@pytest.mark.parametrize("path", RULINGS, ids=[p.stem for p in RULINGS])
+def test_ruling_scenario_names_its_ruling(path: Path, cards_root: Path):
+    import json
+
+    text = path.read_text(encoding="utf-8")
+    m = re.search(r'^source: "NetrunnerDB ruling: ([a-z0-9_]+), (\d{4}-\d\d-\d\d), (NSG-verified|not NSG-verified)"$',
+                  text, re.M)
+    assert m
+    card_id, date, verified = m.groups()
+    assert path.stem.startswith(f"ruling-{card_id}-")
+    rulings = json.loads((cards_root / "v2" / "rulings" / f"{card_id}.json").read_text(encoding="utf-8"))
+    assert any(r["date_update"] == date and r["nsg_rules_team_verified"] is (verified == "NSG-verified")
+               for r in rulings)

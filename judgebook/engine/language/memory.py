@@ -13,7 +13,7 @@ from judgebook.engine.language.context import PLAYER_WORDS, Ctx
 from judgebook.engine.language.grammar import possessive
 from judgebook.engine.language.instructions import Instruction, Mods, instruction
 from judgebook.engine.language.nodes import At
-from judgebook.engine.language.selectors import FILTERS, SERVER_WORDS, Filter, server_matches
+from judgebook.engine.language.selectors import FILTERS, SERVER_WORDS, Filter, Selector, parse_selector, server_matches
 from judgebook.engine.state.model import Game
 
 
@@ -113,3 +113,98 @@ class UnrunServer(Condition):
     def render(self) -> str:
         what = {"central": "a central server", "remote": "a remote server", "any": "a server"}[self.kind]
         return f"there is {what} you have not run this turn"
+
+
+THAT_SERVER = "that_server"
+
+
+def _plain(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {str(k): _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    return node
+
+
+def _naming(node: Any, server: str) -> Any:
+    """The instructions' node with the server remembered in place of `that_server`."""
+    if isinstance(node, dict):
+        return {k: _naming(v, server) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_naming(v, server) for v in node]
+    return server if node == THAT_SERVER else node
+
+
+@instruction("remember_server", "do")
+@dataclass(frozen=True, eq=False)
+class RememberServer(Instruction):
+    """ "... protecting that server" after the run: the attacked server is remembered when this resolves (the
+    current run's, or the triggering event's, as a run begins), and the instructions of `do` name it
+    `that_server` wherever a server goes ({derez: {zone: ice, protecting: that_server}}), also inside a
+    delayed ability they create ("when this turn ends, derez 2 pieces of ice protecting that server")."""
+
+    which: str  # attacked
+    instrs: tuple[Instruction, ...]
+    raw: str  # the instructions' node (JSON), named again with the remembered server when this resolves
+    line: int | None = None
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> RememberServer:
+        import json
+
+        from judgebook.engine.language.instructions import parse_instructions
+
+        if arg != "attacked":
+            at.fail("remember_server: attacked (the server a run attacks) is the only server remembered")
+        if not mods.get("do"):
+            whole.fail("remember_server needs `do`: the instructions that name `that_server`")
+        instrs = parse_instructions(mods["do"], whole.key(mods, "do"))
+        return cls(str(arg), instrs, json.dumps(_plain(mods["do"])), whole.line)
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        import json
+
+        from judgebook.engine.language.instructions import parse_instructions
+        from judgebook.engine.rules.memory import attacked_server
+        from judgebook.engine.rules.resolve import resolve_now
+
+        server = attacked_server(g, ctx)
+        if server is None:
+            return g
+        instrs = parse_instructions(_naming(json.loads(self.raw), server), At("remember_server.do", self.line))
+        return resolve_now(g, ctx, instrs, "rule_checkpoint_after_instruction_resolution")
+
+    def render(self) -> str:
+        from judgebook.engine.language.instructions import render_all
+
+        return render_all(self.instrs).replace(THAT_SERVER, "that server")
+
+
+@instruction("install_outside_this_root")
+@dataclass(frozen=True, eq=False)
+class InstallOutsideThisRoot(Instruction):
+    """ "Install 1 card from HQ, ignoring all costs. You cannot install that card in the root of this server":
+    the Corp chooses the server (as `install` with `server: any`), but not the root of the server this card is
+    in, or was in when the triggering event happened (a trashed card's event names its server); ice may still
+    be installed protecting that server."""
+
+    selector: Selector
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> InstallOutsideThisRoot:
+        return cls(parse_selector(arg, at))
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        return bool(self.selector.candidates(g, ctx))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.memory import install_outside_root
+
+        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        return install_outside_root(g, ctx, targets)
+
+    def render(self) -> str:
+        return (f"install {self.selector.render()}, ignoring all costs; you cannot install that card in the root "
+                "of this server")

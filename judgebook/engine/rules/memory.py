@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 from judgebook.engine.driver.choice import ChoicePoint, Refused, decision
 from judgebook.engine.language.context import Ctx
-from judgebook.engine.rules.procedures import ChooseServer
+from judgebook.engine.rules.procedures import ChooseServer, InstallWhere
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, Side
 
@@ -70,3 +70,47 @@ class ChooseUnrunServer(ChooseServer):
             if s not in self.among and (self.kind == "any" or (self.kind == "central") == (s in q.CENTRAL))
         ]
         return replace(point, refused=point.refused + tuple(run))
+
+
+def attacked_server(g: Game, ctx: Ctx) -> str | None:
+    """The server the current run attacks, or (a run's events being over) the one the triggering event names."""
+    from judgebook.engine.rules.frames import current_run
+
+    run = current_run(g)
+    if run is not None:
+        return str(run.server)
+    server = ctx.event.get("server") if ctx.event is not None else None
+    return str(server) if server is not None else None
+
+
+@dataclass(frozen=True)
+class InstallOutsideRoot(InstallWhere):
+    """The Corp's choice of server for `install_outside_this_root`: the root of `exclude` is refused
+    (rule_instruction_target); ice may still go protecting it."""
+
+    exclude: str | None = None
+
+    def step(self, g: Game) -> ChoicePoint:
+        point = super().step(g)
+        if self.exclude is None or q.definition(g, self.card).type == "ice":
+            return point
+        banned = [o for o in point.options if list(o.decision.value) == [self.exclude]]
+        kept = tuple(o for o in point.options if o not in banned)
+        refused = tuple(
+            Refused(o.decision, o.label, "rule_instruction_target", "not in the root of this server") for o in banned
+        )
+        return replace(point, options=kept, refused=point.refused + refused)
+
+
+def install_outside_root(g: Game, ctx: Ctx, targets: tuple[str, ...]) -> Game:
+    from judgebook.engine.language.instructions import Install
+    from judgebook.engine.language.selectors import Ref
+    from judgebook.engine.rules.frames import push
+
+    exclude = q.server_of(g, ctx.source)
+    if exclude is None and ctx.event is not None:
+        exclude = ctx.event.get("server")
+    ins = Install(Ref("target"), server="any")
+    for cid in reversed(targets):
+        g = push(g, InstallOutsideRoot(ctx, cid, ins, exclude))
+    return g
