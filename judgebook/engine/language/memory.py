@@ -4,3 +4,207 @@ Constructs of the card language added for the Standard pool (round 3, family `hi
 itself in its kind's registry when `instructions.py` imports this module."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from judgebook.engine.language.conditions import CONDITIONS, Condition
+from judgebook.engine.language.context import PLAYER_WORDS, Ctx
+from judgebook.engine.language.grammar import possessive
+from judgebook.engine.language.instructions import Instruction, Mods, instruction
+from judgebook.engine.language.nodes import At
+from judgebook.engine.language.selectors import FILTERS, SERVER_WORDS, Filter, Selector, parse_selector, server_matches
+from judgebook.engine.state.model import Game
+
+
+@CONDITIONS.register("action_phase")
+@dataclass(frozen=True, eq=False)
+class ActionPhase(Condition):
+    """It is this player's action phase ("rez only during your action phase"): their turn's structure is
+    at a step of its action phase (step_corp_turn_action_phase, step_runner_turn_action_phase)."""
+
+    who: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> ActionPhase:
+        if arg not in PLAYER_WORDS:
+            at.fail(f"action_phase is one of: {', '.join(PLAYER_WORDS)}")
+        return cls(str(arg))
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules.memory import in_action_phase
+
+        return in_action_phase(g, ctx.side(self.who))
+
+    def render(self) -> str:
+        return f"during {possessive(self.who)} action phase"
+
+
+@FILTERS.register("not_protecting")
+@dataclass(frozen=True, eq=False)
+class NotProtecting(Filter):
+    """Ice not protecting a server ("1 piece of ice not protecting the attacked server")."""
+
+    server: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> NotProtecting:
+        if not isinstance(arg, str):
+            at.fail(f"not_protecting is a server name or one of: {', '.join(SERVER_WORDS)}")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        from judgebook.engine.state import queries as q
+
+        return g.cards[cid].zone.endswith(".ice") and not server_matches(g, ctx, self.server, q.server_of(g, cid))
+
+    def render(self) -> str:
+        return f"not protecting {'this server' if self.server == 'this' else 'the ' + self.server + ' server'}"
+
+
+@instruction("run_not_run_this_turn")
+@dataclass(frozen=True, eq=False)
+class RunNotRunThisTurn(Instruction):
+    """ "Run a central server you have not run this turn": the Runner chooses among the servers of that kind
+    on which no run began this turn (run_begins facts of this turn); with none, there is no run."""
+
+    kind: str  # central | remote | any
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> RunNotRunThisTurn:
+        if arg not in ("central", "remote", "any"):
+            at.fail("run_not_run_this_turn is one of: central, remote, any")
+        return cls(str(arg))
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules.memory import servers_not_run
+
+        return bool(servers_not_run(g, ctx, self.kind))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.memory import run_not_run
+
+        return run_not_run(g, ctx, self.kind)
+
+    def render(self) -> str:
+        what = {"central": "a central server", "remote": "a remote server", "any": "a server"}[self.kind]
+        return f"run {what} you have not run this turn"
+
+
+@CONDITIONS.register("unrun_server")
+@dataclass(frozen=True, eq=False)
+class UnrunServer(Condition):
+    """Some server of a kind (central, remote, any) has had no run begin on it this turn."""
+
+    kind: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> UnrunServer:
+        if arg not in ("central", "remote", "any"):
+            at.fail("unrun_server is one of: central, remote, any")
+        return cls(str(arg))
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules.memory import servers_not_run
+
+        return bool(servers_not_run(g, ctx, self.kind))
+
+    def render(self) -> str:
+        what = {"central": "a central server", "remote": "a remote server", "any": "a server"}[self.kind]
+        return f"there is {what} you have not run this turn"
+
+
+THAT_SERVER = "that_server"
+
+
+def _plain(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {str(k): _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    return node
+
+
+def _naming(node: Any, server: str) -> Any:
+    """The instructions' node with the server remembered in place of `that_server`."""
+    if isinstance(node, dict):
+        return {k: _naming(v, server) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_naming(v, server) for v in node]
+    return server if node == THAT_SERVER else node
+
+
+@instruction("remember_server", "do")
+@dataclass(frozen=True, eq=False)
+class RememberServer(Instruction):
+    """ "... protecting that server" after the run: the attacked server is remembered when this resolves (the
+    current run's, or the triggering event's, as a run begins), and the instructions of `do` name it
+    `that_server` wherever a server goes ({derez: {zone: ice, protecting: that_server}}), also inside a
+    delayed ability they create ("when this turn ends, derez 2 pieces of ice protecting that server")."""
+
+    which: str  # attacked
+    instrs: tuple[Instruction, ...]
+    raw: str  # the instructions' node (JSON), named again with the remembered server when this resolves
+    line: int | None = None
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> RememberServer:
+        import json
+
+        from judgebook.engine.language.instructions import parse_instructions
+
+        if arg != "attacked":
+            at.fail("remember_server: attacked (the server a run attacks) is the only server remembered")
+        if not mods.get("do"):
+            whole.fail("remember_server needs `do`: the instructions that name `that_server`")
+        instrs = parse_instructions(mods["do"], whole.key(mods, "do"))
+        return cls(str(arg), instrs, json.dumps(_plain(mods["do"])), whole.line)
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        import json
+
+        from judgebook.engine.language.instructions import parse_instructions
+        from judgebook.engine.rules.memory import attacked_server
+        from judgebook.engine.rules.resolve import resolve_now
+
+        server = attacked_server(g, ctx)
+        if server is None:
+            return g
+        instrs = parse_instructions(_naming(json.loads(self.raw), server), At("remember_server.do", self.line))
+        return resolve_now(g, ctx, instrs, "rule_checkpoint_after_instruction_resolution")
+
+    def render(self) -> str:
+        from judgebook.engine.language.instructions import render_all
+
+        return render_all(self.instrs).replace(THAT_SERVER, "that server")
+
+
+@instruction("install_outside_this_root")
+@dataclass(frozen=True, eq=False)
+class InstallOutsideThisRoot(Instruction):
+    """ "Install 1 card from HQ, ignoring all costs. You cannot install that card in the root of this server":
+    the Corp chooses the server (as `install` with `server: any`), but not the root of the server this card is
+    in, or was in when the triggering event happened (a trashed card's event names its server); ice may still
+    be installed protecting that server."""
+
+    selector: Selector
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> InstallOutsideThisRoot:
+        return cls(parse_selector(arg, at))
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        return bool(self.selector.candidates(g, ctx))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.memory import install_outside_root
+
+        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        return install_outside_root(g, ctx, targets)
+
+    def render(self) -> str:
+        return (f"install {self.selector.render()}, ignoring all costs; you cannot install that card in the root "
+                "of this server")

@@ -11,6 +11,7 @@ from judgebook.engine.errors import IllegalDecision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import CardPart, Cost
 from judgebook.engine.language.quantities import Number
+from judgebook.engine.language.selectors import server_matches
 from judgebook.engine.language.statics import Cannot
 from judgebook.engine.rules.effects import forfeit, move, remove_from_game, set_player, tags_removed, trash
 from judgebook.engine.rules.frames import Call, Frame, current_run, event, log, path, pop, push
@@ -30,8 +31,8 @@ def cannot(g: Game, what: str, side: Side, server: str | None = None, card: str 
             continue
         if effect.player and ctx.side(effect.player) != side:
             continue
-        if effect.server and server and effect.server not in (server, "this"):
-            continue
+        if effect.server and server and not server_matches(g, ctx, effect.server, server):
+            continue  # a name, or `this`, `central`, `remote` ("cannot be made against a remote server")
         if effect.server == "this" and server != q.server_of(g, ctx.source):
             continue
         if effect.card is not None and card is not None and card not in effect.card.candidates(g, ctx):
