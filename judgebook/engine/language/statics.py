@@ -205,7 +205,8 @@ class AdditionalCost(Static):
         )
 
     def render(self) -> str:
-        return f"an additional cost of {self.cost.render()} to {self.to}"
+        where = {None: "", "this": " this server", "remote": " a remote server", "central": " a central server"}
+        return f"an additional cost of {self.cost.render()} to {self.to}{where.get(self.server, f' {self.server}')}"
 
 
 COST_CHANGE_TO = ("install", "play", "rez", "trash", "use")

@@ -142,6 +142,8 @@ def move(g: Game, cid: str, zone: str, index: int | None = None) -> Game:
         last_counters=card.last_counters if keep else FMap(),
         incarnation=card.incarnation + (0 if keep else 1),
         faceup=card.faceup if keep else not zone.endswith(("corp.deck", "corp.hand")),
+        # a card converted to an agenda stays one only in a score area (rule_add_card_to_score_area)
+        as_agenda=card.as_agenda if zone.endswith(".score") else None,
     )
     hosted = g.zone(f"hosted.{cid}")
     g = evolve(g, zones=FMap(zones), cards=g.cards.set(cid, new))

@@ -6,6 +6,7 @@ from judgebook.engine.language.cards import Ability
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.rules.frames import current_run, log
 from judgebook.engine.rules.values import ability_active
+from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Fact, Game, GameEvent, Pending, Side, evolve
 
 
@@ -28,7 +29,7 @@ def _trigger(g: Game, ev: GameEvent) -> Game:
     added: list[Pending] = []
     seq = g.seq
     for cid, card in g.cards.items():
-        d = g.library.card(card.name)
+        d = q.definition(g, cid)
         for ab in d.abilities:
             if ab.trigger is None or ab.trigger.event != ev.name:
                 continue

@@ -16,7 +16,7 @@ def statics(g: Game) -> Iterator[tuple[Static, Ctx]]:
     """Every static effect that applies now: active cards' static abilities whose `while:` holds, and
     lasting effects."""
     for cid, card in g.cards.items():
-        d = g.library.card(card.name)
+        d = q.definition(g, cid)
         for ab in d.abilities:
             if ab.static is None:
                 continue
@@ -121,7 +121,7 @@ def link(g: Game) -> int:
         g.library.card(g.cards[c].name).link for c in q.installed(g, "runner") if q.is_active(g, c)
     )
     ident = g.zone("runner.identity")
-    base += sum(g.library.card(g.cards[c].name).link for c in ident)
+    base += sum(q.definition(g, c).link for c in ident)
     return base + _modifier_sum(g, "link", side="runner")
 
 
