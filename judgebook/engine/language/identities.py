@@ -18,6 +18,7 @@ import functools
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from judgebook.engine.language.conditions import CONDITIONS, Condition
 from judgebook.engine.language.context import PLAYER_WORDS, Ctx, player_phrase
 from judgebook.engine.language.instructions import Instruction, Mods, instruction
 from judgebook.engine.language.nodes import At, check_keys, want_bool, want_int, want_str
@@ -184,3 +185,65 @@ class AgendaPointsToWin(Static):
         who = player_phrase(self.player)
         need = "need" if self.player == "you" else "needs"
         return f"{who} {need} {self.amount.render()} {'less' if self.minus else 'more'} agenda point(s) to win"
+
+
+# --- what happened to a card this turn ------------------------------------------------------------
+
+VERBS = {"installed": "install", "advanced": "advance", "rezzed": "rez", "played": "play", "trashed": "trash"}
+
+
+@CONDITIONS.register("card_this_turn")
+@dataclass(frozen=True, eq=False)
+class CardThisTurn(Condition):
+    """Whether a card (a reference: the event's card, the chosen one) was the card of one of these events this
+    turn ("an agenda that you did not install or advance this turn": only the Corp installs or advances it)."""
+
+    card: Selector
+    events: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> CardThisTurn:
+        check_keys(arg, ("card", "events"), at)
+        events = arg.get("events")
+        if not isinstance(events, list) or not events or not all(e in VERBS for e in events):
+            at.fail(f"card_this_turn needs `events`: a list of {', '.join(VERBS)}")
+        card = parse_selector(arg.get("card", "self"), at.key(arg, "card") if "card" in arg else at)
+        if card.chooses:
+            at.key(arg, "card").fail("card_this_turn names one card (self, event_card, chosen, ...)")
+        return cls(card, tuple(events))
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        cards = set(self.card.candidates(g, ctx))
+        return any(f.turn == g.turn and f.event.name in self.events and f.event.get("card") in cards
+                   for f in g.history)
+
+    def render(self) -> str:
+        return f"someone did {' or '.join(VERBS[e] for e in self.events)} {self.card.render()} this turn"
+
+
+# --- a server the card remembers ------------------------------------------------------------------
+
+
+@instruction("choose_server")
+@dataclass(frozen=True, eq=False)
+class ChooseServer(Instruction):
+    """"Choose a server": the controller chooses one of the servers that exist (`any`, or `remote` / `central`);
+    the card remembers it while it stays where it is, and `server: chosen` (an event filter, `run_on`) names it.
+    Decision: `{target: [SERVER]}`."""
+
+    among: str = "any"
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ChooseServer:
+        if arg not in ("any", "remote", "central"):
+            at.fail("choose_server is any, remote or central")
+        return cls(str(arg))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules import identities
+
+        return identities.choose_server(g, ctx, self.among)
+
+    def render(self) -> str:
+        return "choose a server" if self.among == "any" else f"choose a {self.among} server"

@@ -3,11 +3,12 @@ agenda in a score area, remote servers counted for a limit, and the score a play
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
+from judgebook.engine.driver.choice import ChoicePoint, Option, decision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.rules.effects import move
-from judgebook.engine.rules.frames import event, log
+from judgebook.engine.rules.frames import Frame, event, log, path, pop, push
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, Side, evolve
@@ -56,3 +57,37 @@ def points_to_win(g: Game, side: Side) -> int:
             n = effect.amount.value(g, ctx)
             need += -n if effect.minus else n
     return need
+
+
+def choose_server(g: Game, ctx: Ctx, among: str) -> Game:
+    servers = tuple(s for s in g.servers if (s in q.CENTRAL or s in existing_remotes(g))
+                    and (among == "any" or (among == "central") == (s in q.CENTRAL)))
+    if not servers:
+        return log(g, "no_target", "no server to choose: nothing happens", "rule_do_as_much_as_you_can",
+                   ctx.controller, card=ctx.source)
+    return push(g, ChooseServerFrame(ctx, servers))
+
+
+@dataclass(frozen=True)
+class ChooseServerFrame(Frame):
+    """The controller chooses a server the card remembers: `{target: [server]}`."""
+
+    ctx: Ctx
+    servers: tuple[str, ...]
+    label = "choose a server"
+
+    def step(self, g: Game) -> ChoicePoint:
+        why = "rule_object_subroutine_targets"  # a server is chosen as the instruction resolves
+        opts = tuple(Option(decision("target", [s]), f"choose {s}", why) for s in self.servers)
+        return ChoicePoint(self.ctx.controller, "target", f"choose a server for {self.ctx.source}", why, opts, (),
+                           default=0, path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        g = pop(g)
+        server = str(option.decision.value[0])
+        cid = self.ctx.source
+        if cid not in g.cards:
+            return g
+        g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], chosen=server)))
+        return log(g, "chosen", f"{cid}: {server} is the chosen server", "rule_object_subroutine_targets",
+                   self.ctx.controller, how="chosen", card=cid)
