@@ -247,3 +247,59 @@ class ChooseServer(Instruction):
 
     def render(self) -> str:
         return "choose a server" if self.among == "any" else f"choose a {self.among} server"
+
+
+# --- draws replaced or looked ahead of ------------------------------------------------------------
+
+
+@STATICS.register("draw_action")
+@dataclass(frozen=True, eq=False)
+class DrawAction(Static):
+    """"The first time each turn you take the basic action to draw 1 card, instead draw N cards": the basic
+    action's draw is replaced as the action resolves, after its cost is paid and before any draw is imminent
+    (NetrunnerDB ruling on Verbal Plasticity, 2021-10-11); `player` (default you)."""
+
+    draw: int
+    first_this_turn: bool
+    player: str = "you"
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> DrawAction:
+        check_keys(arg, ("draw", "first_this_turn", "player"), at)
+        n = want_int(arg, "draw", at)
+        if n is None or n < 0:
+            at.fail("draw_action needs `draw`: how many cards the basic action draws instead")
+        return cls(n, want_bool(arg, "first_this_turn", at),
+                   want_str(arg, "player", at, "you", PLAYER_WORDS) or "you")
+
+    def render(self) -> str:
+        when = "the first time each turn " if self.first_this_turn else "whenever "
+        who = player_phrase(self.player)
+        return f"{when}{who} take the basic action to draw 1 card, instead draw {self.draw} cards"
+
+
+@STATICS.register("look_before_draw")
+@dataclass(frozen=True, eq=False)
+class LookBeforeDraw(Static):
+    """"[interrupt] → The first time each turn you would draw any number of cards, look at the top X cards of
+    your stack. Add 1 of those cards to the bottom of your stack. X is the number of cards you would draw plus
+    `extra`": before the first draw of the turn (a draw of the basic action included) the player looks at the
+    top X cards and puts `bottom` of them at the bottom of their deck (decision `{target: [cards]}`), then draws."""
+
+    extra: int
+    bottom: int
+    player: str = "you"
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> LookBeforeDraw:
+        check_keys(arg, ("extra", "bottom", "player"), at)
+        extra, bottom = want_int(arg, "extra", at, 0) or 0, want_int(arg, "bottom", at, 1) or 0
+        if bottom < 1:
+            at.fail("look_before_draw puts at least 1 card at the bottom (`bottom`)")
+        return cls(extra, bottom, want_str(arg, "player", at, "you", PLAYER_WORDS) or "you")
+
+    def render(self) -> str:
+        who = player_phrase(self.player)
+        return (f"[interrupt] the first time each turn {who} would draw any number of cards, look at the top X "
+                f"cards of {'your' if self.player == 'you' else 'their'} deck; add {self.bottom} of those cards to "
+                f"the bottom of the deck (X: the number of cards {who} would draw plus {self.extra})")

@@ -91,3 +91,70 @@ class ChooseServerFrame(Frame):
         g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], chosen=server)))
         return log(g, "chosen", f"{cid}: {server} is the chosen server", "rule_object_subroutine_targets",
                    self.ctx.controller, how="chosen", card=cid)
+
+
+def _drawn_this_turn(g: Game, side: Side, action: bool = False) -> int:
+    return sum(1 for f in g.history if f.turn == g.turn and f.event.name == "drawn" and f.event.get("player") == side
+               and (not action or f.event.get("action")))
+
+
+def draw_action_count(g: Game, side: Side) -> int:
+    """How many cards the basic action to draw draws: 1, unless a `draw_action` static replaces it."""
+    from judgebook.engine.language.identities import DrawAction
+    from judgebook.engine.rules.values import statics
+
+    for effect, ctx in statics(g):
+        if isinstance(effect, DrawAction) and ctx.side(effect.player) == side:
+            if not effect.first_this_turn or _drawn_this_turn(g, side, action=True) == 0:
+                return effect.draw
+    return 1
+
+
+def look_before_draw(g: Game, side: Side, n: int, action: bool) -> Game | None:
+    """The first draw of the turn with a `look_before_draw` static active: the player looks at the top X cards
+    and chooses which go to the bottom, then draws (a frame); None when no such static applies."""
+    from judgebook.engine.language.identities import LookBeforeDraw
+    from judgebook.engine.rules.values import statics
+
+    if n <= 0 or _drawn_this_turn(g, side) > 0:
+        return None
+    for effect, ctx in statics(g):
+        if isinstance(effect, LookBeforeDraw) and ctx.side(effect.player) == side:
+            top = g.zone(f"{side}.deck")[: n + effect.extra]
+            if not top:
+                return None
+            g = log(g, "look_at", f"the {side} looks at the top {len(top)} card(s) of their deck before drawing",
+                    "rule_interrupt", side, card=ctx.source)
+            return push(g, LookBeforeDrawFrame(ctx.source, side, n, action, top, min(effect.bottom, len(top))))
+    return None
+
+
+@dataclass(frozen=True)
+class LookBeforeDrawFrame(Frame):
+    """The cards looked at that go to the bottom of the deck (`{target: [cards]}`); then the draw happens."""
+
+    source: str
+    side: Side
+    n: int
+    action: bool
+    top: tuple[str, ...]
+    bottom: int
+    label = "look before drawing"
+
+    def step(self, g: Game) -> ChoicePoint:
+        from itertools import combinations
+
+        opts = tuple(Option(decision("target", list(c)), f"{', '.join(c)} to the bottom", "rule_interrupt")
+                     for c in combinations(self.top, self.bottom))
+        return ChoicePoint(self.side, "target", f"{self.source}: cards to the bottom of the deck", "rule_interrupt",
+                           opts, (), default=0, path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        from judgebook.engine.rules.effects import draw
+
+        g = pop(g)
+        for cid in (str(c) for c in option.decision.value):
+            g = move(g, cid, f"{self.side}.deck")
+            g = log(g, "moved", f"{cid} goes to the bottom of the {self.side}'s deck", "rule_interrupt", self.side,
+                    how="chosen", card=self.source)
+        return draw(g, self.side, self.n, action=self.action, looked=True)

@@ -162,7 +162,9 @@ class Action(Frame):
 
             return apply_amount(g, Ctx(f"{side}.identity", side), "gain_credits", side, 1)
         if kind == "draw":
-            return draw(g, side, 1)
+            from judgebook.engine.rules.identities import draw_action_count
+
+            return draw(g, side, draw_action_count(g, side), action=True)
         if kind == "run":
             from judgebook.engine.rules.run import start_run
 
