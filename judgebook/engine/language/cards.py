@@ -123,6 +123,8 @@ class CardDef(Value):
     line: int | None = None
     id: str | None = None  # the NetrunnerDB id the definition is keyed by (statistics joined by it)
     partial: str | None = None  # what of the printed card the language cannot say, and why
+    back: CardDef | None = None  # a double-faced identity's other face (`flip:`; rule_identity_double_sided)
+    face_title: str | None = None  # that other face's own printed title
 
     def ability(self, ability_id: str) -> Ability | None:
         return next((a for a in self.abilities if a.id == ability_id), None)
@@ -272,6 +274,7 @@ CARD_KEYS = (
     "code",
     "id",
     "partial",
+    "flip",
 )
 
 
@@ -321,6 +324,43 @@ def parse_card(node: Any, at: At, file: str | None = None) -> CardDef:
         line=node_line(node, at.line),
         id=want_str(node, "id", at),
         partial=_partial(node, at),
+        back=_back(node, at, ctype, side, parsed, file),
+    )
+
+
+BACK_KEYS = ("name", "subtypes", "link", "abilities")
+
+
+def _back(node: Any, at: At, ctype: str, side: str, front: tuple[Ability, ...], file: str | None) -> CardDef | None:
+    """`flip: {name, subtypes?, link?, abilities}`: the other face of a double-faced identity, active only while
+    it is faceup (rule_identity_double_sided); its statistics are stated here (tests check them against
+    NetrunnerDB's `faces`). Its ability ids differ from the front's, so an ability pending from one face never
+    resolves as the other's."""
+    if "flip" not in node:
+        return None
+    where = at.key(node, "flip")
+    if ctype != "identity":
+        where.fail("only an identity has another face to flip to")
+    body = check_keys(node["flip"], BACK_KEYS, where)
+    if "name" not in body:
+        where.fail("the other face needs its `name` (its printed title)")
+    abilities = want_list(body, "abilities", where)
+    ab_at = where.key(body, "abilities")
+    parsed = tuple(parse_ability(a, ab_at.key(abilities, i), i, ctype) for i, a in enumerate(abilities))
+    ids = [a.id for a in front] + [a.id for a in parsed]
+    if len(set(ids)) != len(ids):
+        ab_at.fail(f"the two faces' ability ids must all differ: {ids}")
+    return CardDef(
+        name=str(node["name"]),  # the same card: it is looked up by the front's title
+        side=side,
+        type=ctype,
+        subtypes=tuple(str(s) for s in want_list(body, "subtypes", where)),
+        link=want_int(body, "link", where, 0) or 0,
+        face_title=str(body["name"]),
+        abilities=parsed,
+        file=file,
+        line=node_line(body, where.line),
+        id=want_str(node, "id", at),
     )
 
 

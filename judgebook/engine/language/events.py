@@ -164,7 +164,7 @@ class OnServer(EventFilter):
         if self.among:
             return " or ".join(self.among)
         return {"this": "this server", "central": "a central server", "remote": "a remote server",
-                "mark": "the Runner's mark"}.get(self.server, self.server)
+                "mark": "the Runner's mark", "chosen": "the chosen server"}.get(self.server, self.server)
 
     def render(self) -> str:
         return f"on {self.place()}"

@@ -481,6 +481,8 @@ def server_matches(g: Game, ctx: Ctx, want: str, server: str | None) -> bool:
         from judgebook.engine.rules.values import mark
 
         return server == mark(g)
+    if want == "chosen":  # the server this card chose (choose_server)
+        return ctx.source in g.cards and server == g.cards[ctx.source].chosen
     return server == want
 
 

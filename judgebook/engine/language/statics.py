@@ -213,7 +213,8 @@ class AdditionalCost(Static):
     def render(self) -> str:
         to = "trash with the basic action" if self.to == "trash_resource" else self.to
         what = f" {self.cards.render_kind()}" if self.cards is not None else ""
-        return f"an additional cost to {to}{what}: {self.cost.render()}"
+        where = {None: "", "this": " this server", "remote": " a remote server", "central": " a central server"}
+        return f"an additional cost to {to}{what}{where.get(self.server, f' {self.server}')}: {self.cost.render()}"
 
 
 COST_CHANGE_TO = ("install", "play", "rez", "trash", "use")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from judgebook.engine.rules.frames import current_encounter, log
+from judgebook.engine.rules.identities import points_to_win
 from judgebook.engine.state.model import SIDES, Game, Lasting, evolve
 
 
@@ -14,7 +15,8 @@ def checkpoint(g: Game) -> Game:
     for side in SIDES:
         from judgebook.engine.rules.values import agenda_points
 
-        if agenda_points(g, side) >= 7:
+        points = agenda_points(g, side)
+        if points >= 7 or points >= points_to_win(g, side):
             from judgebook.engine.rules.effects import win
 
             return win(g, side, "agenda_points", "step_checkpoint_agenda_points")

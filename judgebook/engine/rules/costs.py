@@ -55,7 +55,7 @@ def would_be_prevented(g: Game, what: str, kind: str | None) -> bool:
             return True
     ev = event(WOULD[what], damage_type=kind, amount=1)
     for cid, card in g.cards.items():
-        for ab in g.library.card(card.name).abilities:
+        for ab in q.definition(g, cid).abilities:
             if ab.trigger is None or ab.trigger.event != ev.name or ab.optional:
                 continue
             if not any(isinstance(e, ChangeImminent) and e.what == what and not e.increase for e in ab.effects):

@@ -102,11 +102,18 @@ def purge(g: Game, side: Side) -> Game:
     return emit(g, event("purge", player=side), "the Corp purges virus counters", "rule_purge", side)
 
 
-def draw(g: Game, side: Side, n: int) -> Game:
+def draw(g: Game, side: Side, n: int, action: bool = False, looked: bool = False) -> Game:
+    """Draw n cards; `action`: the basic action's draw; `looked`: an interrupt already looked at the deck."""
     from judgebook.engine.rules.costs import cannot
 
     if cannot(g, "draw", side):
         return log(g, "cannot_draw", f"the {side} cannot draw cards", "rule_cannot_precedence", side)
+    if not looked:  # "the first time each turn you would draw…" (language/identities.py)
+        from judgebook.engine.rules.identities import look_before_draw
+
+        pushed = look_before_draw(g, side, n, action)
+        if pushed is not None:
+            return pushed
     deck = g.zone(f"{side}.deck")
     if side == "corp" and n > len(deck):
         return win(g, "runner", "rnd_empty", "rule_empty_rnd")
@@ -115,7 +122,7 @@ def draw(g: Game, side: Side, n: int) -> Game:
         g = move(g, cid, f"{side}.hand")
     return emit(
         g,
-        event("drawn", player=side, amount=len(taken)),
+        event("drawn", player=side, amount=len(taken), action=True if action else None),
         f"the {side} draws {len(taken)} card(s)",
         "rule_draw_procedure",
         side,
@@ -144,6 +151,8 @@ def move(g: Game, cid: str, zone: str, index: int | None = None) -> Game:
         last_counters=card.last_counters if keep else FMap(),
         incarnation=card.incarnation + (0 if keep else 1),
         faceup=card.faceup if keep else not zone.endswith(("corp.deck", "corp.hand")),
+        # a card converted to an agenda stays one only in a score area (rule_add_card_to_score_area)
+        as_agenda=card.as_agenda if zone.endswith(".score") else None,
     )
     hosted = g.zone(f"hosted.{cid}")
     g = evolve(g, zones=FMap(zones), cards=g.cards.set(cid, new))

@@ -65,11 +65,15 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
         server = ins.server
         if server == "this" or (server is None and ins.position == "inward_of_self"):
             server = q.server_of(g, ctx.source)
+        from judgebook.engine.language.identities import remote_limit_refuses
         from judgebook.engine.language.statics import server_only_refuses
 
         if server_only_refuses(d, server or "new"):
             return log(g, "cannot_install", f"{cid} cannot be installed in {server}", "rule_x_server_only", side,
                        card=cid)
+        if remote_limit_refuses(g, server):
+            return log(g, "cannot_install", f"{cid} cannot be installed in a new remote server",
+                       "rule_limit_remote_servers", side, card=cid)
         if server in (None, "new"):
             n = 1 + sum(1 for s in g.servers if s.startswith("Server "))
             server = f"Server {n}"
@@ -125,7 +129,9 @@ class InstallWhere(Frame):
             servers = [s for s in g.servers if s != q.server_of(g, self.ctx.source)]
         if d.type in ("agenda", "asset"):
             servers = [s for s in servers if s not in q.CENTRAL]
-        if want != "central":
+        from judgebook.engine.language.identities import remote_limit_refuses
+
+        if want != "central" and not remote_limit_refuses(g, "new"):
             servers.append("new")
         opts = tuple(Option(decision("target", [s]), f"install {self.card} in {s}", "rule_installing") for s in servers)
         return ChoicePoint("corp", "target", f"the server to install {self.card} in", "rule_installing", opts,

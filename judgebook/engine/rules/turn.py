@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import Cost
+from judgebook.engine.language.identities import remote_limit_refuses
 from judgebook.engine.language.quantities import Number
 from judgebook.engine.language.statics import server_only_refuses
 from judgebook.engine.rules import costs
@@ -162,7 +163,9 @@ class Action(Frame):
 
             return apply_amount(g, Ctx(f"{side}.identity", side), "gain_credits", side, 1)
         if kind == "draw":
-            return draw(g, side, 1)
+            from judgebook.engine.rules.identities import draw_action_count
+
+            return draw(g, side, draw_action_count(g, side), action=True)
         if kind == "run":
             from judgebook.engine.rules.run import start_run
 
@@ -330,6 +333,8 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                     why = ("rule_cannot_precedence", "a card forbids installing it there")
                 if server_only_refuses(card_def, server):
                     why = ("rule_x_server_only", f"{cid} cannot be installed in {server}")
+                if remote_limit_refuses(g, server):
+                    why = ("rule_limit_remote_servers", "a limit on remote servers forbids a new one")
                 if why:
                     refused.append(Refused(d, f"install {cid} in {server}", why[0], why[1]))
                 else:
@@ -464,7 +469,7 @@ def _pay_and_resolve(g: Game, side: Side, cid: str, pay: bool, server: str | Non
         price = Number(costs.changed(g, "play", cid, d.cost or 0))
         g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(cid, side), side, "play")
     before = g.pending
-    g = emit(g, event("played", card=cid, player=side), f"the {side} plays {cid}", "rule_playing", side)
+    g = emit(g, event("played", card=cid, type=d.type, player=side), f"the {side} plays {cid}", "rule_playing", side)
     plays = [ab for ab in d.abilities if ab.kind == "play"]
     effects = tuple(e for ab in plays for e in ab.effects)
     g = push(g, Call(_to_discard, (cid,)))

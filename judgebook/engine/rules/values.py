@@ -124,7 +124,7 @@ def link(g: Game) -> int:
         g.library.card(g.cards[c].name).link for c in q.installed(g, "runner") if q.is_active(g, c)
     )
     ident = g.zone("runner.identity")
-    base += sum(g.library.card(g.cards[c].name).link for c in ident)
+    base += sum(q.definition(g, c).link for c in ident)
     return base + _modifier_sum(g, "link", side="runner")
 
 

@@ -50,6 +50,9 @@ class Card:
     # The counters it had when it last moved to a new zone: its last known information, for an ability
     # still resolving after its card left play ("[trash]: gain 2[c] for each hosted counter").
     last_counters: Counters = NO_COUNTERS
+    flipped: bool = False  # a double-faced identity shows its other face (language/identities.py)
+    # Added to a score area "as an agenda" (rule_add_card_to_score_area): (agenda points, subtypes) it has there.
+    as_agenda: tuple[int, tuple[str, ...]] | None = None
 
     def count(self, kind: str) -> int:
         return self.counters.get(kind, 0)
