@@ -6,7 +6,6 @@ from judgebook.engine.language.cards import Ability
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.rules.frames import current_run, log
 from judgebook.engine.rules.values import ability_active
-from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Fact, Game, GameEvent, Pending, Side, evolve
 
 
