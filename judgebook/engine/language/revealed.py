@@ -20,10 +20,10 @@ from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, GameEvent
 
 
-@instruction("repeat")
+@instruction("do_times")
 @dataclass(frozen=True, eq=False)
-class Repeat(Instruction):
-    """{repeat: {times: QUANTITY, do: [...]}}: "for each agenda revealed this way, you may place 1 advancement
+class DoTimes(Instruction):
+    """{do_times: {times: QUANTITY, do: [...]}}: "for each agenda revealed this way, you may place 1 advancement
     counter on an installed card". The quantity is read once, as the instruction resolves; the instructions
     then resolve that many times, each time choosing afresh (unlike `for_each`, whose body acts on each card).
     The cards chosen earlier in the ability stay `chosen` for the quantity."""
@@ -33,10 +33,10 @@ class Repeat(Instruction):
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
-    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Repeat:
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> DoTimes:
         check_keys(arg, ("times", "do"), at)
         if not isinstance(arg, dict) or "times" not in arg or "do" not in arg:
-            at.fail("repeat needs `times` (a quantity) and `do` (instructions)")
+            at.fail("do_times needs `times` (a quantity) and `do` (instructions)")
         return cls(parse_quantity(arg["times"], at.key(arg, "times")), parse_instructions(arg["do"], at.key(arg, "do")))
 
     def run(self, g: Game, ctx: Ctx) -> Game:
