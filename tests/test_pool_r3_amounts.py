@@ -81,17 +81,17 @@ def test_a_cost_has_one_x():
 def test_up_to_modes_the_chooser_stops_with_rule_choose_next_mode(cards_root: Path):
     out = _out("card-wall_to_wall-1", cards_root)
     chose = [s.anchor for s in out.steps if s.kind == "choose"]
-    assert chose == ["rule_mandatory_choice", "rule_mandatory_choice", "rule_choose_next_mode"]
+    assert chose == ["rule_choice_instruction", "rule_choice_instruction", "rule_choose_next_mode"]
 
 
 def test_a_mode_is_not_resolved_twice(cards_root: Path):
     out = _out("card-wall_to_wall-4", cards_root)
-    assert out.error is not None and out.error.rule == "rule_mandatory_choice"
+    assert out.error is not None and out.error.rule == "rule_choice_instruction"
 
 
 def test_one_mode_only_with_another_rezzed_asset(cards_root: Path):
     out = _out("card-wall_to_wall-2", cards_root)
-    assert [s.anchor for s in out.steps if s.kind == "choose"] == ["rule_mandatory_choice"]
+    assert [s.anchor for s in out.steps if s.kind == "choose"] == ["rule_choice_instruction"]
 
 
 # --- a number a player chooses ------------------------------------------------------------------------------
@@ -115,9 +115,9 @@ def test_a_number_out_of_bounds_is_refused_by_rule_values_defined_by_x(cards_roo
 def test_the_process_repeats_once_per_remote_server_with_a_root_card_and_ice(cards_root: Path):
     out = _out("card-fully_operational-1", cards_root)
     steps = _steps(out)
-    assert steps.count(("choose", "rule_mandatory_choice")) == 3
+    assert steps.count(("choose", "rule_choice_instruction")) == 3
     # the repetitions are counted once, after the first resolution (its choice) and before the second
     repeat = steps.index(("repeat", "rule_repeat_this_process_x_times"))
-    chose = [i for i, s in enumerate(steps) if s == ("choose", "rule_mandatory_choice")]
+    chose = [i for i, s in enumerate(steps) if s == ("choose", "rule_choice_instruction")]
     assert chose[0] < repeat < chose[1]
     assert (out.final.corp.credits, len(out.final.zone("corp.hand"))) == (8, 2)

@@ -67,7 +67,7 @@ def test_loot_box_gains_the_chosen_cards_cost_and_trashes_itself(cards_root: Pat
 def test_saisentan_extra_damage_is_not_from_a_subroutine(cards_root: Path):
     steps = _run("ruling-saisentan-1", cards_root).steps
     kinds = [(s.kind, s.anchor) for s in steps]
-    assert ("choose", "rule_mandatory_choice") in kinds
+    assert ("choose", "rule_choice_instruction") in kinds
     # one pending extra damage only: the card it trashed (a program too) was not trashed by a subroutine
     assert [s.ability for s in steps if s.kind == "pending" and s.card == "Saisentan"] == ["choose", "a1"]
     assert kinds.count(("trashed", "rule_meat_net_damage")) == 4
