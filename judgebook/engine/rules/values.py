@@ -12,13 +12,14 @@ from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Duration, Game, Side
 
 
-def statics(g: Game) -> Iterator[tuple[Static, Ctx]]:
+def statics(g: Game, kind: str | None = None) -> Iterator[tuple[Static, Ctx]]:
     """Every static effect that applies now: active cards' static abilities whose `while:` holds, and
-    lasting effects."""
+    lasting effects; with `kind`, only effects of that name (their `while:` alone is evaluated, so a restriction
+    whose `while:` reads agenda points is not evaluated while agenda points are counted)."""
     for cid, card in g.cards.items():
         d = g.library.card(card.name)
         for ab in d.abilities:
-            if ab.static is None:
+            if ab.static is None or (kind is not None and ab.static.name != kind):
                 continue
             ctx = Ctx(cid, card.owner, ab.id)
             # An additional cost to play or install this card applies while it is not yet active, and so does a
@@ -35,6 +36,8 @@ def statics(g: Game) -> Iterator[tuple[Static, Ctx]]:
             yield ab.static, ctx
     for lasting in g.lasting:
         if lasting.effect is None or not _in_force(g, lasting.duration):
+            continue
+        if kind is not None and lasting.effect.name != kind:
             continue
         owner = lasting.controller
         yield lasting.effect, Ctx(lasting.source, owner, "", chosen=(lasting.target,) if lasting.target else ())
@@ -62,7 +65,7 @@ def ability_active(g: Game, cid: str, active_in: str | None) -> bool:
 
 def _modifier_sum(g: Game, key: str, cid: str | None = None, side: Side | None = None) -> int:
     total = 0
-    for effect, ctx in statics(g):
+    for effect, ctx in statics(g, key):
         if effect.name != key:
             continue
         target = getattr(effect, "target", None)
