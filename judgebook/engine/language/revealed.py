@@ -15,7 +15,15 @@ from judgebook.engine.language.grammar import possessive
 from judgebook.engine.language.instructions import Instruction, Mods, instruction, parse_instructions, render_all
 from judgebook.engine.language.nodes import At, check_keys
 from judgebook.engine.language.quantities import QUANTITIES, Quantity, parse_quantity
-from judgebook.engine.language.selectors import FILTERS, Filter, InZone, Matching, Selector, parse_selector
+from judgebook.engine.language.selectors import (
+    FILTERS,
+    Filter,
+    InZone,
+    Matching,
+    Selector,
+    _flag_filter,
+    parse_selector,
+)
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, GameEvent
 
@@ -78,27 +86,15 @@ class WithTrashed(Instruction):
         return f"{render_all(self.body)}; with the cards trashed this way: {render_all(self.then)}"
 
 
-@FILTERS.register("odd_printed_cost")
-@dataclass(frozen=True, eq=False)
-class OddPrintedCost(Filter):
-    """A printed play or install cost that is (not) an odd number (0 is not odd; a card with neither, an agenda
-    or an identity, has none, so it is not odd)."""
+def _odd_printed_cost(g: Game, ctx: Ctx, cid: str) -> bool:
+    """A printed play or install cost that is an odd number (0 is not odd; a card with neither, an agenda or an
+    identity, has none, so it is not odd)."""
+    d = q.definition(g, cid)
+    cost = d.cost if d.type in ("program", "hardware", "resource", "event", "operation") else None
+    return cost is not None and cost % 2 == 1
 
-    want: bool
 
-    @classmethod
-    def parse(cls, arg: Any, at: At) -> OddPrintedCost:
-        if not isinstance(arg, bool):
-            at.fail("expected true or false")
-        return cls(arg)
-
-    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
-        d = q.definition(g, cid)
-        cost = d.cost if d.type in ("program", "hardware", "resource", "event", "operation") else None
-        return (cost is not None and cost % 2 == 1) == self.want
-
-    def render(self) -> str:
-        return f"with {'an odd' if self.want else 'no odd'} printed play or install cost"
+_flag_filter("odd_printed_cost", _odd_printed_cost, "with an odd printed play or install cost")
 
 
 # --- choosing a card type -------------------------------------------------------------------------
@@ -219,25 +215,8 @@ def _event_cards(g: Game, ctx: Ctx, cid: str) -> bool:
     return ctx.event is not None and cid in (ctx.event.get("cards") or ())
 
 
-@FILTERS.register("event_cards")
-@dataclass(frozen=True, eq=False)
-class EventCards(Filter):
-    """{event_cards: true}: among the cards of the triggering event ("1 revealed card", for a `revealed`
-    trigger: the cards that reveal revealed)."""
-
-    want: bool
-
-    @classmethod
-    def parse(cls, arg: Any, at: At) -> EventCards:
-        if arg is not True:
-            at.fail("event_cards is true")
-        return cls(True)
-
-    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
-        return _event_cards(g, ctx, cid)
-
-    def render(self) -> str:
-        return "among those cards"
+# "1 revealed card": among the cards of the triggering event (a `revealed` trigger's revealed cards)
+_flag_filter("event_cards", _event_cards, "among those cards")
 
 
 @FILTERS.register("same_type_as")
@@ -616,26 +595,12 @@ class PrintedInstallCost(Filter):
 # --- "cards with [trash] abilities", "the first time each turn ... during a run" --------------------
 
 
-@FILTERS.register("trash_ability")
-@dataclass(frozen=True, eq=False)
-class TrashAbility(Filter):
-    """{trash_ability: true}: a card with a [trash] ability (a paid ability whose cost trashes the card itself)."""
+def _trash_ability(g: Game, ctx: Ctx, cid: str) -> bool:
+    """A card with a [trash] ability: a paid ability whose cost trashes the card itself."""
+    return any(ab.cost is not None and ab.cost.trash_self for ab in q.definition(g, cid).abilities)
 
-    want: bool
 
-    @classmethod
-    def parse(cls, arg: Any, at: At) -> TrashAbility:
-        if not isinstance(arg, bool):
-            at.fail("expected true or false")
-        return cls(arg)
-
-    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
-        d = q.definition(g, cid)
-        has = any(ab.cost is not None and ab.cost.trash_self for ab in d.abilities)
-        return has == self.want
-
-    def render(self) -> str:
-        return "with [trash] abilities" if self.want else "with no [trash] ability"
+_flag_filter("trash_ability", _trash_ability, "with [trash] abilities")
 
 
 @EVENT_FILTERS.register("first_during_run")
@@ -703,24 +668,12 @@ class ChooseName(Instruction):
         return f"{said} a card name, then {render_all(self.then)}"
 
 
-@FILTERS.register("named_chosen")
-@dataclass(frozen=True, eq=False)
-class NamedChosen(Filter):
-    """{named_chosen: true}: a card with the name the ability chose (`choose_name`)."""
+def _named_chosen(g: Game, ctx: Ctx, cid: str) -> bool:
+    """A card with the name the ability chose (`choose_name`)."""
+    return bool(ctx.named) and g.cards[cid].name == ctx.named
 
-    want: bool
 
-    @classmethod
-    def parse(cls, arg: Any, at: At) -> NamedChosen:
-        if not isinstance(arg, bool):
-            at.fail("expected true or false")
-        return cls(arg)
-
-    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
-        return (bool(ctx.named) and g.cards[cid].name == ctx.named) == self.want
-
-    def render(self) -> str:
-        return "with the chosen name" if self.want else "without the chosen name"
+_flag_filter("named_chosen", _named_chosen, "with the chosen name")
 
 
 @instruction("process")
