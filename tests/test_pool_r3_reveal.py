@@ -19,7 +19,8 @@ SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
 CARDS = ("moon_pool", "loot_box", "descent", "diviner", "saisentan", "engram_flush",
          "hyoubu_institute_absolute_clarity", "burner", "world_tree", "spark_of_inspiration", "gachapon",
          "the_wizards_chest", "deep_dive", "au_co_the_gold_standard_in_clones", "buffer_drive",
-         "pretty_mary_da_silva", "magdalene_keino_chemutai_cryptarchitect")
+         "pretty_mary_da_silva", "magdalene_keino_chemutai_cryptarchitect", "khusyuk", "the_back",
+         "complete_image")
 MINE = sorted(p for p in SCENARIOS.glob("*.yaml") if re.sub(r"^(card|ruling)-|-\d+$", "", p.stem) in CARDS)
 
 
@@ -160,3 +161,23 @@ def test_magdalene_sees_the_discarded_cards_once(cards_root: Path):
     steps = _run("card-magdalene_keino_chemutai_cryptarchitect-1", cards_root).steps
     assert [s.kind for s in steps].count("discard") == 1
     assert ("installed", "rule_installing") in [(s.kind, s.anchor) for s in steps]
+
+
+def test_khusyuk_sets_aside_as_many_cards_as_installed_cards_with_the_chosen_cost(cards_root: Path):
+    steps = _run("card-khusyuk-1", cards_root).steps
+    assert [s.card for s in steps if s.kind == "set_aside"] == ["Op 1", "Hidden Agenda"]
+
+
+def test_the_back_counts_the_first_hardware_use_during_a_run(cards_root: Path):
+    steps = _run("card-the_back-2", cards_root).steps
+    assert [s.ability for s in steps if s.kind == "pending"] == ["counter"]
+
+
+def test_complete_image_repeats_after_the_trashed_cards_ability(cards_root: Path):
+    steps = _run("ruling-complete_image-1", cards_root).steps
+    kinds = [s.kind for s in steps]
+    assert kinds.count("repeat") == 2
+    # the draw of the trashed card resolves before the Corp names the next card
+    names = [i for i, s in enumerate(steps) if s.kind == "choose" and s.anchor == "rule_mandatory_choice"]
+    assert kinds.index("drawn", kinds.index("repeat")) < names[1]
+    assert ("action_phase_ends", "rule_forced_action_phase_end") in [(s.kind, s.anchor) for s in steps]

@@ -19,6 +19,7 @@ class Ctx:
     paid: int = 0  # credits paid by the last nested cost
     server: str | None = None  # the server chosen for "run any server"
     since: int = 0  # delayed abilities: the game's sequence number when created
+    named: str = ""  # a card name the ability chose ("choose a card name")
 
     def side(self, who: str) -> Side:
         """`you` / `opponent` / `corp` / `runner` from this ability's point of view."""

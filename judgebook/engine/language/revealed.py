@@ -15,7 +15,15 @@ from judgebook.engine.language.grammar import possessive
 from judgebook.engine.language.instructions import Instruction, Mods, instruction, parse_instructions, render_all
 from judgebook.engine.language.nodes import At, check_keys
 from judgebook.engine.language.quantities import QUANTITIES, Quantity, parse_quantity
-from judgebook.engine.language.selectors import FILTERS, Filter, InZone, Matching, Selector, parse_selector
+from judgebook.engine.language.selectors import (
+    FILTERS,
+    Filter,
+    InZone,
+    Matching,
+    Selector,
+    _flag_filter,
+    parse_selector,
+)
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game, GameEvent
 
@@ -78,27 +86,15 @@ class WithTrashed(Instruction):
         return f"{render_all(self.body)}; with the cards trashed this way: {render_all(self.then)}"
 
 
-@FILTERS.register("odd_printed_cost")
-@dataclass(frozen=True, eq=False)
-class OddPrintedCost(Filter):
-    """A printed play or install cost that is (not) an odd number (0 is not odd; a card with neither, an agenda
-    or an identity, has none, so it is not odd)."""
+def _odd_printed_cost(g: Game, ctx: Ctx, cid: str) -> bool:
+    """A printed play or install cost that is an odd number (0 is not odd; a card with neither, an agenda or an
+    identity, has none, so it is not odd)."""
+    d = q.definition(g, cid)
+    cost = d.cost if d.type in ("program", "hardware", "resource", "event", "operation") else None
+    return cost is not None and cost % 2 == 1
 
-    want: bool
 
-    @classmethod
-    def parse(cls, arg: Any, at: At) -> OddPrintedCost:
-        if not isinstance(arg, bool):
-            at.fail("expected true or false")
-        return cls(arg)
-
-    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
-        d = q.definition(g, cid)
-        cost = d.cost if d.type in ("program", "hardware", "resource", "event", "operation") else None
-        return (cost is not None and cost % 2 == 1) == self.want
-
-    def render(self) -> str:
-        return f"with {'an odd' if self.want else 'no odd'} printed play or install cost"
+_flag_filter("odd_printed_cost", _odd_printed_cost, "with an odd printed play or install cost")
 
 
 # --- choosing a card type -------------------------------------------------------------------------
@@ -107,25 +103,25 @@ CARD_TYPES = ("agenda", "asset", "upgrade", "ice", "operation", "event", "progra
 CHOSEN_TYPE = "chosen_type"  # the placeholder `then` names the chosen type with, wherever a type is written
 
 
-def _put_type(node: Any, kind: str) -> Any:
-    """The YAML of `then` with the chosen type written in for the placeholder (rebuilt as plain mappings and
+def _put_type(node: Any, kind: Any, placeholder: str = CHOSEN_TYPE) -> Any:
+    """The YAML of `then` with the chosen value written in for the placeholder (rebuilt as plain mappings and
     lists only where they hold it: an error inside names the nearest line still known)."""
-    if node == CHOSEN_TYPE:
+    if node == placeholder:
         return kind
-    if isinstance(node, dict) and _holds(node):
-        return {k: _put_type(v, kind) for k, v in node.items()}
-    if isinstance(node, list) and _holds(node):
-        return [_put_type(v, kind) for v in node]
+    if isinstance(node, dict) and _holds(node, placeholder):
+        return {k: _put_type(v, kind, placeholder) for k, v in node.items()}
+    if isinstance(node, list) and _holds(node, placeholder):
+        return [_put_type(v, kind, placeholder) for v in node]
     return node
 
 
-def _holds(node: Any) -> bool:
-    if node == CHOSEN_TYPE:
+def _holds(node: Any, placeholder: str = CHOSEN_TYPE) -> bool:
+    if node == placeholder:
         return True
     if isinstance(node, dict):
-        return any(_holds(v) for v in node.values())
+        return any(_holds(v, placeholder) for v in node.values())
     if isinstance(node, list):
-        return any(_holds(v) for v in node)
+        return any(_holds(v, placeholder) for v in node)
     return False
 
 
@@ -219,25 +215,8 @@ def _event_cards(g: Game, ctx: Ctx, cid: str) -> bool:
     return ctx.event is not None and cid in (ctx.event.get("cards") or ())
 
 
-@FILTERS.register("event_cards")
-@dataclass(frozen=True, eq=False)
-class EventCards(Filter):
-    """{event_cards: true}: among the cards of the triggering event ("1 revealed card", for a `revealed`
-    trigger: the cards that reveal revealed)."""
-
-    want: bool
-
-    @classmethod
-    def parse(cls, arg: Any, at: At) -> EventCards:
-        if arg is not True:
-            at.fail("event_cards is true")
-        return cls(True)
-
-    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
-        return _event_cards(g, ctx, cid)
-
-    def render(self) -> str:
-        return "among those cards"
+# "1 revealed card": among the cards of the triggering event (a `revealed` trigger's revealed cards)
+_flag_filter("event_cards", _event_cards, "among those cards")
 
 
 @FILTERS.register("same_type_as")
@@ -278,20 +257,38 @@ class SetAside(Instruction):
     selector: Selector
     mods: Mods = field(default_factory=Mods)
 
+    top: Quantity | None = None  # `{top: QUANTITY, deck: corp}`: "the top X cards", X known as it resolves
+    deck: str = "you"
+
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> SetAside:
+        if isinstance(arg, dict) and "top" in arg and not isinstance(arg["top"], int):
+            check_keys(arg, ("top", "deck"), at)
+            deck = arg.get("deck", "you")
+            from judgebook.engine.language.context import PLAYER_WORDS
+
+            if deck not in PLAYER_WORDS:
+                at.key(arg, "deck").fail(f"deck is one of: {', '.join(PLAYER_WORDS)}")
+            return cls(parse_selector("self", at), top=parse_quantity(arg["top"], at.key(arg, "top")), deck=str(deck))
         return cls(parse_selector(arg, at))
 
+    def cards(self, g: Game, ctx: Ctx) -> tuple[str, ...]:
+        if self.top is not None:
+            return g.zone(f"{ctx.side(self.deck)}.deck")[: max(0, self.top.value(g, ctx))]
+        return tuple(self.selector.candidates(g, ctx))
+
     def possible(self, g: Game, ctx: Ctx) -> bool:
-        return bool(self.selector.candidates(g, ctx))
+        return bool(self.cards(g, ctx))
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.engine.rules import revealed
 
-        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        targets = ctx.targets if self.selector.chooses and self.top is None else self.cards(g, ctx)
         return revealed.set_aside(g, ctx, targets)
 
     def render(self) -> str:
+        if self.top is not None:
+            return f"set aside the top {self.top.render()} cards of {possessive(self.deck)} deck faceup"
         return f"set aside {self.selector.render()} faceup"
 
 
@@ -407,9 +404,9 @@ class FirstTogether(EventFilter):
         if not passes(event):
             return False
         if self.scope == "turn":
-            first = next((f.event for f in g.history if f.turn == g.turn and f.event.name == event.name
-                          and passes(f.event)), event)
-            return first == event
+            first = next((i for i, f in enumerate(g.history) if f.turn == g.turn and f.event.name == event.name
+                          and passes(f.event)), None)
+            return first is None or first == len(g.history) - 1
         batch = _together(g, event)
         before = batch[: batch.index(event)] if event in batch else []
         return not any(passes(e) for e in before)
@@ -526,3 +523,200 @@ class NotRef(Filter):
         from judgebook.engine.language.selectors import Ref
 
         return f"other than {Ref(self.ref).render()}"
+
+
+# --- choosing an install cost ---------------------------------------------------------------------
+
+CHOSEN_COST = "chosen_cost"
+_SHOWN = 987654321  # stands for the chosen cost in the rendering
+COST_RANGE = range(1, 16)  # "an install cost greater than 0": none in the pool is above 15 (any higher one is
+# the same as a cost no installed card has, which 15 stands for as well as any other)
+
+
+@instruction("choose_cost", "then", "by")
+@dataclass(frozen=True, eq=False)
+class ChooseCost(Instruction):
+    """{choose_cost: positive, then: [...]}: "choose an install cost greater than 0[credit]", then `then` with the
+    number in place of `chosen_cost` (decision `{choose: N}`: the cost N)."""
+
+    branches: tuple[tuple[Instruction, ...], ...]
+    shown: tuple[Instruction, ...]  # `then` with a number no card costs, rendered as "the chosen cost"
+    by: str = "you"
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ChooseCost:
+        from judgebook.engine.language.context import PLAYER_WORDS
+        from judgebook.engine.language.nodes import want_str
+
+        if arg != "positive":
+            at.fail("choose_cost is `positive` (an install cost greater than 0)")
+        if "then" not in mods or not _holds(mods["then"], CHOSEN_COST):
+            whole.fail(f"choose_cost needs `then`, naming the chosen cost `{CHOSEN_COST}` somewhere")
+        where = whole.key(mods, "then")
+        branches = tuple(parse_instructions(_put_type(mods["then"], n, CHOSEN_COST), where) for n in COST_RANGE)
+        shown = parse_instructions(_put_type(mods["then"], _SHOWN, CHOSEN_COST), where)
+        return cls(branches, shown, want_str(mods, "by", whole, "you", PLAYER_WORDS) or "you")
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.language.instructions import ChooseOne
+        from judgebook.engine.rules.resolve import push_choose
+
+        return push_choose(g, ctx, ChooseOne(tuple((_Then(b),) for b in self.branches), self.by))
+
+    def render(self) -> str:
+        said = "choose" if self.by == "you" else f"{player_phrase(self.by)} chooses"
+        body = render_all(self.shown).replace(str(_SHOWN), "the chosen cost")
+        return f"{said} an install cost greater than 0[c]; then {body}"
+
+
+@FILTERS.register("printed_install_cost")
+@dataclass(frozen=True, eq=False)
+class PrintedInstallCost(Filter):
+    """{printed_install_cost: N}: a card with a printed install cost of N (a program, hardware or resource; an
+    X cost counts 0)."""
+
+    n: int
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> PrintedInstallCost:
+        if isinstance(arg, bool) or not isinstance(arg, int) or arg < 0:
+            at.fail("printed_install_cost is a number")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        d = q.definition(g, cid)
+        return d.type in ("program", "hardware", "resource") and (d.cost or 0) == self.n
+
+    def render(self) -> str:
+        return f"with a printed install cost of {self.n}"
+
+
+# --- "cards with [trash] abilities", "the first time each turn ... during a run" --------------------
+
+
+def _trash_ability(g: Game, ctx: Ctx, cid: str) -> bool:
+    """A card with a [trash] ability: a paid ability whose cost trashes the card itself."""
+    return any(ab.cost is not None and ab.cost.trash_self for ab in q.definition(g, cid).abilities)
+
+
+_flag_filter("trash_ability", _trash_ability, "with [trash] abilities")
+
+
+@EVENT_FILTERS.register("first_during_run")
+@dataclass(frozen=True, eq=False)
+class FirstDuringRun(EventFilter):
+    """{first_during_run: turn}: "the first time each turn you use a piece of hardware during a run": the event
+    happens during a run and is the first this turn, passing the other filters, that happened during one."""
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> FirstDuringRun:
+        if arg != "turn":
+            at.fail("first_during_run is turn")
+        return cls()
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        return self.first_among(g, ctx, event, ())
+
+    def first_among(self, g: Game, ctx: Ctx, event: GameEvent, others: tuple[EventFilter, ...]) -> bool:
+        from judgebook.engine.rules.frames import current_run
+
+        if current_run(g) is None or not all(o.matches(g, ctx, event) for o in others):
+            return False
+        # the event is the last fact of the history as it happens (equal events are told apart by place)
+        first = next((i for i, f in enumerate(g.history) if f.turn == g.turn and f.run >= 0
+                      and f.event.name == event.name and all(o.matches(g, ctx, f.event) for o in others)), None)
+        return first is None or first == len(g.history) - 1
+
+    def render(self) -> str:
+        return "the first time each turn, during a run"
+
+
+# --- choosing a card name; repeating a process ----------------------------------------------------
+
+
+@instruction("choose_name", "then", "by")
+@dataclass(frozen=True, eq=False)
+class ChooseName(Instruction):
+    """{choose_name: true, then: [...]}: "choose a card name": the chooser names a card (decision
+    `{choose: NAME}`: any card name; the engine offers the names of the cards in this game and one name none of
+    them has, which stands for every other), then `then` resolves with it (`named_chosen` tests it)."""
+
+    then: tuple[Instruction, ...]
+    by: str = "you"
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ChooseName:
+        from judgebook.engine.language.context import PLAYER_WORDS
+        from judgebook.engine.language.nodes import want_str
+
+        if arg is not True:
+            at.fail("choose_name is true")
+        if "then" not in mods:
+            whole.fail("choose_name needs `then`: what is done with the name")
+        then = parse_instructions(mods["then"], whole.key(mods, "then"))
+        return cls(then, want_str(mods, "by", whole, "you", PLAYER_WORDS) or "you")
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules import revealed
+
+        return revealed.choose_name(g, ctx, ctx.side(self.by), self.then)
+
+    def render(self) -> str:
+        said = "choose" if self.by == "you" else f"{player_phrase(self.by)} chooses"
+        return f"{said} a card name, then {render_all(self.then)}"
+
+
+def _named_chosen(g: Game, ctx: Ctx, cid: str) -> bool:
+    """A card with the name the ability chose (`choose_name`)."""
+    return bool(ctx.named) and g.cards[cid].name == ctx.named
+
+
+_flag_filter("named_chosen", _named_chosen, "with the chosen name")
+
+
+@instruction("process")
+@dataclass(frozen=True, eq=False)
+class Process(Instruction):
+    """{process: [...]}: a process an `again` inside it repeats from its start ("if ..., repeat this process")."""
+
+    body: tuple[Instruction, ...]
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Process:
+        body = parse_instructions(arg, at)
+        if not body:
+            at.fail("process is a list of instructions")
+        return cls(body)
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules import revealed
+
+        return revealed.process(g, ctx, self.body)
+
+    def render(self) -> str:
+        return f"({render_all(self.body)})"
+
+
+@instruction("again")
+@dataclass(frozen=True, eq=False)
+class Again(Instruction):
+    """`again`: "repeat this process": the enclosing `process` resolves once more, from its start."""
+
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Again:
+        if arg not in (None, True):
+            at.fail("again takes no value")
+        return cls()
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules import revealed
+
+        return revealed.again(g)
+
+    def render(self) -> str:
+        return "repeat this process"

@@ -212,7 +212,10 @@ def forfeit(g: Game, cid: str, side: Side) -> Game:
 
 
 def remove_from_game(g: Game, cid: str, side: Side) -> Game:
+    counters = g.cards[cid].counters
     g = move(g, cid, f"{g.cards[cid].owner}.removed")
+    if side == g.cards[cid].owner:  # as for a trash: its own ability still sees the counters it left play with
+        g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], last_counters=counters)))
     return log(g, "removed", f"{cid} is removed from the game", "rule_rfg_move", side, card=cid)
 
 

@@ -97,8 +97,91 @@ def set_aside_until(g: Game, ctx: Ctx, side: Side, filters: tuple[Any, ...], cou
 
 
 def access_cards(g: Game, targets: tuple[str, ...]) -> Game:
-    """The Runner accesses each card where it is, one after the other (sec_steps_accessing_card)."""
-    from judgebook.engine.rules.access import Access
+    """The Runner accesses each card where it is, one after the other (sec_steps_accessing_card); a card they
+    cannot access (or any but the only card they may access: Ash 2X3ZB9CY) is not accessed (rule_cannot_precedence)."""
+    from judgebook.engine.rules.access import Access, _cannot_access, _only_accessible
 
-    frames = [Access(cid) for cid in reversed(targets) if cid in g.cards]
+    only = _only_accessible(g)
+    allowed = [c for c in targets if c in g.cards and not _cannot_access(g, c) and (not only or c == only)]
+    for cid in targets:
+        if cid not in allowed and cid in g.cards:
+            from judgebook.engine.rules.frames import log
+
+            g = log(g, "cannot_access", f"{cid} cannot be accessed", "rule_cannot_precedence", "runner", card=cid)
+    frames = [Access(cid) for cid in reversed(allowed)]
     return push(g, *frames) if frames else g
+
+
+@dataclass(frozen=True)
+class NameChoice(Frame):
+    """The chooser names a card (rule_mandatory_choice): any name; those of the cards in this game, and one
+    that none of them has (standing for every other name: naming it finds no card)."""
+
+    ctx: Ctx
+    chooser: Side
+    then: tuple[Any, ...]
+
+    def step(self, g: Game) -> Any:
+        from judgebook.engine.driver.choice import ChoicePoint, Option, decision
+        from judgebook.engine.rules.frames import path
+
+        names = sorted({c.name for c in g.cards.values()}) + [OTHER_NAME]
+        return ChoicePoint(
+            self.chooser,
+            "choose",
+            "choose a card name",
+            "rule_mandatory_choice",
+            tuple(Option(decision("choose", n), n, "rule_mandatory_choice") for n in names),
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Any) -> Game:
+        from judgebook.engine.rules.frames import log
+        from judgebook.engine.rules.resolve import resolve_now
+
+        name = str(option.decision.value)
+        g = log(pop(g), "choose", f"the {self.chooser} chooses the name {name}", "rule_mandatory_choice",
+                self.chooser, how="chosen")
+        return resolve_now(g, replace(self.ctx, named=name), self.then, "rule_mandatory_choice")
+
+
+OTHER_NAME = "(a name no card in this game has)"
+
+
+def choose_name(g: Game, ctx: Ctx, chooser: Side, then: tuple[Any, ...]) -> Game:
+    return push(g, NameChoice(ctx, chooser, then))
+
+
+@dataclass(frozen=True)
+class ProcessMark(Frame):
+    """Below a `process`'s instructions: what an `again` inside them repeats; gone once they are done."""
+
+    ctx: Ctx
+    body: tuple[Any, ...]
+
+    def step(self, g: Game) -> Game:
+        return pop(g)
+
+
+def process(g: Game, ctx: Ctx, body: tuple[Any, ...]) -> Game:
+    from judgebook.engine.rules.resolve import resolve_now
+
+    g = push(g, ProcessMark(ctx, body))
+    return resolve_now(g, ctx, body, "rule_checkpoint_after_instruction_resolution")
+
+
+def again(g: Game) -> Game:
+    """The nearest process resolves again from its start (its mark stays below for a further `again`)."""
+    from judgebook.engine.rules.frames import find, log
+    from judgebook.engine.rules.resolve import resolve_now
+
+    mark = find(g, ProcessMark)
+    if mark is None:
+        return g
+    g = log(g, "repeat", "the process is repeated", "rule_checkpoint_after_instruction_resolution")
+    g = resolve_now(g, mark.ctx, mark.body, "rule_checkpoint_after_instruction_resolution")
+    # Abilities that became pending during this iteration resolve before the next begins (a checkpoint between
+    # instructions: rule_checkpoint_after_instruction_resolution; NetrunnerDB ruling on Complete Image, 2019-04-27).
+    from judgebook.engine.rules.frames import react_first
+
+    return react_first(g) or g

@@ -12,14 +12,15 @@ from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Duration, Game, Side
 
 
-def statics(g: Game) -> Iterator[tuple[Static, Ctx]]:
+def statics(g: Game, kind: str | None = None) -> Iterator[tuple[Static, Ctx]]:
     """Every static effect that applies now: active cards' static abilities whose `while:` holds, and
-    lasting effects."""
+    lasting effects; with `kind`, only effects of that name (their `while:` alone is evaluated, so a restriction
+    whose `while:` reads agenda points is not evaluated while agenda points are counted)."""
     from judgebook.engine.rules.gained_abilities import abilities
 
     for cid, card in g.cards.items():
         for ab in abilities(g, cid):  # as effects change them (a card that lost its abilities has none)
-            if ab.static is None:
+            if ab.static is None or (kind is not None and ab.static.name != kind):
                 continue
             ctx = Ctx(cid, card.owner, ab.id)
             # An additional cost to play or install this card applies while it is not yet active, and so does a
@@ -36,6 +37,8 @@ def statics(g: Game) -> Iterator[tuple[Static, Ctx]]:
             yield ab.static, ctx
     for lasting in g.lasting:
         if lasting.effect is None or not _in_force(g, lasting.duration):
+            continue
+        if kind is not None and lasting.effect.name != kind:
             continue
         owner = lasting.controller
         yield lasting.effect, Ctx(lasting.source, owner, "", chosen=(lasting.target,) if lasting.target else ())
@@ -63,7 +66,7 @@ def ability_active(g: Game, cid: str, active_in: str | None) -> bool:
 
 def _modifier_sum(g: Game, key: str, cid: str | None = None, side: Side | None = None) -> int:
     total = 0
-    for effect, ctx in statics(g):
+    for effect, ctx in statics(g, key):
         if effect.name != key:
             continue
         target = getattr(effect, "target", None)
