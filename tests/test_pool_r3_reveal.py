@@ -178,6 +178,6 @@ def test_complete_image_repeats_after_the_trashed_cards_ability(cards_root: Path
     kinds = [s.kind for s in steps]
     assert kinds.count("repeat") == 2
     # the draw of the trashed card resolves before the Corp names the next card
-    names = [i for i, s in enumerate(steps) if s.kind == "choose" and s.anchor == "rule_mandatory_choice"]
+    names = [i for i, s in enumerate(steps) if s.kind == "choose" and s.anchor == "rule_choice_instruction"]
     assert kinds.index("drawn", kinds.index("repeat")) < names[1]
     assert ("action_phase_ends", "rule_forced_action_phase_end") in [(s.kind, s.anchor) for s in steps]
