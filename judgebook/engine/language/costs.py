@@ -15,7 +15,7 @@ from judgebook.engine.language.quantities import Number, Quantity, TheX, parse_q
 from judgebook.engine.language.selectors import parse_selector
 
 COST_KEYS = ("clicks", "lose_clicks", "credits", "from", "trash", "tags", "counters", "damage", "forfeit",
-             "remove_from_game", "remove_tags")
+             "remove_from_game", "remove_tags", "turn_facedown")
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,7 @@ class Cost:
     trash_cards: Any = None  # a Selector: "trash 1 installed resource" as an additional cost to play
     credits_from: Any = None  # a Selector: "use this ability only by spending credits from stealth cards"
     counters_x: str | None = None  # "X hosted power counters": the kind of counter X of which are removed
+    turn_facedown: Any = None  # a Selector: "turn 1 hosted copy of Matryoshka facedown" (its first matches)
 
     @property
     def x(self) -> bool:
@@ -64,6 +65,7 @@ class Cost:
             self.trash_cards or other.trash_cards,
             self.credits_from or other.credits_from,
             self.counters_x or other.counters_x,
+            self.turn_facedown or other.turn_facedown,
         )
 
     def render(self) -> str:
@@ -93,6 +95,8 @@ class Cost:
         parts += [f"suffer {n} {kind} damage" for kind, n in self.damage]
         if self.trash_cards is not None:
             parts.append(f"trash {self.trash_cards.render()}")
+        if self.turn_facedown is not None:
+            parts.append(f"turn {self.turn_facedown.render()} facedown")
         return ", ".join(parts) or "nothing"
 
 
@@ -148,4 +152,6 @@ def _parse_cost(node: Any, at: At) -> Cost:
         trash_cards=trash_cards,
         credits_from=parse_selector(node["from"], at.key(node, "from"), None) if "from" in node else None,
         counters_x=counters_x[0] if counters_x else None,
+        turn_facedown=parse_selector(node["turn_facedown"], at.key(node, "turn_facedown"))
+        if "turn_facedown" in node else None,
     )

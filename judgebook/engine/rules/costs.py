@@ -141,6 +141,11 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
     for kind, n in cost.counters_paid(ctx.x):
         if g.cards[ctx.source].count(kind) < n:
             return "rule_cost", f"needs {n} {kind} counter(s) on {ctx.source}"
+    if cost.turn_facedown is not None:
+        from judgebook.engine.rules.amounts import facedown_refusal
+
+        if (why := facedown_refusal(g, cost.turn_facedown, ctx)) is not None:
+            return why
     if cost.trash_cards is not None:
         # The card being played is in the play area when its costs are paid: it cannot trash itself.
         cands = [c for c in cost.trash_cards.candidates(g, ctx) if c != ctx.source]
@@ -227,6 +232,10 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
         if g.cards[ctx.source].count(kind) < n:  # "X hosted counters": X is at most what the card has
             raise IllegalDecision(f"X = {n}: {ctx.source} has fewer {kind} counters", "rule_cost")
         g = evolve(g, cards=g.cards.set(ctx.source, g.cards[ctx.source].with_counter(kind, -n)))
+    if cost.turn_facedown is not None:
+        from judgebook.engine.rules.amounts import pay_facedown
+
+        g = pay_facedown(g, cost.turn_facedown, ctx)
     if cost.tags:
         g = set_player(g, "runner", tags=g.runner.tags + cost.tags)
         g = emit(
