@@ -121,3 +121,86 @@ def test_the_process_repeats_once_per_remote_server_with_a_root_card_and_ice(car
     chose = [i for i, s in enumerate(steps) if s == ("choose", "rule_choice_instruction")]
     assert chose[0] < repeat < chose[1]
     assert (out.final.corp.credits, len(out.final.zone("corp.hand"))) == (8, 2)
+
+
+# --- fixed lasting effects, rez paying less, an allotted click for the opponent ------------------------------
+
+
+def test_a_fixed_lasting_effect_keeps_the_number_counted_as_it_began(cards_root: Path):
+    out = _out("card-starlit_knight-1", cards_root)
+    # two subroutines gained at the encounter (2 tags), both broken; the tags taken later add none
+    assert _steps(out).count(("subroutine_broken", "rule_break_subroutine")) == 2
+    assert out.final.runner.tags == 4 and out.ended != "error"
+
+
+def test_rez_paying_less_pays_the_lowered_cost(cards_root: Path):
+    out = _out("card-mycoweb-1", cards_root)
+    assert ("credits_spent", "rule_cost") in _steps(out)
+    assert out.final.cards["Big Wall"].rezzed and out.final.corp.credits == 0
+
+
+def test_rez_paying_less_that_cannot_be_paid_leaves_the_ice_unrezzed(cards_root: Path):
+    out = _out("card-mycoweb-2", cards_root)
+    assert ("cannot_pay", "rule_cost") in _steps(out)
+    assert not out.final.cards["Big Wall"].rezzed
+
+
+def test_a_break_ability_with_effects_gives_the_corp_allotted_clicks(cards_root: Path):
+    out = _out("card-tyr-1", cards_root)
+    assert _steps(out).count(("subroutine_broken", "rule_break_subroutine")) == 3
+    assert ("clicks", "step_corp_turn_allotted_clicks") in _steps(out)
+    assert out.final.corp.clicks == 6
+
+
+# --- an action completes ------------------------------------------------------------------------------------
+
+
+def test_an_action_completes_after_its_resolution_and_names_the_action(cards_root: Path):
+    out = _out("card-bigger_picture-1", cards_root)
+    kinds = [s.kind for s in out.steps]
+    # the played operation is trashed as its action resolves: the action completes after that
+    assert kinds.index("trashed") < kinds.index("action_completed")
+    assert [s.anchor for s in out.steps if s.kind == "action_completed"] == ["rule_finish_action_trigger_condition"]
+
+
+def test_the_same_action_a_third_time_gains_a_click(cards_root: Path):
+    out = _out("card-wage_workers-1", cards_root)
+    steps = _steps(out)
+    done = [i for i, s in enumerate(steps) if s[0] == "action_completed"]
+    resolved = [i for i, s in enumerate(steps) if s == ("resolve", "step_conditional_ability_resolution")]
+    assert len(done) == 5 and len(resolved) == 1 and done[3] < resolved[0] < done[4]
+
+
+# --- install and rez paying a total less; a hosted copy turned facedown as a cost ------------------------------
+
+
+def test_install_and_rez_splits_one_discount_over_both_costs(cards_root: Path):
+    out = _out("card-tucana-1", cards_root)   # install cost 1 (one ice already on HQ), rez 5: 6 - 3 = 3 paid
+    spent = [s.text for s in out.steps if s.kind == "credits_spent"]
+    assert len(spent) == 1 and out.final.corp.credits == 0
+    assert out.final.cards["Big Wall"].rezzed and out.final.cards["Big Wall"].zone == "corp.server.HQ.ice"
+
+
+def test_a_hosted_copy_turned_facedown_pays_for_the_break(cards_root: Path):
+    out = _out("card-matryoshka-1", cards_root)
+    assert ("facedown", "rule_object_turn_faceup_facedown") in _steps(out)
+    assert not out.final.cards["Matryoshka#2"].faceup
+
+
+def test_no_faceup_copy_refuses_the_break_by_rule_cost(cards_root: Path):
+    out = _out("card-matryoshka-2", cards_root)
+    assert out.error is not None and out.error.rule == "rule_cost"
+
+
+def test_hosted_copies_turn_faceup_when_the_turn_begins(cards_root: Path):
+    out = _out("card-matryoshka-3", cards_root)
+    steps = _steps(out)
+    assert steps.index(("turn_faceup", "rule_archives_faceup_facedown")) < steps.index(
+        ("facedown", "rule_object_turn_faceup_facedown"))
+
+
+def test_counters_removed_one_at_a_time_from_cards_chosen_each_time(cards_root: Path):
+    out = _out("card-the_nihilist-1", cards_root)
+    steps = _steps(out)
+    assert ("repeat", "rule_repeat_this_process_x_times") in steps
+    assert out.final.cards["The Nihilist"].count("virus") == 0 and out.final.cards["Test Virus"].count("virus") == 0

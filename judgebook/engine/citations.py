@@ -67,6 +67,7 @@ CITED: frozenset[str] = frozenset(
         "rule_expose",
         "rule_fail_to_find",
         "rule_find",
+        "rule_finish_action_trigger_condition",
         "rule_flatline",
         "rule_forced_action_phase_end",
         "rule_forced_encounter",

@@ -109,22 +109,22 @@ class ServerCount(Quantity):
         return f"the number of {kind}servers{' ' + ' and '.join(parts) if parts else ''}"
 
 
-@instruction("repeat")
+@instruction("repeat_process")
 @dataclass(frozen=True, eq=False)
-class Repeat(Instruction):
+class RepeatProcess(Instruction):
     """ "…. Repeat this process N times" (rule_repeat_this_process_x_times): the process resolves once, then N is
     valued (after that first resolution, fixed from then on) and it resolves N more times, a checkpoint after
-    each: `{repeat: {process: [...], times: <quantity>}}`."""
+    each: `{repeat_process: {process: [...], times: <quantity>}}`."""
 
     process: tuple[Instruction, ...]
     times: Quantity
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
-    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Repeat:
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> RepeatProcess:
         check_keys(arg, ("process", "times"), at)
         if "process" not in arg or "times" not in arg:
-            at.fail("repeat needs `process` (instructions) and `times` (a quantity)")
+            at.fail("repeat_process needs `process` (instructions) and `times` (a quantity)")
         return cls(parse_instructions(arg["process"], at.key(arg, "process")),
                    parse_quantity(arg["times"], at.key(arg, "times")))
 
@@ -196,3 +196,112 @@ class RezPaying(Instruction):
         less = "" if isinstance(self.discount, Number) and self.discount.n == 0 else \
             f", paying {self.discount.render()}[c] less"
         return f"rez {self.selector.render()}{less}"
+
+
+@QUANTITIES.register("same_action_this_turn")
+@dataclass(frozen=True, eq=False)
+class SameActionThisTurn(Quantity):
+    """How many times this turn the player finished taking the triggering event's action (an `action_completed`
+    trigger: "if you have taken that action exactly 3 times this turn"), this one included: the same basic
+    action, or the same ability of the same card (rule_same_actions)."""
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> SameActionThisTurn:
+        if arg is not True:
+            at.fail("write `same_action_this_turn: true` (with an action_completed trigger)")
+        return cls()
+
+    def value(self, g: Game, ctx: Ctx) -> int:
+        from judgebook.engine.rules.history import facts_this
+
+        ev = ctx.event
+        if ev is None or ev.name != "action_completed":
+            return 0
+        return sum(1 for f in facts_this(g, "turn") if f.event.name == "action_completed"
+                   and f.event.get("player") == ev.get("player") and f.event.get("action") == ev.get("action"))
+
+    def render(self) -> str:
+        return "the number of times that action was taken this turn"
+
+
+@QUANTITIES.register("distinct_actions_this_turn")
+@dataclass(frozen=True, eq=False)
+class DistinctActionsThisTurn(Quantity):
+    """How many different actions a player finished taking this turn ("the first, second, and third actions you
+    take on your turn are each different from one another": 3 of 3; rule_defferent_actions).
+    `{distinct_actions_this_turn: you}`"""
+
+    who: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> DistinctActionsThisTurn:
+        if arg not in PLAYER_WORDS:
+            at.fail(f"expected one of: {', '.join(PLAYER_WORDS)}")
+        return cls(str(arg))
+
+    def value(self, g: Game, ctx: Ctx) -> int:
+        from judgebook.engine.rules.history import facts_this
+
+        side = ctx.side(self.who)
+        return len({f.event.get("action") for f in facts_this(g, "turn")
+                    if f.event.name == "action_completed" and f.event.get("player") == side})
+
+    def render(self) -> str:
+        return f"the number of different actions {agreeing(self.who, 'have')} taken this turn"
+
+
+@instruction("install_and_rez", "discount", "server")
+@dataclass(frozen=True, eq=False)
+class InstallAndRez(Instruction):
+    """ "Install and rez that ice, paying a total of 3[c] less": the install cost is paid lowered by the discount,
+    and what the install cost did not use lowers the rez cost (the total paid is the same however the Corp
+    splits it: rule_cost_calculation). `server` as for `install`.
+    `{install_and_rez: target, discount: 3, server: any}`"""
+
+    selector: Selector
+    discount: Quantity = Number(0)
+    server: str | None = None
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> InstallAndRez:
+        if "discount" not in mods:
+            whole.fail("install_and_rez needs `discount` (write 0 for none)")
+        return cls(parse_selector(arg, at), parse_quantity(mods["discount"], whole.key(mods, "discount")),
+                   want_str(mods, "server", whole))
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        return bool(self.selector.candidates(g, ctx))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.language.instructions import Install
+
+        n = self.discount.value(g, ctx)
+        install = Install(self.selector, pay_cost=True, server=self.server, discount=Number(n), then=(RezRest(n),))
+        return install.run(g, ctx)
+
+    def render(self) -> str:
+        return f"install {self.selector.render()} and rez it, paying a total of {self.discount.render()}[c] less"
+
+
+@dataclass(frozen=True, eq=False)
+class RezRest(Instruction):
+    """Part of `install_and_rez` (not written in a card): rez the card just installed (`chosen`), paying its rez
+    cost lowered by what the install cost left of the discount."""
+
+    discount: int
+    mods: Mods = field(default_factory=Mods)
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.amounts import rez_paying
+        from judgebook.engine.state import queries as q
+
+        for cid in ctx.chosen:
+            server = q.server_of(g, cid)
+            # the install cost of a piece of ice was the ice already protecting its server (rule_install_cost_ice)
+            used = len(g.zone(q.ice_zone(server))) - 1 if server is not None and q.is_ice(g, cid) else 0
+            g = rez_paying(g, ctx, cid, max(0, self.discount - min(used, self.discount)))
+        return g
+
+    def render(self) -> str:
+        return f"rez it, paying what is left of {self.discount}[c] less"

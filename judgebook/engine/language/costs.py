@@ -31,7 +31,7 @@ CARD_VERBS = {
     "reveal_and_trash": "reveal and trash",
 }
 COST_KEYS = ("clicks", "lose_clicks", "credits", "from", "tags", "counters", "damage", "remove_from_game",
-             "remove_tags", "bad_publicity", "either", *CARD_VERBS)
+             "remove_tags", "bad_publicity", "either", "turn_facedown", *CARD_VERBS)
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,7 @@ class Cost:
     bad_publicity: int = 0  # "take 1 bad publicity" (rule_remove_tags_or_bad_publicity_as_cost)
     either: tuple[Cost, ...] = ()  # "take 1 bad publicity or remove 1 tag": the payer pays one of them
     clicks_of: Quantity | None = None  # "[click] for each hosted power counter": clicks as a quantity
+    turn_facedown: Any = None  # a Selector: "turn 1 hosted copy of Matryoshka facedown" (its first matches)
 
     @property
     def x(self) -> bool:
@@ -112,6 +113,7 @@ class Cost:
             self.bad_publicity + other.bad_publicity,
             self.either + other.either,
             clicks_of,
+            self.turn_facedown or other.turn_facedown,
         )
 
     def without_cards(self) -> Cost:
@@ -149,6 +151,8 @@ class Cost:
         parts += [p.render() for p in self.cards]
         if self.either:
             parts.append(" or ".join(c.render() for c in self.either))
+        if self.turn_facedown is not None:
+            parts.append(f"turn {self.turn_facedown.render()} facedown")
         return ", ".join(parts) or "nothing"
 
 
@@ -217,4 +221,6 @@ def _parse_cost(node: Any, at: At) -> Cost:
         bad_publicity=want_int(node, "bad_publicity", at, 0) or 0,
         either=either,
         clicks_of=clicks_of,
+        turn_facedown=parse_selector(node["turn_facedown"], at.key(node, "turn_facedown"))
+        if "turn_facedown" in node else None,
     )

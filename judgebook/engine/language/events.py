@@ -55,6 +55,7 @@ EVENT_PHRASES = {
     "clicks_spent": "[click] are spent",
     "credits_spent": "credits are spent",
     "hosted_credits_spent": "hosted credits are spent",
+    "action_completed": "a player finishes taking an action",
     "would_damage": "damage would be taken",
     "would_tags": "tags would be taken",
     "would_trash": "a card would be trashed",

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from itertools import combinations
+from typing import Any
 
 from judgebook.engine.driver.choice import ANY_NUMBER, ChoicePoint, Option, Refused, decision
 from judgebook.engine.errors import IllegalDecision
-from judgebook.engine.language.amounts import ChooseNumber, Repeat
+from judgebook.engine.language.amounts import ChooseNumber, RepeatProcess
 from judgebook.engine.language.cards import Ability
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.rules.frames import Frame, log, path, pop, push, set_top
@@ -101,7 +102,7 @@ class Repetitions(Frame):
     then the process resolves that many more times (rule_repeat_this_process_x_times)."""
 
     ctx: Ctx
-    instr: Repeat
+    instr: RepeatProcess
     left: int | None = None  # None: the first resolution is not done yet
 
     def step(self, g: Game) -> Game:
@@ -116,7 +117,7 @@ class Repetitions(Frame):
         return push(g, Resolve(self.instr.process, self.ctx, "rule_repeat_this_process_x_times"))
 
 
-def push_repeat(g: Game, ctx: Ctx, instr: Repeat) -> Game:
+def push_repeat(g: Game, ctx: Ctx, instr: RepeatProcess) -> Game:
     return push(g, Repetitions(ctx, instr), Resolve(instr.process, ctx, "rule_repeat_this_process_x_times"))
 
 
@@ -141,3 +142,41 @@ def rez_paying(g: Game, ctx: Ctx, cid: str, discount: int) -> Game:
         return log(g, "cannot_pay", f"{cid} is not rezzed: {why[1]}", why[0], side, card=cid)
     g = costs.pay(g, cost, Ctx(cid, side), side)
     return rez(g, cid, paid=True)
+
+
+@dataclass(frozen=True)
+class ActionCompleted(Frame):
+    """Below an action's resolution: once it is complete (a run it began has ended: rule_action_completion), the
+    event `action_completed` says which action it was (a basic action, or `use:<card>:<ability>`: the same
+    action is the same basic action or the same ability of the same card, rule_same_actions)."""
+
+    side: Side
+    action: str
+
+    def step(self, g: Game) -> Game:
+        from judgebook.engine.rules.frames import event
+        from judgebook.engine.rules.triggers import emit
+
+        return emit(pop(g), event("action_completed", player=self.side, action=self.action),
+                    f"the {self.side} finishes taking the action", "rule_finish_action_trigger_condition", self.side)
+
+
+def _facedown_candidates(g: Game, sel: Any, ctx: Ctx) -> list[str]:
+    return [c for c in sel.candidates(g, ctx) if g.cards[c].faceup]
+
+
+def facedown_refusal(g: Game, sel: Any, ctx: Ctx) -> tuple[str, str] | None:
+    """A cost "turn 1 hosted copy facedown" is payable only with that many faceup cards (rule_cost)."""
+    need = sel.count if isinstance(sel.count, int) else 1
+    if len(_facedown_candidates(g, sel, ctx)) < need:
+        return "rule_cost", f"needs {need} faceup card(s) to turn facedown: {sel.render()}"
+    return None
+
+
+def pay_facedown(g: Game, sel: Any, ctx: Ctx) -> Game:
+    """Turn the first matching faceup cards facedown as a cost (the copies are alike: which one is no choice
+    that changes anything)."""
+    from judgebook.engine.rules.effects import apply_to_cards
+
+    need = sel.count if isinstance(sel.count, int) else 1
+    return apply_to_cards(g, ctx, "turn_facedown", tuple(_facedown_candidates(g, sel, ctx)[:need]))

@@ -155,6 +155,11 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
         need = part_need(part)
         if len(part_candidates(g, part, ctx)) < need:
             return "rule_cost", f"needs {need} card(s) to {part.render()}"
+    if cost.turn_facedown is not None:
+        from judgebook.engine.rules.amounts import facedown_refusal
+
+        if (why := facedown_refusal(g, cost.turn_facedown, ctx)) is not None:
+            return why
     return None
 
 
@@ -307,6 +312,10 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
         if g.cards[ctx.source].count(kind) < n:  # "X hosted counters": X is at most what the card has
             raise IllegalDecision(f"X = {n}: {ctx.source} has fewer {kind} counters", "rule_cost")
         g = evolve(g, cards=g.cards.set(ctx.source, g.cards[ctx.source].with_counter(kind, -n)))
+    if cost.turn_facedown is not None:
+        from judgebook.engine.rules.amounts import pay_facedown
+
+        g = pay_facedown(g, cost.turn_facedown, ctx)
     if cost.tags:
         g = set_player(g, "runner", tags=g.runner.tags + cost.tags)
         g = emit(

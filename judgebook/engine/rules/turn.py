@@ -152,6 +152,10 @@ class Action(Frame):
         d = option.decision
         side = self.side
         g = log(g, "action", f"the {side} takes the action: {option.label}", option.rule, side, how="chosen")
+        from judgebook.engine.rules.amounts import ActionCompleted  # "when you finish taking an action"
+
+        which = f"use:{d.get('card')}:{d.get('ability')}" if d.value == "use" else str(d.value)
+        g = push(g, ActionCompleted(side, which))
         if d.value == "use":
             return use_ability(
                 g, side, str(d.get("card")), str(d.get("ability")), None, tuple(d.get("using") or ()), d.get("x")

@@ -227,5 +227,7 @@ def setup(sc: Scenario) -> Game:
     # The run is the action being taken: the turn is past its action step (Turn.step moved it on before
     # pushing the action), as when the Runner chose "run" there.
     action = next(i for i, (_, s) in enumerate(steps) if s.key == "action")
-    g = evolve(g, stack=(Turn(first, action + 1),))
+    from judgebook.engine.rules.amounts import ActionCompleted  # the run action completes when the run ends
+
+    g = evolve(g, stack=(Turn(first, action + 1), ActionCompleted(first, "run")))
     return run_in_progress(g, sc.run.server, sc.run.at, sc.run.ice - 1)
