@@ -61,7 +61,8 @@ def points_to_win(g: Game, side: Side) -> int:
 
 def choose_server(g: Game, ctx: Ctx, among: str) -> Game:
     servers = tuple(s for s in g.servers if (s in q.CENTRAL or s in existing_remotes(g))
-                    and (among == "any" or (among == "central") == (s in q.CENTRAL)))
+                    and (among == "any" or (among == "protected" and bool(g.zone(q.ice_zone(s))))
+                         or (among in ("central", "remote") and (among == "central") == (s in q.CENTRAL))))
     if not servers:
         return log(g, "no_target", "no server to choose: nothing happens", "rule_do_as_much_as_you_can",
                    ctx.controller, card=ctx.source)
@@ -158,3 +159,33 @@ class LookBeforeDrawFrame(Frame):
             g = log(g, "moved", f"{cid} goes to the bottom of the {self.side}'s deck", "rule_interrupt", self.side,
                     how="chosen", card=self.source)
         return draw(g, self.side, self.n, action=self.action, looked=True)
+
+
+def other_remotes(g: Game, ctx: Ctx) -> list[str]:
+    """The existing remote servers other than the one the triggering event's card was installed in ("install 1 card
+    … in the root of or protecting another remote server")."""
+    here = ctx.event.get("server") if ctx.event is not None else None
+    return [s for s in existing_remotes(g) if s != here]
+
+
+@dataclass(frozen=True)
+class FaceupChoice(Frame):
+    """A card installed by an ability that its owner may install faceup: `{choose: 1}` facedown (the default),
+    `{choose: 2}` faceup."""
+
+    card: str
+    label = "install faceup?"
+
+    def step(self, g: Game) -> ChoicePoint:
+        opts = (Option(decision("choose", 1), f"{self.card} stays facedown", "rule_rezzed_unrezzed"),
+                Option(decision("choose", 2), f"{self.card} is installed faceup", "rule_rezzed_unrezzed"))
+        return ChoicePoint("corp", "choose", f"install {self.card} faceup?", "rule_rezzed_unrezzed", opts, (),
+                           default=0, path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        g = pop(g)
+        if option.decision.value != 2 or self.card not in g.cards:
+            return g
+        g = evolve(g, cards=g.cards.set(self.card, replace(g.cards[self.card], faceup=True)))
+        return log(g, "faceup", f"{self.card} is installed faceup", "rule_rezzed_unrezzed", "corp", how="chosen",
+                   card=self.card)
