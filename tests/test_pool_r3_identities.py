@@ -139,3 +139,18 @@ def test_verbal_plasticity_replaces_the_draw_before_the_class_act_looks(cards_ro
     drawn = [s for s in out.steps if s.kind == "drawn"]
     assert len(drawn) == 1 and ("look_at", "rule_interrupt") in _kinds(out)
     assert out.final.zone("runner.hand") == ("Card A", "Card C")
+
+
+def test_project_vacheron_is_worth_its_points_once_its_counters_are_gone(cards_root: Path):
+    from dataclasses import replace
+
+    from judgebook.engine.rules.values import agenda_points
+    from judgebook.engine.state.model import evolve
+
+    out = _run("card-project_vacheron-1", cards_root)
+    assert ("counters", "rule_interrupt") in _kinds(out)
+    g = out.final
+    assert agenda_points(g, "runner") == 0
+    card = g.cards["Project Vacheron"]
+    g = evolve(g, cards=g.cards.set("Project Vacheron", replace(card, counters=card.counters.remove("agenda"))))
+    assert agenda_points(g, "runner") == 3

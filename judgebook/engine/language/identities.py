@@ -350,3 +350,39 @@ def may_install_faceup(g: Game, cid: str) -> bool:
     owner = g.cards[cid].owner
     return any(isinstance(e, MayInstallFaceup) and kind in e.types and ctx.controller == owner
                for e, ctx in statics(g))
+
+
+# --- how a card enters a score area -------------------------------------------------------------------
+
+
+@STATICS.register("enters_score_area")
+@dataclass(frozen=True, eq=False)
+class EntersScoreArea(Static):
+    """"[interrupt] → When this agenda would be added to the Runner's score area from anywhere except Archives,
+    instead it is added to their score area with 4 hosted agenda counters": a replacement of how this card enters a
+    score area (`player`: whose), with `counters` on it as it arrives (before any checkpoint counts its points);
+    `not_from`: a zone it does not apply from (hand, deck, discard, installed). Active in every zone, as the card's
+    own replacement of its move."""
+
+    player: str
+    counters: tuple[tuple[str, int], ...]
+    not_from: str | None = None
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> EntersScoreArea:
+        check_keys(arg, ("player", "counters", "not_from"), at)
+        player = want_str(arg, "player", at, None, ("corp", "runner"))
+        counters = arg.get("counters")
+        if player is None or not isinstance(counters, dict) or not counters or not all(
+                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v > 0
+                for k, v in counters.items()):
+            at.fail("enters_score_area needs `player` (corp or runner) and `counters` ({KIND: N})")
+        not_from = want_str(arg, "not_from", at, None, ("hand", "deck", "discard", "installed"))
+        return cls(player, tuple((str(k), int(v)) for k, v in counters.items()), not_from)
+
+    def render(self) -> str:
+        where = {"hand": "HQ", "deck": "R&D", "discard": "Archives", "installed": "an installed position"}
+        src = f" from anywhere except {where[self.not_from]}" if self.not_from else ""
+        hosted = ", ".join(f"{n} hosted {k} counters" for k, n in self.counters)
+        return (f"[interrupt] when this card would be added to {player_phrase(self.player)}'s score area{src}, "
+                f"instead it is added with {hosted}")

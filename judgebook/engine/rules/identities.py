@@ -189,3 +189,25 @@ class FaceupChoice(Frame):
         g = evolve(g, cards=g.cards.set(self.card, replace(g.cards[self.card], faceup=True)))
         return log(g, "faceup", f"{self.card} is installed faceup", "rule_rezzed_unrezzed", "corp", how="chosen",
                    card=self.card)
+
+
+def entered_score(g: Game, cid: str, before: str) -> Game:
+    """A card just moved from `before` into a score area: its own `enters_score_area` replacement puts its counters
+    on it as it arrives."""
+    from judgebook.engine.language.identities import EntersScoreArea
+
+    card = g.cards[cid]
+    side: Side = "runner" if card.zone.startswith("runner.") else "corp"
+    for ab in g.library.card(card.name).abilities:
+        effect = ab.static
+        if not isinstance(effect, EntersScoreArea) or effect.player != side:
+            continue
+        zone = "installed" if before.startswith(("corp.server.", "hosted.")) else before.split(".")[-1]
+        if effect.not_from == zone:
+            continue
+        for kind, n in effect.counters:
+            card = card.with_counter(kind, n)
+        g = evolve(g, cards=g.cards.set(cid, card))
+        g = log(g, "counters", f"{cid} is added to the {side}'s score area with "
+                f"{', '.join(f'{n} {k}' for k, n in effect.counters)} counter(s)", "rule_interrupt", side, card=cid)
+    return g
