@@ -154,3 +154,10 @@ def test_project_vacheron_is_worth_its_points_once_its_counters_are_gone(cards_r
     card = g.cards["Project Vacheron"]
     g = evolve(g, cards=g.cards.set("Project Vacheron", replace(card, counters=card.counters.remove("agenda"))))
     assert agenda_points(g, "runner") == 3
+
+
+def test_a_checkpoint_over_the_remote_server_limit_lets_the_corp_keep_servers(cards_root: Path):
+    out = _run("card-earth_station_sea_headquarters-3", cards_root)
+    points = [g.point for g in out.states if g.point is not None and g.point.rule == "rule_limit_remote_servers"]
+    assert points and sorted(o.decision.value[0] for o in points[0].options) == ["Server 1", "Server 2"]
+    assert ("keep_servers", "rule_limit_remote_servers") in _kinds(out)

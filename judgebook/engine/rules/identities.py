@@ -211,3 +211,50 @@ def entered_score(g: Game, cid: str, before: str) -> Game:
         g = log(g, "counters", f"{cid} is added to the {side}'s score area with "
                 f"{', '.join(f'{n} {k}' for k, n in effect.counters)} counter(s)", "rule_interrupt", side, card=cid)
     return g
+
+
+def over_remote_limit(g: Game) -> Frame | None:
+    """The checkpoint's card restrictions step (rule_limit_remote_servers): with more remote servers than an active
+    limit allows (the limit was inactive for a while), the Corp chooses the servers to keep; None when within it."""
+    remotes = existing_remotes(g)
+    if not remotes:
+        return None
+    from judgebook.engine.language.identities import RemoteServerLimit
+    from judgebook.engine.rules.values import statics
+
+    limits = [effect.limit for effect, _ in statics(g) if isinstance(effect, RemoteServerLimit)]
+    if not limits or len(remotes) <= min(limits):
+        return None
+    return KeepServers(tuple(remotes), min(limits))
+
+
+@dataclass(frozen=True)
+class KeepServers(Frame):
+    """The Corp chooses `limit` remote servers to keep (`{target: [servers]}`); every card in the root of or
+    protecting the others is trashed, which cannot be prevented (rule_limit_remote_servers)."""
+
+    remotes: tuple[str, ...]
+    limit: int
+    label = "remote server limit"
+
+    def step(self, g: Game) -> ChoicePoint:
+        from itertools import combinations
+
+        opts = tuple(Option(decision("target", list(keep)), f"keep {', '.join(keep) or 'no remote server'}",
+                            "rule_limit_remote_servers") for keep in combinations(self.remotes, self.limit))
+        return ChoicePoint("corp", "target", f"remote servers to keep (limit {self.limit})",
+                           "rule_limit_remote_servers", opts, (), default=0, path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        from judgebook.engine.rules.effects import trash
+
+        g = pop(g)
+        keep = {str(s) for s in option.decision.value}
+        g = log(g, "keep_servers", f"the Corp keeps {', '.join(sorted(keep)) or 'no remote server'}",
+                "rule_limit_remote_servers", "corp", how="chosen")
+        for server in self.remotes:
+            if server in keep:
+                continue
+            for cid in g.zone(q.root_zone(server)) + g.zone(q.ice_zone(server)):
+                g = trash(g, cid, None, "checkpoint")
+        return g
