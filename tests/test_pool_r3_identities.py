@@ -103,3 +103,61 @@ def test_a_card_added_as_an_agenda_is_an_agenda_there_and_its_printed_self_elsew
     assert ("win", "step_checkpoint_agenda_points") in _kinds(out)
     g = move(g, "Backroom Machinations", "corp.discard")
     assert q.definition(g, "Backroom Machinations").type == "operation"
+
+
+def test_a_teia_offers_only_another_remote_server_within_its_limit(cards_root: Path):
+    out = _run("card-a_teia_ip_recovery-1", cards_root)
+    servers = [[o.decision.value for o in g.point.options] for g in out.states
+               if g.point is not None and g.point.kind == "target" and g.point.rule == "rule_installing"]
+    # Server 2 holds the triggering install; a new server would be a third remote (limit 2)
+    assert servers == [[["Server 1"]]]
+    assert out.final.cards["Quick Agenda"].zone == "corp.server.Server 1.root"
+    assert ("not_able", "rule_cannot_precedence") in _kinds(out)
+
+
+def test_bangun_offers_the_install_action_faceup_and_the_agenda_stays_inactive(cards_root: Path):
+    out = _run("card-bangun_when_disaster_strikes-1", cards_root)
+    first = next(g.point for g in out.states if g.point is not None and g.point.kind == "action")
+    faceup = [o for o in first.options if o.decision.get("faceup")]
+    assert faceup and all(o.decision.get("card") == "Quick Agenda" for o in faceup)
+    installed = next(g for g in out.states if g.cards["Quick Agenda"].zone.endswith("root"))
+    from judgebook.engine.state import queries as q
+
+    assert installed.cards["Quick Agenda"].faceup and not q.is_active(installed, "Quick Agenda")
+
+
+def test_mr_hendrik_prevention_is_an_interrupt_of_its_own_damage(cards_root: Path):
+    out = _run("card-mr_hendrik-1", cards_root)
+    kinds = _kinds(out)
+    would = kinds.index(("would_damage", "rule_interrupt_window_opening"))
+    assert ("prevented", "sec_prevent_avoid") in kinds[would:]
+    assert out.final.runner.core_damage == 0
+
+
+def test_verbal_plasticity_replaces_the_draw_before_the_class_act_looks(cards_root: Path):
+    out = _run("ruling-verbal_plasticity-1", cards_root)
+    drawn = [s for s in out.steps if s.kind == "drawn"]
+    assert len(drawn) == 1 and ("look_at", "rule_interrupt") in _kinds(out)
+    assert out.final.zone("runner.hand") == ("Card A", "Card C")
+
+
+def test_project_vacheron_is_worth_its_points_once_its_counters_are_gone(cards_root: Path):
+    from dataclasses import replace
+
+    from judgebook.engine.rules.values import agenda_points
+    from judgebook.engine.state.model import evolve
+
+    out = _run("card-project_vacheron-1", cards_root)
+    assert ("counters", "rule_interrupt") in _kinds(out)
+    g = out.final
+    assert agenda_points(g, "runner") == 0
+    card = g.cards["Project Vacheron"]
+    g = evolve(g, cards=g.cards.set("Project Vacheron", replace(card, counters=card.counters.remove("agenda"))))
+    assert agenda_points(g, "runner") == 3
+
+
+def test_a_checkpoint_over_the_remote_server_limit_lets_the_corp_keep_servers(cards_root: Path):
+    out = _run("card-earth_station_sea_headquarters-3", cards_root)
+    points = [g.point for g in out.states if g.point is not None and g.point.rule == "rule_limit_remote_servers"]
+    assert points and sorted(o.decision.value[0] for o in points[0].options) == ["Server 1", "Server 2"]
+    assert ("keep_servers", "rule_limit_remote_servers") in _kinds(out)

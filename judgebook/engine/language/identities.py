@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from judgebook.engine.language.conditions import CONDITIONS, Condition
 from judgebook.engine.language.context import PLAYER_WORDS, Ctx, player_phrase
+from judgebook.engine.language.events import _card_field
 from judgebook.engine.language.instructions import Instruction, Mods, instruction
 from judgebook.engine.language.nodes import At, check_keys, want_bool, want_int, want_str
 from judgebook.engine.language.quantities import Quantity, parse_quantity
@@ -236,8 +237,8 @@ class ChooseServer(Instruction):
 
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ChooseServer:
-        if arg not in ("any", "remote", "central"):
-            at.fail("choose_server is any, remote or central")
+        if arg not in ("any", "remote", "central", "protected"):
+            at.fail("choose_server is any, remote, central or protected (by ice)")
         return cls(str(arg))
 
     def run(self, g: Game, ctx: Ctx) -> Game:
@@ -246,6 +247,8 @@ class ChooseServer(Instruction):
         return identities.choose_server(g, ctx, self.among)
 
     def render(self) -> str:
+        if self.among == "protected":
+            return "choose a server protected by ice"
         return "choose a server" if self.among == "any" else f"choose a {self.among} server"
 
 
@@ -303,3 +306,83 @@ class LookBeforeDraw(Static):
         return (f"[interrupt] the first time each turn {who} would draw any number of cards, look at the top X "
                 f"cards of {'your' if self.player == 'you' else 'their'} deck; add {self.bottom} of those cards to "
                 f"the bottom of the deck (X: the number of cards {who} would draw plus {self.extra})")
+
+
+# --- the card an imminent instruction comes from ------------------------------------------------------
+
+# `source: self` on a `would_…` event: the imminent damage, tags, trash or end of run comes from this card's
+# ability ("they may lose all their [click] to prevent this damage").
+_card_field("source", "the source")
+
+
+# --- installing faceup ----------------------------------------------------------------------------
+
+
+@STATICS.register("may_install_faceup")
+@dataclass(frozen=True, eq=False)
+class MayInstallFaceup(Static):
+    """"You may install agendas faceup. (This does not make their abilities active.)": the Corp's basic action to
+    install offers each such card faceup too (decision `{action: install, card: C, server: S, faceup: true}`); a
+    faceup installed agenda is not rezzed, so its abilities stay inactive (rule_active_cards)."""
+
+    types: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> MayInstallFaceup:
+        check_keys(arg, ("type",), at)
+        types = arg.get("type")
+        types = [types] if isinstance(types, str) else types
+        if not isinstance(types, list) or not types or not all(t in ("agenda", "asset", "upgrade", "ice")
+                                                               for t in types):
+            at.fail("may_install_faceup needs `type`: agenda, asset, upgrade or ice (or a list)")
+        return cls(tuple(types))
+
+    def render(self) -> str:
+        return f"you may install {' or '.join(t + 's' for t in self.types)} faceup"
+
+
+def may_install_faceup(g: Game, cid: str) -> bool:
+    """Whether a `may_install_faceup` static of the card's owner lets this card be installed faceup."""
+    from judgebook.engine.rules.values import statics
+    from judgebook.engine.state import queries as q
+
+    kind = q.definition(g, cid).type
+    owner = g.cards[cid].owner
+    return any(isinstance(e, MayInstallFaceup) and kind in e.types and ctx.controller == owner
+               for e, ctx in statics(g))
+
+
+# --- how a card enters a score area -------------------------------------------------------------------
+
+
+@STATICS.register("enters_score_area")
+@dataclass(frozen=True, eq=False)
+class EntersScoreArea(Static):
+    """"[interrupt] → When this agenda would be added to the Runner's score area from anywhere except Archives,
+    instead it is added to their score area with 4 hosted agenda counters": a replacement of how this card enters a
+    score area (`player`: whose), with `counters` on it as it arrives (before any checkpoint counts its points);
+    `not_from`: a zone it does not apply from (hand, deck, discard, installed). Active in every zone, as the card's
+    own replacement of its move."""
+
+    player: str
+    counters: tuple[tuple[str, int], ...]
+    not_from: str | None = None
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> EntersScoreArea:
+        check_keys(arg, ("player", "counters", "not_from"), at)
+        player = want_str(arg, "player", at, None, ("corp", "runner"))
+        counters = arg.get("counters")
+        if player is None or not isinstance(counters, dict) or not counters or not all(
+                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v > 0
+                for k, v in counters.items()):
+            at.fail("enters_score_area needs `player` (corp or runner) and `counters` ({KIND: N})")
+        not_from = want_str(arg, "not_from", at, None, ("hand", "deck", "discard", "installed"))
+        return cls(player, tuple((str(k), int(v)) for k, v in counters.items()), not_from)
+
+    def render(self) -> str:
+        where = {"hand": "HQ", "deck": "R&D", "discard": "Archives", "installed": "an installed position"}
+        src = f" from anywhere except {where[self.not_from]}" if self.not_from else ""
+        hosted = ", ".join(f"{n} hosted {k} counters" for k, n in self.counters)
+        return (f"[interrupt] when this card would be added to {player_phrase(self.player)}'s score area{src}, "
+                f"instead it is added with {hosted}")

@@ -16,7 +16,7 @@ def checkpoint(g: Game) -> Game:
         from judgebook.engine.rules.values import agenda_points
 
         points = agenda_points(g, side)
-        if points >= 7 or points >= points_to_win(g, side):
+        if points >= points_to_win(g, side):  # 7, unless a static effect changes it (rule_game_win)
             from judgebook.engine.rules.effects import win
 
             return win(g, side, "agenda_points", "step_checkpoint_agenda_points")

@@ -49,7 +49,8 @@ class Imminent(Frame):
             for p in me.parts:
                 g = emit(
                     g,
-                    event(WOULD[p.what], damage_type=p.kind, amount=p.amount, by=p.by, card=p.card),
+                    event(WOULD[p.what], damage_type=p.kind, amount=p.amount, by=p.by, card=p.card,
+                          source=self.source or None),  # the card whose ability does it (`source:` filter)
                     f"{_describe(p)} is imminent",
                     "rule_interrupt_window_opening",
                     p.by,

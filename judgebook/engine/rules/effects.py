@@ -156,6 +156,10 @@ def move(g: Game, cid: str, zone: str, index: int | None = None) -> Game:
     )
     hosted = g.zone(f"hosted.{cid}")
     g = evolve(g, zones=FMap(zones), cards=g.cards.set(cid, new))
+    if zone.endswith(".score") and not card.zone.endswith(".score"):  # a card's own way of entering (Vacheron)
+        from judgebook.engine.rules.identities import entered_score
+
+        g = entered_score(g, cid, card.zone)
     if hosted and not keep and not zone.startswith(("corp.server.", "runner.rig")):
         for h in hosted:  # hosted cards are trashed with their host (rule_hosted_host_leaves)
             g = move(g, h, f"{g.cards[h].owner}.discard")

@@ -61,7 +61,8 @@ def points_to_win(g: Game, side: Side) -> int:
 
 def choose_server(g: Game, ctx: Ctx, among: str) -> Game:
     servers = tuple(s for s in g.servers if (s in q.CENTRAL or s in existing_remotes(g))
-                    and (among == "any" or (among == "central") == (s in q.CENTRAL)))
+                    and (among == "any" or (among == "protected" and bool(g.zone(q.ice_zone(s))))
+                         or (among in ("central", "remote") and (among == "central") == (s in q.CENTRAL))))
     if not servers:
         return log(g, "no_target", "no server to choose: nothing happens", "rule_do_as_much_as_you_can",
                    ctx.controller, card=ctx.source)
@@ -158,3 +159,102 @@ class LookBeforeDrawFrame(Frame):
             g = log(g, "moved", f"{cid} goes to the bottom of the {self.side}'s deck", "rule_interrupt", self.side,
                     how="chosen", card=self.source)
         return draw(g, self.side, self.n, action=self.action, looked=True)
+
+
+def other_remotes(g: Game, ctx: Ctx) -> list[str]:
+    """The existing remote servers other than the one the triggering event's card was installed in ("install 1 card
+    … in the root of or protecting another remote server")."""
+    here = ctx.event.get("server") if ctx.event is not None else None
+    return [s for s in existing_remotes(g) if s != here]
+
+
+@dataclass(frozen=True)
+class FaceupChoice(Frame):
+    """A card installed by an ability that its owner may install faceup: `{choose: 1}` facedown (the default),
+    `{choose: 2}` faceup."""
+
+    card: str
+    label = "install faceup?"
+
+    def step(self, g: Game) -> ChoicePoint:
+        opts = (Option(decision("choose", 1), f"{self.card} stays facedown", "rule_rezzed_unrezzed"),
+                Option(decision("choose", 2), f"{self.card} is installed faceup", "rule_rezzed_unrezzed"))
+        return ChoicePoint("corp", "choose", f"install {self.card} faceup?", "rule_rezzed_unrezzed", opts, (),
+                           default=0, path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        g = pop(g)
+        if option.decision.value != 2 or self.card not in g.cards:
+            return g
+        g = evolve(g, cards=g.cards.set(self.card, replace(g.cards[self.card], faceup=True)))
+        return log(g, "faceup", f"{self.card} is installed faceup", "rule_rezzed_unrezzed", "corp", how="chosen",
+                   card=self.card)
+
+
+def entered_score(g: Game, cid: str, before: str) -> Game:
+    """A card just moved from `before` into a score area: its own `enters_score_area` replacement puts its counters
+    on it as it arrives."""
+    from judgebook.engine.language.identities import EntersScoreArea
+
+    card = g.cards[cid]
+    side: Side = "runner" if card.zone.startswith("runner.") else "corp"
+    for ab in g.library.card(card.name).abilities:
+        effect = ab.static
+        if not isinstance(effect, EntersScoreArea) or effect.player != side:
+            continue
+        zone = "installed" if before.startswith(("corp.server.", "hosted.")) else before.split(".")[-1]
+        if effect.not_from == zone:
+            continue
+        for kind, n in effect.counters:
+            card = card.with_counter(kind, n)
+        g = evolve(g, cards=g.cards.set(cid, card))
+        g = log(g, "counters", f"{cid} is added to the {side}'s score area with "
+                f"{', '.join(f'{n} {k}' for k, n in effect.counters)} counter(s)", "rule_interrupt", side, card=cid)
+    return g
+
+
+def over_remote_limit(g: Game) -> Frame | None:
+    """The checkpoint's card restrictions step (rule_limit_remote_servers): with more remote servers than an active
+    limit allows (the limit was inactive for a while), the Corp chooses the servers to keep; None when within it."""
+    remotes = existing_remotes(g)
+    if not remotes:
+        return None
+    from judgebook.engine.language.identities import RemoteServerLimit
+    from judgebook.engine.rules.values import statics
+
+    limits = [effect.limit for effect, _ in statics(g) if isinstance(effect, RemoteServerLimit)]
+    if not limits or len(remotes) <= min(limits):
+        return None
+    return KeepServers(tuple(remotes), min(limits))
+
+
+@dataclass(frozen=True)
+class KeepServers(Frame):
+    """The Corp chooses `limit` remote servers to keep (`{target: [servers]}`); every card in the root of or
+    protecting the others is trashed, which cannot be prevented (rule_limit_remote_servers)."""
+
+    remotes: tuple[str, ...]
+    limit: int
+    label = "remote server limit"
+
+    def step(self, g: Game) -> ChoicePoint:
+        from itertools import combinations
+
+        opts = tuple(Option(decision("target", list(keep)), f"keep {', '.join(keep) or 'no remote server'}",
+                            "rule_limit_remote_servers") for keep in combinations(self.remotes, self.limit))
+        return ChoicePoint("corp", "target", f"remote servers to keep (limit {self.limit})",
+                           "rule_limit_remote_servers", opts, (), default=0, path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        from judgebook.engine.rules.effects import trash
+
+        g = pop(g)
+        keep = {str(s) for s in option.decision.value}
+        g = log(g, "keep_servers", f"the Corp keeps {', '.join(sorted(keep)) or 'no remote server'}",
+                "rule_limit_remote_servers", "corp", how="chosen")
+        for server in self.remotes:
+            if server in keep:
+                continue
+            for cid in g.zone(q.root_zone(server)) + g.zone(q.ice_zone(server)):
+                g = trash(g, cid, None, "checkpoint")
+        return g

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from judgebook.engine.language.instructions import Install, Trace
 
 
-SERVER_CHOICES = ("remote", "central", "any", "another")  # `server:` words that let the Corp choose the server
+SERVER_CHOICES = ("remote", "central", "any", "another", "another_remote")  # `server:` words: the Corp chooses
 
 
 def region_limit(g: Game, cid: str) -> Game:
@@ -88,6 +88,12 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
         else:
             g = move(g, cid, q.root_zone(server))
         g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
+        from judgebook.engine.language.identities import may_install_faceup
+
+        if may_install_faceup(g, cid):  # "You may install agendas faceup": the Corp chooses as it is installed
+            from judgebook.engine.rules.identities import FaceupChoice
+
+            g = push(g, FaceupChoice(cid))
     g = region_limit(g, cid)
     installed = event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid),
                       from_hand=from_hand)
@@ -121,7 +127,7 @@ class InstallWhere(Frame):
     card: str
     ins: Install
 
-    def step(self, g: Game) -> ChoicePoint:
+    def step(self, g: Game) -> Game | ChoicePoint:
         d = q.definition(g, self.card)
         want = self.ins.server
         servers = [s for s in g.servers if want == "any" or (want == "central") == (s in q.CENTRAL)]
@@ -130,9 +136,15 @@ class InstallWhere(Frame):
         if d.type in ("agenda", "asset"):
             servers = [s for s in servers if s not in q.CENTRAL]
         from judgebook.engine.language.identities import remote_limit_refuses
+        from judgebook.engine.rules.identities import other_remotes
 
+        if want == "another_remote":  # a remote server other than the triggering install's (language/identities.py)
+            servers = other_remotes(g, self.ctx)
         if want != "central" and not remote_limit_refuses(g, "new"):
             servers.append("new")
+        if not servers:
+            return log(pop(g), "cannot_install", f"no server to install {self.card} in", "rule_limit_remote_servers",
+                       "corp", card=self.card)
         opts = tuple(Option(decision("target", [s]), f"install {self.card} in {s}", "rule_installing") for s in servers)
         return ChoicePoint("corp", "target", f"the server to install {self.card} in", "rule_installing", opts,
                            default=0, path=path(g))

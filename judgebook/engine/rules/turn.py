@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import Cost
-from judgebook.engine.language.identities import remote_limit_refuses
+from judgebook.engine.language.identities import may_install_faceup, remote_limit_refuses
 from judgebook.engine.language.quantities import Number
 from judgebook.engine.language.statics import server_only_refuses
 from judgebook.engine.rules import costs
@@ -184,7 +184,7 @@ class Action(Frame):
             g = set_player(g, "runner", tags=g.runner.tags - 1)
             return tags_removed(g, 1, "runner_basic_action_remove_tag", side)
         if kind == "install":
-            return install(g, side, str(d.get("card")), d.get("server"))
+            return install(g, side, str(d.get("card")), d.get("server"), bool(d.get("faceup")))
         if kind == "play":
             return play(g, side, str(d.get("card")), server=d.get("server"))
         if kind == "purge":
@@ -343,6 +343,9 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                     refused.append(Refused(d, f"install {cid} in {server}", why[0], why[1]))
                 else:
                     opts.append(Option(d, f"install {cid} in {server}", cite["install"]))
+                    if may_install_faceup(g, cid):  # "You may install agendas faceup" (language/identities.py)
+                        up = decision("action", "install", card=cid, server=server, faceup=True)
+                        opts.append(Option(up, f"install {cid} faceup in {server}", cite["install"]))
     if side == "corp":
         purge = decision("action", "purge")
         if g.corp.clicks >= 3:
@@ -415,7 +418,7 @@ def _runs_any(card_def: object) -> bool:
     return any(isinstance(e, MakeRun) and e.server == "any" for ab in card_def.abilities for e in ab.effects)  # type: ignore[attr-defined]
 
 
-def install(g: Game, side: Side, cid: str, server: object) -> Game:
+def install(g: Game, side: Side, cid: str, server: object, faceup: bool = False) -> Game:
     d = q.definition(g, cid)
     from_hand = g.cards[cid].zone.endswith(".hand")  # "when you install this from anywhere except HQ"
     if side == "runner":
@@ -439,7 +442,7 @@ def install(g: Game, side: Side, cid: str, server: object) -> Game:
             g = move(g, cid, q.ice_zone(name))
         else:
             g = move(g, cid, q.root_zone(name))
-        g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
+        g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=faceup)))
         from judgebook.engine.rules.procedures import region_limit
 
         g = region_limit(g, cid)

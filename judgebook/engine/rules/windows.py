@@ -47,6 +47,11 @@ class PriorityWindow(Frame):
             if run is None or run.seq != self.run_seq:
                 return pop(g)
         g = checkpoint(g)
+        from judgebook.engine.rules.identities import over_remote_limit
+
+        over = over_remote_limit(g)  # the checkpoint's card restrictions: a limit on remote servers
+        if over is not None:
+            return push(g, over)
         if "interrupt" in self.kinds and not _imminent_live(g) and not _increase_pending(g):
             # Fully prevented: the remaining interrupts are no longer relevant (sec_relevant_interrupts).
             stale = tuple(p for p in g.pending if p.event.name.startswith("would_"))

@@ -19,7 +19,7 @@ CENTRAL = ("HQ", "R&D", "Archives")
 ACTIONS = ("run", "gain_credit", "draw", "install", "play", "advance", "remove_tag", "trash_resource", "use", "purge")
 # decision kind -> other keys it may carry
 DECISION_KINDS: dict[str, tuple[str, ...]] = {
-    "action": ("server", "card", "ability", "x", "using"),
+    "action": ("server", "card", "ability", "x", "using", "faceup"),
     "use": ("ability", "subroutines", "x", "using"),
     "rez": (),
     "score": (),
