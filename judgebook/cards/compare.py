@@ -17,8 +17,8 @@ CATEGORIES = ("trigger", "cost", "number", "duration", "target", "instruction")
 _REMINDER = re.compile(r"\([^()]*\)")
 # Deckbuilding, limits and where a card may be installed: no ability, nothing the engine plays ("Your deck
 # cannot include…", "Limit 1 per deck.", "Install only on a piece of ice.")
-_DECKBUILDING = re.compile(r"\byour deck (?:cannot|can|may|must) include[^.\n]*\.?|\blimit \d+ [^.\n]*\.?"
-                           r"|\binstall only on [^.\n]*\.?")
+_DECKBUILDING = re.compile(r"\byour deck (?:cannot|can|may|must) include[^.\n]*\.?|\blimit 1 [^.\n]*\.?"
+                           r"|\blimit \d+ per deck\.?|\binstall only on [^.\n]*\.?")
 # What hosted credits may pay for is a statistic of the card (`credits_for`), however it is worded
 _HOSTED = re.compile(r"\b(?:you can spend hosted credits|use these credits)[^.\n]*\.?")
 _CREDIT = r"\[(?:credit|c)\]"

@@ -135,7 +135,7 @@ class _Then(Instruction):
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.engine.rules.resolve import resolve_now
 
-        return resolve_now(g, ctx, self.body, "rule_mandatory_choice")
+        return resolve_now(g, ctx, self.body, "rule_choice_instruction")
 
     def render(self) -> str:
         return render_all(self.body)
@@ -174,7 +174,7 @@ class ChooseType(Instruction):
         from judgebook.engine.language.instructions import ChooseOne
         from judgebook.engine.rules.resolve import push_choose
 
-        # Any type can be chosen, even one no card of which is then found (rule_mandatory_choice asks only
+        # Any type can be chosen, even one no card of which is then found (rule_choice_instruction asks only
         # that the choice be possible: naming a type always is).
         options = tuple((_Then(branch),) for branch in self.branches)
         return push_choose(g, ctx, ChooseOne(options, self.by))

@@ -114,7 +114,7 @@ def access_cards(g: Game, targets: tuple[str, ...]) -> Game:
 
 @dataclass(frozen=True)
 class NameChoice(Frame):
-    """The chooser names a card (rule_mandatory_choice): any name; those of the cards in this game, and one
+    """The chooser names a card (rule_choice_instruction): any name; those of the cards in this game, and one
     that none of them has (standing for every other name: naming it finds no card)."""
 
     ctx: Ctx
@@ -130,8 +130,8 @@ class NameChoice(Frame):
             self.chooser,
             "choose",
             "choose a card name",
-            "rule_mandatory_choice",
-            tuple(Option(decision("choose", n), n, "rule_mandatory_choice") for n in names),
+            "rule_choice_instruction",
+            tuple(Option(decision("choose", n), n, "rule_choice_instruction") for n in names),
             path=path(g),
         )
 
@@ -140,9 +140,9 @@ class NameChoice(Frame):
         from judgebook.engine.rules.resolve import resolve_now
 
         name = str(option.decision.value)
-        g = log(pop(g), "choose", f"the {self.chooser} chooses the name {name}", "rule_mandatory_choice",
+        g = log(pop(g), "choose", f"the {self.chooser} chooses the name {name}", "rule_choice_instruction",
                 self.chooser, how="chosen")
-        return resolve_now(g, replace(self.ctx, named=name), self.then, "rule_mandatory_choice")
+        return resolve_now(g, replace(self.ctx, named=name), self.then, "rule_choice_instruction")
 
 
 OTHER_NAME = "(a name no card in this game has)"
