@@ -17,7 +17,7 @@ LIBRARY = ROOT / "rules_source" / "cards" / "standard"
 SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
 CARDS = ("klevetnik", "direct_access", "light_the_fire", "chromatophores", "hakarl_1_0", "brasilia_government_grid",
          "lycian_multi_munition", "pelangi", "hush", "nanisivik_grid", "zato_city_grid",
-         "banner", "virtual_service_agent")
+         "banner", "virtual_service_agent", "tsakhia_bankhar_gantulga")
 
 
 def _files() -> list[Path]:
@@ -309,3 +309,21 @@ def test_virtual_service_agent_passed_unrezzed_or_unbroken(cards_root: Path):
         BREAKS, "  - {pass: runner}\n")
     _, out = _replay(text, cards_root, False)
     assert out.states[-1].runner.tags == 1 and "Virtual Service Agent:tag" in _pending(out)
+
+
+# --- replace_subroutines -------------------------------------------------------------------------------------------
+
+
+def test_tsakhia_replaces_only_at_the_chosen_server_and_a_new_choice_replaces_the_old(cards_root: Path):
+    from judgebook.engine.language.gained_abilities import ReplaceSubroutines
+
+    path = SCENARIOS / "card-tsakhia_bankhar_gantulga-1.yaml"
+    _, out = _replay(path.read_text(encoding="utf-8"), cards_root)
+    assert [s.anchor for s in out.steps if s.kind == "replaced"] == ["rule_replace_subroutine_resolution"] * 2
+    # R&D chosen: the encounter at HQ is left alone, the first run already ends.
+    text = path.read_text(encoding="utf-8").replace("{target: HQ, player: runner}", "{target: R&D, player: runner}")
+    _, out = _replay(text, cards_root, False)
+    assert not [s for s in out.steps if s.kind == "replaced"]
+    g = out.states[-1]
+    effects = [x.effect for x in g.lasting if isinstance(x.effect, ReplaceSubroutines)]
+    assert [e.server for e in effects] == ["R&D"]

@@ -97,6 +97,7 @@ CITED: frozenset[str] = frozenset(
         "rule_lingering_effect_maintaining_choice_duration_other_cases",
         "rule_moved_while_accessing",
         "rule_remove_tags_or_bad_publicity_as_cost",
+        "rule_replace_subroutine_resolution",
         "rule_rfg_move",
         "rule_modify_value_relevant",
         "rule_nested_cost",

@@ -116,7 +116,14 @@ class Encounter(Frame):
                 ability=f"sub{i + 1}",
             )
             g = record(g, event("subroutine_resolved", ice=self.ice, subroutine=i + 1))
-            return push(g, Resolve(subs[i].effects, Ctx(self.ice, "corp", f"sub{i + 1}"), "step_resolve_subroutine"))
+            from judgebook.engine.rules.gained_abilities import replaced_subroutine
+
+            instead = replaced_subroutine(g, self.ice, self.seq)  # "instead they resolve ..." (Tsakhia)
+            if instead is not None:
+                g = log(g, "replaced", "instead, the Corp resolves another subroutine",
+                        "rule_replace_subroutine_resolution", "corp", card=self.ice)
+            effects = subs[i].effects if instead is None else instead
+            return push(g, Resolve(effects, Ctx(self.ice, "corp", f"sub{i + 1}"), "step_resolve_subroutine"))
         return self._complete(g, server)
 
     def _complete(self, g: Game, server: str | None) -> Game:

@@ -207,3 +207,61 @@ class ChooseSubroutineFrame(Frame):
         g = log(pop(g), "choose", f"the {self.ctx.controller} chooses subroutine {n} of {self.ice}",
                 "step_subroutine_resolution", self.ctx.controller, how="chosen")
         return ResolveSubroutine(Ref(self.ice), n).run(g, self.ctx)
+
+
+@dataclass(frozen=True)
+class ChooseServerFrame(Frame):
+    """The controller chooses a server for `replace_subroutines`; the choice replaces this card's earlier one."""
+
+    ctx: Ctx
+    instr: Any  # language.gained_abilities.ChooseServerReplaceSubroutines
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        from judgebook.engine.driver.choice import ChoicePoint, Option, decision
+
+        return ChoicePoint(
+            self.ctx.controller,
+            "target",
+            "choose a server",
+            "rule_lingering_effect_maintaining_choice_duration_other_cases",
+            tuple(Option(decision("target", s), s, "rule_lingering_effect_maintaining_choice_duration_other_cases")
+                  for s in g.servers),
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        from dataclasses import replace
+
+        from judgebook.engine.language.gained_abilities import ReplaceSubroutines
+        from judgebook.engine.rules.effects import create_lasting
+        from judgebook.engine.state.model import evolve
+
+        value = option.decision.value
+        server = str(value[0] if isinstance(value, list | tuple) else value)
+        g = pop(g)
+        # A new choice replaces the one this card made before.
+        kept = tuple(x for x in g.lasting if not (x.source == self.ctx.source
+                                                    and isinstance(x.effect, ReplaceSubroutines)))
+        g = evolve(g, lasting=kept)
+        g = log(g, "chosen", f"{self.ctx.source} chooses {server}",
+                "rule_lingering_effect_maintaining_choice_duration_other_cases", self.ctx.controller, how="chosen")
+        effect = ReplaceSubroutines(server, self.instr.subroutine)
+        g = create_lasting(replace(g), self.ctx, effect, "while", None, self.instr.condition)
+        return g
+
+
+def replaced_subroutine(g: Game, ice: str, encounter_seq: int) -> tuple[Any, ...] | None:
+    """What the encounter resolves instead of a subroutine of `ice`: a `replace_subroutines` effect for the
+    server the ice protects, if this is the first encounter this turn with ice protecting that server."""
+    from judgebook.engine.language.gained_abilities import ReplaceSubroutines
+    from judgebook.engine.rules.values import statics
+
+    server = q.server_of(g, ice)
+    for effect, _ in statics(g):
+        if not isinstance(effect, ReplaceSubroutines) or effect.server != server:
+            continue
+        first = next((f.event for f in g.history if f.turn == g.turn and f.event.name == "encounter_ice"
+                      and f.event.get("ice") in g.cards and q.server_of(g, f.event.get("ice")) == server), None)
+        if first is not None and first.get("encounter_seq") == encounter_seq:
+            return tuple(effect.subroutine)
+    return None
