@@ -17,7 +17,8 @@ LIBRARY = ROOT / "rules_source" / "cards" / "standard"
 SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
 CARDS = ("klevetnik", "direct_access", "light_the_fire", "chromatophores", "hakarl_1_0", "brasilia_government_grid",
          "lycian_multi_munition", "pelangi", "hush", "nanisivik_grid", "zato_city_grid",
-         "banner", "virtual_service_agent", "tsakhia_bankhar_gantulga")
+         "banner", "virtual_service_agent", "tsakhia_bankhar_gantulga",
+         "gamedragon_pro")
 
 
 def _files() -> list[Path]:
@@ -327,3 +328,26 @@ def test_tsakhia_replaces_only_at_the_chosen_server_and_a_new_choice_replaces_th
     g = out.states[-1]
     effects = [x.effect for x in g.lasting if isinstance(x.effect, ReplaceSubroutines)]
     assert [e.server for e in effects] == ["R&D"]
+
+
+# --- strength_lasts_for_run ------------------------------------------------------------------------------------------
+
+
+def test_without_gamedragon_the_pump_lasts_only_the_encounter(cards_root: Path):
+    path = SCENARIOS / "card-gamedragon_pro-1.yaml"
+    _, out = _replay(path.read_text(encoding="utf-8"), cards_root)
+    g = out.states[-1]
+    assert g.cards["GAMEDRAGON™ Pro"].host == "Plain Fracter"
+    # Not hosted (the Runner declines): strength 1 + 2 for the first encounter only; the second break is refused.
+    text = path.read_text(encoding="utf-8").replace(
+        "  - {target: Plain Fracter, player: runner}\n", "  - {decline: GAMEDRAGON™ Pro, ability: host-installed}\n")
+    _, out = _replay(text, cards_root, False)
+    assert "Wall#2" in str(out.error) and "rule_icebreaker_interface_strength" in str(out.error)
+
+
+def test_without_direct_access_the_stand_in_identity_forbids_the_run(cards_root: Path):
+    path = SCENARIOS / "ruling-direct_access-1.yaml"
+    text = path.read_text(encoding="utf-8").replace(
+        "  - {action: play, card: Direct Access, server: Server 1}", "  - {action: run, server: Server 1}").replace(
+        "  run: {successful: true, server: Server 1}", "  error: {rule: rule_cannot_run_abilities}")
+    _replay(text, cards_root)

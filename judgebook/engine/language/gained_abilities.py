@@ -343,3 +343,25 @@ class ChooseServerReplaceSubroutines(Instruction):
         return ("choose a server; during the first encounter each turn with a piece of ice protecting the chosen "
                 f'server, whenever the Corp would resolve a subroutine, instead they resolve "[subroutine] '
                 f'{render_all(self.subroutine)}"')
+
+
+@STATICS.register("strength_lasts_for_run")
+@dataclass(frozen=True, eq=False)
+class StrengthLastsForRun(Static):
+    """"Abilities that increase its strength last for the remainder of the run (instead of any shorter
+    duration)": an icebreaker's strength increase from an ability (`strength: N` on it), which would last for
+    the encounter, lasts for the run."""
+
+    target: Selector
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> StrengthLastsForRun:
+        check_keys(arg, ("target",), at)
+        return cls(_target(arg, at))
+
+    def cards(self, g: Game, ctx: Ctx) -> list[str]:
+        return list(self.target.candidates(g, ctx))
+
+    def render(self) -> str:
+        return (f"abilities that increase the strength of {self.target.render()} last for the remainder of the run "
+                "instead of any shorter duration")

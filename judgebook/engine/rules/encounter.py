@@ -200,8 +200,11 @@ def bypass(g: Game) -> Game:
 
 
 def pump(g: Game, cid: str, n: int) -> Game:
-    """An icebreaker's strength change lasts for the encounter; an ice's for the run."""
-    if q.is_ice(g, cid):
+    """An icebreaker's strength change lasts for the encounter; an ice's for the run (and an increase of a
+    breaker that an effect makes last for the run: GAMEDRAGON Pro)."""
+    from judgebook.engine.rules.gained_abilities import strength_lasts_for_run
+
+    if q.is_ice(g, cid) or (n > 0 and strength_lasts_for_run(g, cid)):
         run = current_run(g)
         if run is not None:
             g = swap(g, run, replace(run, strength=run.strength + ((cid, n),)))

@@ -265,3 +265,11 @@ def replaced_subroutine(g: Game, ice: str, encounter_seq: int) -> tuple[Any, ...
         if first is not None and first.get("encounter_seq") == encounter_seq:
             return tuple(effect.subroutine)
     return None
+
+
+def strength_lasts_for_run(g: Game, cid: str) -> bool:
+    """Whether a `strength_lasts_for_run` effect makes this card's strength increases last for the run."""
+    from judgebook.engine.language.gained_abilities import StrengthLastsForRun
+    from judgebook.engine.rules.values import statics
+
+    return any(isinstance(effect, StrengthLastsForRun) and cid in effect.cards(g, ctx) for effect, ctx in statics(g))
