@@ -351,3 +351,19 @@ def test_without_direct_access_the_stand_in_identity_forbids_the_run(cards_root:
         "  - {action: play, card: Direct Access, server: Server 1}", "  - {action: run, server: Server 1}").replace(
         "  run: {successful: true, server: Server 1}", "  error: {rule: rule_cannot_run_abilities}")
     _replay(text, cards_root)
+
+
+def test_the_hosted_upgrade_tags_on_a_plain_run_and_light_the_fire_trashes_only_the_root(cards_root: Path):
+    path = SCENARIOS / "ruling-light_the_fire-2.yaml"
+    text = path.read_text(encoding="utf-8").replace(
+        "  - {action: use, card: Light the Fire!, ability: fire}\n  - {target: Server 1, player: runner}",
+        "  - {action: run, server: Server 1}")
+    _, out = _replay(text, cards_root, False)
+    assert "Tripwire Grid:trip" in _pending(out) and out.states[-1].runner.tags == 1
+    # Ice protecting the attacked server and the Runner's cards stay.
+    text = path.read_text(encoding="utf-8").replace(
+        "    Server 1: {root:", "    Server 1: {ice: [Ice Wall], root:").replace(
+        "  - {name: Sure Gamble}", "  - {name: Sure Gamble}\n  - {name: Ice Wall, subroutines: [[end_the_run]]}")
+    _, out = _replay(text, cards_root, False)
+    g = out.states[-1]
+    assert g.cards["Ice Wall"].zone.endswith(".ice") and g.cards["Studio Stand-in"].zone == "corp.discard"
