@@ -18,7 +18,7 @@ SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
 CARDS = ("klevetnik", "direct_access", "light_the_fire", "chromatophores", "hakarl_1_0", "brasilia_government_grid",
          "lycian_multi_munition", "pelangi", "hush", "nanisivik_grid", "zato_city_grid",
          "banner", "virtual_service_agent", "tsakhia_bankhar_gantulga",
-         "gamedragon_pro")
+         "gamedragon_pro", "airbladex_jsrf_ed")
 
 
 def _files() -> list[Path]:
@@ -367,3 +367,22 @@ def test_the_hosted_upgrade_tags_on_a_plain_run_and_light_the_fire_trashes_only_
     _, out = _replay(text, cards_root, False)
     g = out.states[-1]
     assert g.cards["Ice Wall"].zone.endswith(".ice") and g.cards["Studio Stand-in"].zone == "corp.discard"
+
+
+# --- prevent_encounter_ability ---------------------------------------------------------------------------------------
+
+
+def test_airbladex_prevention_is_offered_as_the_encounter_ability_resolves_and_empties_it(cards_root: Path):
+    path = SCENARIOS / "card-airbladex_jsrf_ed-1.yaml"
+    base = path.read_text(encoding="utf-8")
+    _, out = _replay(base, cards_root)
+    assert [(s.kind, s.anchor) for s in out.steps if s.kind == "prevented"] == [("prevented", "sec_prevent_avoid")]
+    # The Runner passes: the ability resolves.
+    text = base.replace("  - {use: AirbladeX (JSRF Ed.), ability: prevent-encounter, player: runner}",
+                        "  - {pass: runner}")
+    _, out = _replay(text, cards_root, False)
+    assert out.states[-1].runner.credits == 3 and "prevented" not in [s.kind for s in out.steps]
+    # Its last power counter: AirbladeX is trashed once used.
+    _, out = _replay(base.replace("counters: {power: 3}", "counters: {power: 1}"), cards_root, False)
+    assert out.states[-1].cards["AirbladeX (JSRF Ed.)"].zone == "runner.discard"
+    assert out.states[-1].runner.credits == 5

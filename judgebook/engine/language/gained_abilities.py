@@ -365,3 +365,46 @@ class StrengthLastsForRun(Static):
     def render(self) -> str:
         return (f"abilities that increase the strength of {self.target.render()} last for the remainder of the run "
                 "instead of any shorter duration")
+
+
+@instruction("prevent_encounter_ability")
+@dataclass(frozen=True, eq=False)
+class PreventEncounterAbility(Instruction):
+    """"Prevent a 'when encountered' ability on a piece of ice": an [interrupt] paid ability with this instruction
+    is offered to the Runner as a conditional ability of a piece of ice triggered by its encounter is about to
+    resolve (a use restriction `preventing_encounter_ability` keeps it to that moment); using it, that instance
+    does not resolve. The prevention itself is done as the ability is used (rules/gained_abilities.py)."""
+
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> PreventEncounterAbility:
+        if arg not in (None, True):
+            at.fail("prevent_encounter_ability takes no value")
+        return cls()
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        return g  # the instance was set aside as the ability was used
+
+    def render(self) -> str:
+        return 'prevent a "when encountered" ability on a piece of ice'
+
+
+@CONDITIONS.register("preventing_encounter_ability")
+@dataclass(frozen=True, eq=False)
+class PreventingEncounterAbility(Condition):
+    """A "when encountered" ability of a piece of ice is about to resolve: the moment a prevention of it is used."""
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> PreventingEncounterAbility:
+        if arg not in (None, True):
+            at.fail("write `preventing_encounter_ability` (no value)")
+        return cls()
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules.gained_abilities import PreventionWindow
+
+        return bool(g.stack) and isinstance(g.stack[-1], PreventionWindow)
+
+    def render(self) -> str:
+        return 'a "when encountered" ability on a piece of ice is about to resolve'

@@ -273,3 +273,84 @@ def strength_lasts_for_run(g: Game, cid: str) -> bool:
     from judgebook.engine.rules.values import statics
 
     return any(isinstance(effect, StrengthLastsForRun) and cid in effect.cards(g, ctx) for effect, ctx in statics(g))
+
+
+def _preventions(g: Game) -> list[tuple[str, Ability]]:
+    """The Runner's abilities that prevent a "when encountered" ability, usable now (cost payable)."""
+    from judgebook.engine.language.gained_abilities import PreventEncounterAbility
+    from judgebook.engine.rules import costs
+    from judgebook.engine.rules.values import ability_active
+
+    found = []
+    for cid in q.installed(g, "runner") + list(g.zone("runner.identity")):
+        for ab in abilities(g, cid):
+            if ab.kind != "paid" or not any(isinstance(e, PreventEncounterAbility) for e in ab.effects):
+                continue
+            if not ability_active(g, cid, ab.active_in):
+                continue
+            here = Ctx(cid, "runner", ab.id)
+            if ab.cost is not None and costs.refusal(g, costs.changed_cost(g, ab.cost, here), here, "runner", "use"):
+                continue
+            found.append((cid, ab))
+    return found
+
+
+def offer_prevention(g: Game, p: Any, option: Option) -> Game | None:
+    """Before a conditional ability of a piece of ice triggered by its encounter resolves, the Runner may use an
+    ability preventing it (once for each instance): the window for it, or None."""
+    from judgebook.engine.rules.frames import push
+    from judgebook.engine.state.model import Use, evolve
+
+    if p.event.name != "encounter_ice" or p.delayed is not None or p.card not in g.cards or not q.is_ice(g, p.card):
+        return None
+    asked = Use(p.card, p.ability, "prevention_offered", p.serial)
+    if asked in g.uses or not _preventions(g):
+        return None
+    g = evolve(g, uses=g.uses | {asked}, pending=g.pending + (p,))  # it waits, pending, for the Runner's choice
+    return push(g, PreventionWindow(p.serial, option))
+
+
+@dataclass(frozen=True)
+class PreventionWindow(Frame):
+    """The Runner may prevent the "when encountered" ability `serial` that is about to resolve."""
+
+    serial: int
+    option: Any  # the reaction window's option resolving it
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        from judgebook.engine.driver.choice import ChoicePoint, Option, decision
+
+        opts = tuple(Option(decision("use", cid, ability=ab.id), f"{cid}: {ab.text or ab.id}", "sec_prevent_avoid")
+                     for cid, ab in _preventions(g))
+        return ChoicePoint(
+            "runner",
+            "priority",
+            'the Runner may prevent a "when encountered" ability',
+            "sec_prevent_avoid",
+            opts + (Option(decision("pass", "runner"), "pass priority", "rule_pass"),),
+            default=len(opts),
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        from judgebook.engine.rules import costs
+        from judgebook.engine.rules.resolve import Resolve
+        from judgebook.engine.rules.windows import resolve_pending
+        from judgebook.engine.state.model import evolve
+
+        g = pop(g)
+        d = option.decision
+        if d.kind == "pass":
+            return resolve_pending(g, self.option)
+        p = next(x for x in g.pending if x.serial == self.serial)
+        g = evolve(g, pending=tuple(x for x in g.pending if x is not p))
+        cid = str(d.value)
+        ab = next(a for a in abilities(g, cid) if a.id == d.get("ability"))
+        ctx = Ctx(cid, "runner", ab.id)
+        if ab.cost is not None:
+            g = costs.pay(g, costs.changed_cost(g, ab.cost, ctx), ctx, "runner", "use")
+        g = log(g, "prevented", f"{cid} prevents {p.label}", "sec_prevent_avoid", "runner", card=p.card,
+                ability=p.ability)
+        from judgebook.engine.rules.frames import push
+
+        return push(g, Resolve(ab.effects, ctx, "step_paid_ability_resolution"))
