@@ -9,6 +9,7 @@ on another such effect (no card of the pool needs that layering).
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -31,9 +32,18 @@ class Changes:
 
 
 _NONE = Changes()
-# One game state's changes, remembered while the engine asks about that same (immutable) state.
-_last: list[Any] = [None, _NONE]
-_busy: list[bool] = [False]
+
+
+class _Memo(threading.local):
+    """Per thread (the web app may serve games from threads): the last game state's changes, remembered while
+    the engine asks about that same (immutable) state, and whether they are being worked out."""
+
+    last: Any = None
+    found: Changes = _NONE
+    busy: bool = False
+
+
+_memo = _Memo()
 _KINDS = ("lose_abilities", "gain_subtypes", "gain_ability")
 
 
@@ -53,16 +63,16 @@ def _lasting_uses(g: Game) -> bool:
 
 
 def changes(g: Game) -> Changes:
-    if _last[0] is g:
-        return _last[1]  # type: ignore[no-any-return]
-    if _busy[0] or not (_library_uses(g) or _lasting_uses(g)):
+    if _memo.last is g:
+        return _memo.found
+    if _memo.busy or not (_library_uses(g) or _lasting_uses(g)):
         return _NONE
-    _busy[0] = True
+    _memo.busy = True
     try:
         found = _compute(g)
     finally:
-        _busy[0] = False
-    _last[0], _last[1] = g, found
+        _memo.busy = False
+    _memo.last, _memo.found = g, found
     return found
 
 
