@@ -17,7 +17,8 @@ LIBRARY = ROOT / "rules_source" / "cards" / "standard"
 SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
 CARDS = ("klevetnik", "direct_access", "light_the_fire", "chromatophores", "hakarl_1_0", "brasilia_government_grid",
          "lycian_multi_munition", "pelangi", "hush", "nanisivik_grid", "zato_city_grid",
-         "banner", "virtual_service_agent")
+         "banner", "virtual_service_agent", "tsakhia_bankhar_gantulga",
+         "gamedragon_pro", "airbladex_jsrf_ed")
 
 
 def _files() -> list[Path]:
@@ -309,3 +310,79 @@ def test_virtual_service_agent_passed_unrezzed_or_unbroken(cards_root: Path):
         BREAKS, "  - {pass: runner}\n")
     _, out = _replay(text, cards_root, False)
     assert out.states[-1].runner.tags == 1 and "Virtual Service Agent:tag" in _pending(out)
+
+
+# --- replace_subroutines -------------------------------------------------------------------------------------------
+
+
+def test_tsakhia_replaces_only_at_the_chosen_server_and_a_new_choice_replaces_the_old(cards_root: Path):
+    from judgebook.engine.language.gained_abilities import ReplaceSubroutines
+
+    path = SCENARIOS / "card-tsakhia_bankhar_gantulga-1.yaml"
+    _, out = _replay(path.read_text(encoding="utf-8"), cards_root)
+    assert [s.anchor for s in out.steps if s.kind == "replaced"] == ["rule_replace_subroutine_resolution"] * 2
+    # R&D chosen: the encounter at HQ is left alone, the first run already ends.
+    text = path.read_text(encoding="utf-8").replace("{target: HQ, player: runner}", "{target: R&D, player: runner}")
+    _, out = _replay(text, cards_root, False)
+    assert not [s for s in out.steps if s.kind == "replaced"]
+    g = out.states[-1]
+    effects = [x.effect for x in g.lasting if isinstance(x.effect, ReplaceSubroutines)]
+    assert [e.server for e in effects] == ["R&D"]
+
+
+# --- strength_lasts_for_run ------------------------------------------------------------------------------------------
+
+
+def test_without_gamedragon_the_pump_lasts_only_the_encounter(cards_root: Path):
+    path = SCENARIOS / "card-gamedragon_pro-1.yaml"
+    _, out = _replay(path.read_text(encoding="utf-8"), cards_root)
+    g = out.states[-1]
+    assert g.cards["GAMEDRAGON™ Pro"].host == "Plain Fracter"
+    # Not hosted (the Runner declines): strength 1 + 2 for the first encounter only; the second break is refused.
+    text = path.read_text(encoding="utf-8").replace(
+        "  - {target: Plain Fracter, player: runner}\n", "  - {decline: GAMEDRAGON™ Pro, ability: host-installed}\n")
+    _, out = _replay(text, cards_root, False)
+    assert "Wall#2" in str(out.error) and "rule_icebreaker_interface_strength" in str(out.error)
+
+
+def test_without_direct_access_the_stand_in_identity_forbids_the_run(cards_root: Path):
+    path = SCENARIOS / "ruling-direct_access-1.yaml"
+    text = path.read_text(encoding="utf-8").replace(
+        "  - {action: play, card: Direct Access, server: Server 1}", "  - {action: run, server: Server 1}").replace(
+        "  run: {successful: true, server: Server 1}", "  error: {rule: rule_cannot_run_abilities}")
+    _replay(text, cards_root)
+
+
+def test_the_hosted_upgrade_tags_on_a_plain_run_and_light_the_fire_trashes_only_the_root(cards_root: Path):
+    path = SCENARIOS / "ruling-light_the_fire-2.yaml"
+    text = path.read_text(encoding="utf-8").replace(
+        "  - {action: use, card: Light the Fire!, ability: fire}\n  - {target: Server 1, player: runner}",
+        "  - {action: run, server: Server 1}")
+    _, out = _replay(text, cards_root, False)
+    assert "Tripwire Grid:trip" in _pending(out) and out.states[-1].runner.tags == 1
+    # Ice protecting the attacked server and the Runner's cards stay.
+    text = path.read_text(encoding="utf-8").replace(
+        "    Server 1: {root:", "    Server 1: {ice: [Ice Wall], root:").replace(
+        "  - {name: Sure Gamble}", "  - {name: Sure Gamble}\n  - {name: Ice Wall, subroutines: [[end_the_run]]}")
+    _, out = _replay(text, cards_root, False)
+    g = out.states[-1]
+    assert g.cards["Ice Wall"].zone.endswith(".ice") and g.cards["Studio Stand-in"].zone == "corp.discard"
+
+
+# --- prevent_encounter_ability ---------------------------------------------------------------------------------------
+
+
+def test_airbladex_prevention_is_offered_as_the_encounter_ability_resolves_and_empties_it(cards_root: Path):
+    path = SCENARIOS / "card-airbladex_jsrf_ed-1.yaml"
+    base = path.read_text(encoding="utf-8")
+    _, out = _replay(base, cards_root)
+    assert [(s.kind, s.anchor) for s in out.steps if s.kind == "prevented"] == [("prevented", "sec_prevent_avoid")]
+    # The Runner passes: the ability resolves.
+    text = base.replace("  - {use: AirbladeX (JSRF Ed.), ability: prevent-encounter, player: runner}",
+                        "  - {pass: runner}")
+    _, out = _replay(text, cards_root, False)
+    assert out.states[-1].runner.credits == 3 and "prevented" not in [s.kind for s in out.steps]
+    # Its last power counter: AirbladeX is trashed once used.
+    _, out = _replay(base.replace("counters: {power: 3}", "counters: {power: 1}"), cards_root, False)
+    assert out.states[-1].cards["AirbladeX (JSRF Ed.)"].zone == "runner.discard"
+    assert out.states[-1].runner.credits == 5

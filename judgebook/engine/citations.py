@@ -106,6 +106,7 @@ CITED: frozenset[str] = frozenset(
         "rule_object_subroutine_targets",
         "rule_remove_tags_or_bad_publicity_as_cost",
         "rule_rezzed_unrezzed",
+        "rule_replace_subroutine_resolution",
         "rule_rfg_move",
         "rule_modify_value_relevant",
         "rule_nested_cost",

@@ -279,3 +279,132 @@ class LastEncounter(Condition):
         if self.broken_by is None:
             return f"the Runner encountered {ice} as they last approached it"
         return f"a {self.broken_by} broke a printed subroutine of {ice} during its last encounter"
+
+
+@STATICS.register("replace_subroutines")
+@dataclass(frozen=True, eq=False)
+class ReplaceSubroutines(Static):
+    """"During the first encounter each turn with a piece of ice protecting the chosen server, whenever the Corp
+    would resolve a subroutine, instead they resolve '[subroutine] Do 1 net damage.'": during that encounter each
+    subroutine the encounter resolves is replaced by `subroutine`. Made by the instruction `replace_subroutines`
+    once the server is chosen; written here with the server's name."""
+
+    server: str
+    subroutine: tuple[Instruction, ...]
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> ReplaceSubroutines:
+        from judgebook.engine.language.instructions import parse_instructions
+
+        check_keys(arg, ("server", "subroutine"), at)
+        server = want_str(arg, "server", at)
+        if server is None or "subroutine" not in arg:
+            at.fail("replace_subroutines needs `server` (a server's name) and `subroutine` (its instructions)")
+        return cls(server, parse_instructions(arg["subroutine"], at.key(arg, "subroutine")))
+
+    def render(self) -> str:
+        from judgebook.engine.language.instructions import render_all
+
+        return (f"during the first encounter each turn with a piece of ice protecting {self.server}, whenever the Corp "
+                f'would resolve a subroutine, instead they resolve "[subroutine] {render_all(self.subroutine)}"')
+
+
+@instruction("replace_subroutines")
+@dataclass(frozen=True, eq=False)
+class ChooseServerReplaceSubroutines(Instruction):
+    """"You may choose a server. During the first encounter each turn with a piece of ice protecting the chosen
+    server, whenever the Corp would resolve a subroutine, instead they resolve '[subroutine] ...'": the controller
+    chooses a server (decision `{target: SERVER}`); the choice is maintained while this card stays installed, and
+    a new choice replaces it (rule_lingering_effect_maintaining_choice_duration_other_cases)."""
+
+    subroutine: tuple[Instruction, ...]
+    condition: Condition
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ChooseServerReplaceSubroutines:
+        from judgebook.engine.language.instructions import parse_instructions
+
+        check_keys(arg, ("subroutine",), at)
+        if "subroutine" not in arg:
+            at.fail("replace_subroutines needs `subroutine` (the instructions resolved instead)")
+        installed = parse_condition({"exists": {"zone": "installed", "is": "self"}}, at)
+        return cls(parse_instructions(arg["subroutine"], at.key(arg, "subroutine")), installed)
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.frames import push
+        from judgebook.engine.rules.gained_abilities import ChooseServerFrame
+
+        return push(g, ChooseServerFrame(ctx, self))
+
+    def render(self) -> str:
+        from judgebook.engine.language.instructions import render_all
+
+        return ("choose a server; during the first encounter each turn with a piece of ice protecting the chosen "
+                f'server, whenever the Corp would resolve a subroutine, instead they resolve "[subroutine] '
+                f'{render_all(self.subroutine)}"')
+
+
+@STATICS.register("strength_lasts_for_run")
+@dataclass(frozen=True, eq=False)
+class StrengthLastsForRun(Static):
+    """"Abilities that increase its strength last for the remainder of the run (instead of any shorter
+    duration)": an icebreaker's strength increase from an ability (`strength: N` on it), which would last for
+    the encounter, lasts for the run."""
+
+    target: Selector
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> StrengthLastsForRun:
+        check_keys(arg, ("target",), at)
+        return cls(_target(arg, at))
+
+    def cards(self, g: Game, ctx: Ctx) -> list[str]:
+        return list(self.target.candidates(g, ctx))
+
+    def render(self) -> str:
+        return (f"abilities that increase the strength of {self.target.render()} last for the remainder of the run "
+                "instead of any shorter duration")
+
+
+@instruction("prevent_encounter_ability")
+@dataclass(frozen=True, eq=False)
+class PreventEncounterAbility(Instruction):
+    """"Prevent a 'when encountered' ability on a piece of ice": an [interrupt] paid ability with this instruction
+    is offered to the Runner as a conditional ability of a piece of ice triggered by its encounter is about to
+    resolve (a use restriction `preventing_encounter_ability` keeps it to that moment); using it, that instance
+    does not resolve. The prevention itself is done as the ability is used (rules/gained_abilities.py)."""
+
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> PreventEncounterAbility:
+        if arg not in (None, True):
+            at.fail("prevent_encounter_ability takes no value")
+        return cls()
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        return g  # the instance was set aside as the ability was used
+
+    def render(self) -> str:
+        return 'prevent a "when encountered" ability on a piece of ice'
+
+
+@CONDITIONS.register("preventing_encounter_ability")
+@dataclass(frozen=True, eq=False)
+class PreventingEncounterAbility(Condition):
+    """A "when encountered" ability of a piece of ice is about to resolve: the moment a prevention of it is used."""
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> PreventingEncounterAbility:
+        if arg not in (None, True):
+            at.fail("write `preventing_encounter_ability` (no value)")
+        return cls()
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules.gained_abilities import PreventionWindow
+
+        return bool(g.stack) and isinstance(g.stack[-1], PreventionWindow)
+
+    def render(self) -> str:
+        return 'a "when encountered" ability on a piece of ice is about to resolve'

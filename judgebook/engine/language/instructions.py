@@ -783,7 +783,8 @@ class ChangeImminent(Instruction):
         from judgebook.engine.language.statics import PREVENT_WHAT
 
         n = "all" if self.amount is None else self.amount.render()
-        return f"{'increase' if self.increase else 'prevent'} {counted(n, PREVENT_WHAT[self.what])}"
+        kind = f"{self.kind} " if self.kind else ""  # "prevent 1 net damage"
+        return f"{'increase' if self.increase else 'prevent'} {counted(n, kind + PREVENT_WHAT[self.what])}"
 
 
 @instruction("increase")

@@ -116,7 +116,14 @@ class Encounter(Frame):
                 ability=f"sub{i + 1}",
             )
             g = record(g, event("subroutine_resolved", ice=self.ice, subroutine=i + 1))
-            return push(g, Resolve(subs[i].effects, Ctx(self.ice, "corp", f"sub{i + 1}"), "step_resolve_subroutine"))
+            from judgebook.engine.rules.gained_abilities import replaced_subroutine
+
+            instead = replaced_subroutine(g, self.ice, self.seq)  # "instead they resolve ..." (Tsakhia)
+            if instead is not None:
+                g = log(g, "replaced", "instead, the Corp resolves another subroutine",
+                        "rule_replace_subroutine_resolution", "corp", card=self.ice)
+            effects = subs[i].effects if instead is None else instead
+            return push(g, Resolve(effects, Ctx(self.ice, "corp", f"sub{i + 1}"), "step_resolve_subroutine"))
         return self._complete(g, server)
 
     def _complete(self, g: Game, server: str | None) -> Game:
@@ -193,8 +200,11 @@ def bypass(g: Game) -> Game:
 
 
 def pump(g: Game, cid: str, n: int) -> Game:
-    """An icebreaker's strength change lasts for the encounter; an ice's for the run."""
-    if q.is_ice(g, cid):
+    """An icebreaker's strength change lasts for the encounter; an ice's for the run (and an increase of a
+    breaker that an effect makes last for the run: GAMEDRAGON Pro)."""
+    from judgebook.engine.rules.gained_abilities import strength_lasts_for_run
+
+    if q.is_ice(g, cid) or (n > 0 and strength_lasts_for_run(g, cid)):
         run = current_run(g)
         if run is not None:
             g = swap(g, run, replace(run, strength=run.strength + ((cid, n),)))

@@ -9,6 +9,7 @@ on another such effect (no card of the pool needs that layering).
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -31,9 +32,18 @@ class Changes:
 
 
 _NONE = Changes()
-# One game state's changes, remembered while the engine asks about that same (immutable) state.
-_last: list[Any] = [None, _NONE]
-_busy: list[bool] = [False]
+
+
+class _Memo(threading.local):
+    """Per thread (the web app may serve games from threads): the last game state's changes, remembered while
+    the engine asks about that same (immutable) state, and whether they are being worked out."""
+
+    last: Any = None
+    found: Changes = _NONE
+    busy: bool = False
+
+
+_memo = _Memo()
 _KINDS = ("lose_abilities", "gain_subtypes", "gain_ability")
 
 
@@ -53,16 +63,16 @@ def _lasting_uses(g: Game) -> bool:
 
 
 def changes(g: Game) -> Changes:
-    if _last[0] is g:
-        return _last[1]  # type: ignore[no-any-return]
-    if _busy[0] or not (_library_uses(g) or _lasting_uses(g)):
+    if _memo.last is g:
+        return _memo.found
+    if _memo.busy or not (_library_uses(g) or _lasting_uses(g)):
         return _NONE
-    _busy[0] = True
+    _memo.busy = True
     try:
         found = _compute(g)
     finally:
-        _busy[0] = False
-    _last[0], _last[1] = g, found
+        _memo.busy = False
+    _memo.last, _memo.found = g, found
     return found
 
 
@@ -207,3 +217,150 @@ class ChooseSubroutineFrame(Frame):
         g = log(pop(g), "choose", f"the {self.ctx.controller} chooses subroutine {n} of {self.ice}",
                 "step_subroutine_resolution", self.ctx.controller, how="chosen")
         return ResolveSubroutine(Ref(self.ice), n).run(g, self.ctx)
+
+
+@dataclass(frozen=True)
+class ChooseServerFrame(Frame):
+    """The controller chooses a server for `replace_subroutines`; the choice replaces this card's earlier one."""
+
+    ctx: Ctx
+    instr: Any  # language.gained_abilities.ChooseServerReplaceSubroutines
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        from judgebook.engine.driver.choice import ChoicePoint, Option, decision
+
+        return ChoicePoint(
+            self.ctx.controller,
+            "target",
+            "choose a server",
+            "rule_lingering_effect_maintaining_choice_duration_other_cases",
+            tuple(Option(decision("target", s), s, "rule_lingering_effect_maintaining_choice_duration_other_cases")
+                  for s in g.servers),
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        from dataclasses import replace
+
+        from judgebook.engine.language.gained_abilities import ReplaceSubroutines
+        from judgebook.engine.rules.effects import create_lasting
+        from judgebook.engine.state.model import evolve
+
+        value = option.decision.value
+        server = str(value[0] if isinstance(value, list | tuple) else value)
+        g = pop(g)
+        # A new choice replaces the one this card made before.
+        kept = tuple(x for x in g.lasting if not (x.source == self.ctx.source
+                                                    and isinstance(x.effect, ReplaceSubroutines)))
+        g = evolve(g, lasting=kept)
+        g = log(g, "chosen", f"{self.ctx.source} chooses {server}",
+                "rule_lingering_effect_maintaining_choice_duration_other_cases", self.ctx.controller, how="chosen")
+        effect = ReplaceSubroutines(server, self.instr.subroutine)
+        g = create_lasting(replace(g), self.ctx, effect, "while", None, self.instr.condition)
+        return g
+
+
+def replaced_subroutine(g: Game, ice: str, encounter_seq: int) -> tuple[Any, ...] | None:
+    """What the encounter resolves instead of a subroutine of `ice`: a `replace_subroutines` effect for the
+    server the ice protects, if this is the first encounter this turn with ice protecting that server."""
+    from judgebook.engine.language.gained_abilities import ReplaceSubroutines
+    from judgebook.engine.rules.values import statics
+
+    server = q.server_of(g, ice)
+    for effect, _ in statics(g):
+        if not isinstance(effect, ReplaceSubroutines) or effect.server != server:
+            continue
+        first = next((f.event for f in g.history if f.turn == g.turn and f.event.name == "encounter_ice"
+                      and f.event.get("ice") in g.cards and q.server_of(g, f.event.get("ice")) == server), None)
+        if first is not None and first.get("encounter_seq") == encounter_seq:
+            return tuple(effect.subroutine)
+    return None
+
+
+def strength_lasts_for_run(g: Game, cid: str) -> bool:
+    """Whether a `strength_lasts_for_run` effect makes this card's strength increases last for the run."""
+    from judgebook.engine.language.gained_abilities import StrengthLastsForRun
+    from judgebook.engine.rules.values import statics
+
+    return any(isinstance(effect, StrengthLastsForRun) and cid in effect.cards(g, ctx) for effect, ctx in statics(g))
+
+
+def _preventions(g: Game) -> list[tuple[str, Ability]]:
+    """The Runner's abilities that prevent a "when encountered" ability, usable now (cost payable)."""
+    from judgebook.engine.language.gained_abilities import PreventEncounterAbility
+    from judgebook.engine.rules import costs
+    from judgebook.engine.rules.values import ability_active
+
+    found = []
+    for cid in q.installed(g, "runner") + list(g.zone("runner.identity")):
+        for ab in abilities(g, cid):
+            if ab.kind != "paid" or not any(isinstance(e, PreventEncounterAbility) for e in ab.effects):
+                continue
+            if not ability_active(g, cid, ab.active_in):
+                continue
+            here = Ctx(cid, "runner", ab.id)
+            if ab.cost is not None and costs.refusal(g, costs.changed_cost(g, ab.cost, here), here, "runner", "use"):
+                continue
+            found.append((cid, ab))
+    return found
+
+
+def offer_prevention(g: Game, p: Any, option: Option) -> Game | None:
+    """Before a conditional ability of a piece of ice triggered by its encounter resolves, the Runner may use an
+    ability preventing it (once for each instance): the window for it, or None."""
+    from judgebook.engine.rules.frames import push
+    from judgebook.engine.state.model import Use, evolve
+
+    if p.event.name != "encounter_ice" or p.delayed is not None or p.card not in g.cards or not q.is_ice(g, p.card):
+        return None
+    asked = Use(p.card, p.ability, "prevention_offered", p.serial)
+    if asked in g.uses or not _preventions(g):
+        return None
+    g = evolve(g, uses=g.uses | {asked}, pending=g.pending + (p,))  # it waits, pending, for the Runner's choice
+    return push(g, PreventionWindow(p.serial, option))
+
+
+@dataclass(frozen=True)
+class PreventionWindow(Frame):
+    """The Runner may prevent the "when encountered" ability `serial` that is about to resolve."""
+
+    serial: int
+    option: Any  # the reaction window's option resolving it
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        from judgebook.engine.driver.choice import ChoicePoint, Option, decision
+
+        opts = tuple(Option(decision("use", cid, ability=ab.id), f"{cid}: {ab.text or ab.id}", "sec_prevent_avoid")
+                     for cid, ab in _preventions(g))
+        return ChoicePoint(
+            "runner",
+            "priority",
+            'the Runner may prevent a "when encountered" ability',
+            "sec_prevent_avoid",
+            opts + (Option(decision("pass", "runner"), "pass priority", "rule_pass"),),
+            default=len(opts),
+            path=path(g),
+        )
+
+    def choose(self, g: Game, option: Option) -> Game:
+        from judgebook.engine.rules import costs
+        from judgebook.engine.rules.resolve import Resolve
+        from judgebook.engine.rules.windows import resolve_pending
+        from judgebook.engine.state.model import evolve
+
+        g = pop(g)
+        d = option.decision
+        if d.kind == "pass":
+            return resolve_pending(g, self.option)
+        p = next(x for x in g.pending if x.serial == self.serial)
+        g = evolve(g, pending=tuple(x for x in g.pending if x is not p))
+        cid = str(d.value)
+        ab = next(a for a in abilities(g, cid) if a.id == d.get("ability"))
+        ctx = Ctx(cid, "runner", ab.id)
+        if ab.cost is not None:
+            g = costs.pay(g, costs.changed_cost(g, ab.cost, ctx), ctx, "runner", "use")
+        g = log(g, "prevented", f"{cid} prevents {p.label}", "sec_prevent_avoid", "runner", card=p.card,
+                ability=p.ability)
+        from judgebook.engine.rules.frames import push
+
+        return push(g, Resolve(ab.effects, ctx, "step_paid_ability_resolution"))

@@ -643,6 +643,11 @@ def resolve_pending(g: Game, option: Option) -> Game:
             card=p.card,
             ability=p.ability,
         )
+    from judgebook.engine.rules.gained_abilities import offer_prevention
+
+    offered = offer_prevention(g, p, option)  # "prevent a 'when encountered' ability" (AirbladeX)
+    if offered is not None:
+        return offered
     use = use_key(g, p.card, ab)
     if use is not None and use in g.uses:
         # Two instances pending at once: the first used the ability, this one cannot resolve.
