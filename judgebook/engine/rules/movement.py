@@ -9,7 +9,18 @@ from typing import TYPE_CHECKING
 from judgebook.engine.driver.choice import ChoicePoint, Option, decision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.rules.effects import move
-from judgebook.engine.rules.frames import Frame, current_encounter, current_run, event, log, path, pop, push, swap
+from judgebook.engine.rules.frames import (
+    Frame,
+    current_encounter,
+    current_run,
+    event,
+    log,
+    path,
+    pop,
+    push,
+    set_top,
+    swap,
+)
 from judgebook.engine.rules.resolve import resolve_now
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.state import queries as q
@@ -194,3 +205,21 @@ def uninstalled(g: Game, cid: str, active: bool) -> Game:
 
     card = g.cards[cid]
     return record(g, event("uninstalled", card=cid, player=card.owner, active=active))
+
+
+# --- changing the attacked server as it is approached ---------------------------------------------------------
+
+
+def redirect_approach(g: Game, run: Frame) -> Game:
+    """At the approach of the server, a replacement "instead change the attacked server to HQ and approach HQ"
+    (rule_change_attacked_server_directly): the run frame on top takes the new server."""
+    from judgebook.engine.language.movement import ApproachInstead
+    from judgebook.engine.rules.values import statics
+
+    server = getattr(run, "server", None)
+    to = next((e.to for e, _ in statics(g) if isinstance(e, ApproachInstead) and e.server == server), None)
+    if to is None or to not in g.servers or to == server:
+        return g
+    g = set_top(g, replace(run, server=to))  # type: ignore[type-var]
+    return log(g, "attacked_server", f"instead of approaching {server}, the attacked server becomes {to}",
+               "rule_change_attacked_server_directly", "runner")
