@@ -16,7 +16,7 @@ LIBRARY = ROOT / "rules_source" / "cards" / "standard"
 SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
 CARDS = ("tatu_bola", "mitra_aman", "project_yagi_uda", "proprionegation", "letheia_nisei", "mercia_b4ll4rd",
          "tributary", "ablative_barrier", "cordyceps", "nanuq", "boomerang",
-         "maintenance_access")
+         "maintenance_access", "spree")
 MINE = sorted(p for p in SCENARIOS.glob("*.yaml") if any(p.stem.startswith((f"card-{c}-", f"ruling-{c}-"))
                                                          for c in CARDS))
 
@@ -134,3 +134,10 @@ def test_maintenance_access_changes_the_attacked_server_instead_of_approaching_a
     texts = [s.text for s in out.steps]
     assert "the Runner approaches HQ" in texts and "the Runner approaches Archives" not in texts
     assert not any(s.kind == "encounter_ice" for s in out.steps)  # Gate, protecting HQ, is not faced
+
+
+def test_spree_hosts_an_installed_trojan_on_ice_of_the_attacked_server(cards_root: Path):
+    out = _run("card-spree-1", cards_root)
+    tick = next(g.cards["Tick"] for g in out.states if g.cards["Tick"].host == "Gate")
+    assert tick.counters.get("virus") == 1 and tick.incarnation == 0  # still installed, the same object
+    assert ("ability_used", "step_paid_ability_resolution") in _kinds(out)
