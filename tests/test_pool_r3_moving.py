@@ -16,7 +16,7 @@ LIBRARY = ROOT / "rules_source" / "cards" / "standard"
 SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
 CARDS = ("tatu_bola", "mitra_aman", "project_yagi_uda", "proprionegation", "letheia_nisei", "mercia_b4ll4rd",
          "tributary", "ablative_barrier", "cordyceps", "nanuq", "boomerang",
-         "maintenance_access", "spree")
+         "maintenance_access", "spree", "muse")
 MINE = sorted(p for p in SCENARIOS.glob("*.yaml") if any(p.stem.startswith((f"card-{c}-", f"ruling-{c}-"))
                                                          for c in CARDS))
 
@@ -141,3 +141,10 @@ def test_spree_hosts_an_installed_trojan_on_ice_of_the_attacked_server(cards_roo
     tick = next(g.cards["Tick"] for g in out.states if g.cards["Tick"].host == "Gate")
     assert tick.counters.get("virus") == 1 and tick.incarnation == 0  # still installed, the same object
     assert ("ability_used", "step_paid_ability_resolution") in _kinds(out)
+
+
+def test_muse_installs_a_trojan_on_ice_and_another_program_on_itself(cards_root: Path):
+    g = _run("card-muse-1", cards_root).final
+    assert g.cards["Helper"].host == "Muse" and g.zone("hosted.Muse") == ("Helper",)
+    g = _run("card-muse-2", cards_root).final
+    assert g.cards["Tick"].host == "Gate"

@@ -6,6 +6,7 @@ itself in its kind's registry when `instructions.py` imports this module.
     {swap_in: <a card in HQ or Archives>, with: <an installed card>}  swap a card outside play with an installed one
     {move_runner: Archives | this | attacked}     the Runner moves to a server's outermost position
     {move_ice: self, server: attacked}            move an installed ice to a server's outermost position
+    {install_hosted: chosen, onto: self | {zone: ice, count: 1}}  install a card hosted on another, paying its cost
     {approach_instead: {server: Archives, to: HQ}}  "when you would approach Archives, instead change the attacked
                                                   server to HQ and approach HQ" (before `run`: for that run)
 
@@ -181,3 +182,36 @@ class ApproachInsteadOf(Instruction):
 
     def render(self) -> str:
         return ApproachInstead(self.server, self.to).render()
+
+
+@instruction("install_hosted", "onto")
+@dataclass(frozen=True, eq=False)
+class InstallHosted(Instruction):
+    """Install a Runner card hosted on another card (Muse: "install it on a piece of ice", "install it on this
+    program"), paying its install cost: it is installed while its host is (rule_valid_hosts). `onto` names the host,
+    or chooses it (`count: 1`) once the card to install is known."""
+
+    onto: Selector
+    selector: Selector
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> InstallHosted:
+        if "onto" not in mods:
+            whole.fail("install_hosted needs `onto` (the host card)")
+        onto = parse_selector(mods["onto"], whole.key(mods, "onto"))
+        if onto.chooses and onto.count != 1:
+            whole.key(mods, "onto").fail("`onto` names one card or chooses one (`count: 1`)")
+        return cls(onto, parse_selector(arg, at))
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        return bool(self.selector.candidates(g, ctx)) and bool(self.onto.candidates(g, ctx))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules import movement
+
+        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        return movement.install_hosted(g, ctx, tuple(targets), self.onto)
+
+    def render(self) -> str:
+        return f"install {self.selector.render()} on {self.onto.render()}"

@@ -30,6 +30,7 @@ from judgebook.engine.state.model import Game
 if TYPE_CHECKING:
     from judgebook.engine.language.instructions import Instruction
     from judgebook.engine.language.movement import SwapIn
+    from judgebook.engine.language.selectors import Selector
 
 ROOT_TYPES = ("agenda", "asset", "upgrade")
 
@@ -223,3 +224,55 @@ def redirect_approach(g: Game, run: Frame) -> Game:
     g = set_top(g, replace(run, server=to))  # type: ignore[type-var]
     return log(g, "attacked_server", f"instead of approaching {server}, the attacked server becomes {to}",
                "rule_change_attacked_server_directly", "runner")
+
+
+# --- installing a card hosted on another ----------------------------------------------------------------------
+
+
+def install_hosted(g: Game, ctx: Ctx, targets: tuple[str, ...], onto: Selector) -> Game:
+    for cid in targets[:1]:
+        hosts = [h for h in onto.candidates(g, ctx) if h != cid and q.is_installed(g, h)]
+        if not hosts or cid not in g.cards or q.is_installed(g, cid):
+            return log(g, "no_target", f"{cid} has no card to be installed on: nothing happens", "rule_valid_hosts",
+                       ctx.controller, card=ctx.source)
+        if onto.chooses and len(hosts) > 1:
+            return push(g, ChooseInstallHost(ctx, cid, tuple(hosts)))
+        return install_on(g, ctx, cid, hosts[0])
+    return g
+
+
+@dataclass(frozen=True)
+class ChooseInstallHost(Frame):
+    """The card to install the card on: `{target: [card]}`."""
+
+    ctx: Ctx
+    card: str
+    hosts: tuple[str, ...]
+
+    def step(self, g: Game) -> ChoicePoint:
+        opts = tuple(Option(decision("target", [h]), f"install {self.card} on {h}", "rule_valid_hosts")
+                     for h in self.hosts)
+        return ChoicePoint(self.ctx.controller, "target", f"choose the card to install {self.card} on",
+                           "rule_valid_hosts", opts, (), default=0, path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        return install_on(pop(g), self.ctx, self.card, str(option.decision.value[0]))
+
+
+def install_on(g: Game, ctx: Ctx, cid: str, on: str) -> Game:
+    from judgebook.engine.language.costs import Cost
+    from judgebook.engine.language.quantities import Number
+    from judgebook.engine.rules import costs
+
+    d = q.definition(g, cid)
+    side = g.cards[cid].owner
+    from_hand = g.cards[cid].zone.endswith(".hand")
+    price = Cost(credits=Number(costs.changed(g, "install", cid, d.cost or 0)), has_credits=True)
+    why = costs.refusal(g, price, Ctx(cid, side), side, "install")
+    if why:
+        return log(g, "cannot_pay", f"{cid} cannot be installed: {why[1]}", why[0], side, card=cid)
+    g = costs.pay(g, price, Ctx(cid, side), side, "install")
+    g = move(g, cid, f"hosted.{on}")
+    g = replace(g, cards=g.cards.set(cid, replace(g.cards[cid], host=on)))
+    return emit(g, event("installed", card=cid, type=d.type, player=side, server=None, from_hand=from_hand),
+                f"{cid} is installed on {on}", "rule_valid_hosts", side)
