@@ -23,6 +23,7 @@ from judgebook.engine.language.instructions import Instruction, Mods, instructio
 from judgebook.engine.language.nodes import At, check_keys, want_str
 from judgebook.engine.language.selectors import InZone, Matching, Selector, TopOfDeck, parse_selector
 from judgebook.engine.language.statics import Static
+from judgebook.engine.language.verbs import Host
 from judgebook.engine.state.model import Game
 
 OUTSIDE = ("hand", "discard")  # where the card swapped into play comes from
@@ -186,32 +187,16 @@ class ApproachInsteadOf(Instruction):
 
 @instruction("install_hosted", "onto")
 @dataclass(frozen=True, eq=False)
-class InstallHosted(Instruction):
+class InstallHosted(Host):
     """Install a Runner card hosted on another card (Muse: "install it on a piece of ice", "install it on this
     program"), paying its install cost: it is installed while its host is (rule_valid_hosts). `onto` names the host,
-    or chooses it (`count: 1`) once the card to install is known."""
-
-    onto: Selector
-    selector: Selector
-    mods: Mods = field(default_factory=Mods)
-
-    @classmethod
-    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> InstallHosted:
-        if "onto" not in mods:
-            whole.fail("install_hosted needs `onto` (the host card)")
-        onto = parse_selector(mods["onto"], whole.key(mods, "onto"))
-        if onto.chooses and onto.count != 1:
-            whole.key(mods, "onto").fail("`onto` names one card or chooses one (`count: 1`)")
-        return cls(onto, parse_selector(arg, at))
-
-    def possible(self, g: Game, ctx: Ctx) -> bool:
-        return bool(self.selector.candidates(g, ctx)) and bool(self.onto.candidates(g, ctx))
+    or chooses it (`count: 1`) once the card to install is known (parsed as `host`'s)."""
 
     def run(self, g: Game, ctx: Ctx) -> Game:
         from judgebook.engine.rules import movement
 
         targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
-        return movement.install_hosted(g, ctx, tuple(targets), self.onto)
+        return movement.install_hosted(g, ctx, tuple(targets), self.on)
 
     def render(self) -> str:
-        return f"install {self.selector.render()} on {self.onto.render()}"
+        return f"install {self.selector.render()} on {self.on.render()}"

@@ -130,7 +130,7 @@ class Host(Instruction):
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Host:
         if "onto" not in mods:
-            whole.fail("host needs `onto` (the host card)")
+            whole.fail(f"{cls.name} needs `onto` (the host card)")
         on = parse_selector(mods["onto"], whole.key(mods, "onto"))
         if on.chooses and on.count != 1:
             whole.key(mods, "onto").fail("`onto` names one card (self, target, host, ...) or chooses one (`count: 1`)")

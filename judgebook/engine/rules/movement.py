@@ -236,27 +236,11 @@ def install_hosted(g: Game, ctx: Ctx, targets: tuple[str, ...], onto: Selector) 
             return log(g, "no_target", f"{cid} has no card to be installed on: nothing happens", "rule_valid_hosts",
                        ctx.controller, card=ctx.source)
         if onto.chooses and len(hosts) > 1:
-            return push(g, ChooseInstallHost(ctx, cid, tuple(hosts)))
+            from judgebook.engine.rules.verbs import ChooseHost
+
+            return push(g, ChooseHost(ctx, (cid,), tuple(hosts), install=True))
         return install_on(g, ctx, cid, hosts[0])
     return g
-
-
-@dataclass(frozen=True)
-class ChooseInstallHost(Frame):
-    """The card to install the card on: `{target: [card]}`."""
-
-    ctx: Ctx
-    card: str
-    hosts: tuple[str, ...]
-
-    def step(self, g: Game) -> ChoicePoint:
-        opts = tuple(Option(decision("target", [h]), f"install {self.card} on {h}", "rule_valid_hosts")
-                     for h in self.hosts)
-        return ChoicePoint(self.ctx.controller, "target", f"choose the card to install {self.card} on",
-                           "rule_valid_hosts", opts, (), default=0, path=path(g))
-
-    def choose(self, g: Game, option: Option) -> Game:
-        return install_on(pop(g), self.ctx, self.card, str(option.decision.value[0]))
 
 
 def install_on(g: Game, ctx: Ctx, cid: str, on: str) -> Game:

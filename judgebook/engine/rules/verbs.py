@@ -150,15 +150,22 @@ class ChooseHost(Frame):
     ctx: Ctx
     cards: tuple[str, ...]
     hosts: tuple[str, ...]
+    install: bool = False  # installed on the host, paying the cost (`install_hosted`), not only hosted
 
     def step(self, g: Game) -> ChoicePoint:
-        opts = tuple(Option(decision("target", [h]), f"host {', '.join(self.cards)} on {h}", "rule_valid_hosts")
+        verb = "install" if self.install else "host"
+        opts = tuple(Option(decision("target", [h]), f"{verb} {', '.join(self.cards)} on {h}", "rule_valid_hosts")
                      for h in self.hosts)
-        return ChoicePoint(self.ctx.controller, "target", f"choose the card to host {', '.join(self.cards)} on",
+        return ChoicePoint(self.ctx.controller, "target", f"choose the card to {verb} {', '.join(self.cards)} on",
                            "rule_valid_hosts", opts, (), default=0, path=path(g))
 
     def choose(self, g: Game, option: Option) -> Game:
-        return host_on(pop(g), self.ctx, self.cards, str(option.decision.value[0]))
+        on = str(option.decision.value[0])
+        if self.install:
+            from judgebook.engine.rules.movement import install_on
+
+            return install_on(pop(g), self.ctx, self.cards[0], on)
+        return host_on(pop(g), self.ctx, self.cards, on)
 
 
 def host_on(g: Game, ctx: Ctx, targets: tuple[str, ...], on: str) -> Game:
