@@ -87,7 +87,7 @@ BAD = [
     ("{search: {zone: deck, side: you, count: all}}", "not all"),
     ("{search: {top: 3, deck: you}}", "search takes filters"),
     ("{host: self}", "host needs `onto`"),
-    ("{host: self, onto: {zone: installed, type: asset}}", "choosing the host is not implemented"),
+    ("{host: self, onto: {zone: installed, type: asset, count: 2}}", "or chooses one"),
     ("{move: self}", "move needs `to`"),
     ("{move: self, to: heap}", "expected one of"),
     ("{swap: {zone: hand, side: you, count: 2}}", "between zones is not implemented"),

@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
 SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
 CARDS = ("tatu_bola", "mitra_aman", "project_yagi_uda", "proprionegation", "letheia_nisei", "mercia_b4ll4rd",
-         "tributary", "ablative_barrier", "cordyceps", "nanuq", "boomerang")
+         "tributary", "ablative_barrier", "cordyceps", "nanuq", "boomerang",
+         "maintenance_access", "spree", "muse")
 MINE = sorted(p for p in SCENARIOS.glob("*.yaml") if any(p.stem.startswith((f"card-{c}-", f"ruling-{c}-"))
                                                          for c in CARDS))
 
@@ -124,3 +125,26 @@ def test_boomerang_is_usable_only_during_encounters_with_the_chosen_ice(cards_ro
     assert refusals and {r.rule for r in refusals} == {"rule_use_restriction"}
     out = _run("card-boomerang-1", cards_root)
     assert out.final.zone("runner.deck") == ("Boomerang",)
+
+
+def test_maintenance_access_changes_the_attacked_server_instead_of_approaching_archives(cards_root: Path):
+    out = _run("card-maintenance_access-1", cards_root)
+    kinds = _kinds(out)
+    assert ("attacked_server", "rule_change_attacked_server_directly") in kinds
+    texts = [s.text for s in out.steps]
+    assert "the Runner approaches HQ" in texts and "the Runner approaches Archives" not in texts
+    assert not any(s.kind == "encounter_ice" for s in out.steps)  # Gate, protecting HQ, is not faced
+
+
+def test_spree_hosts_an_installed_trojan_on_ice_of_the_attacked_server(cards_root: Path):
+    out = _run("card-spree-1", cards_root)
+    tick = next(g.cards["Tick"] for g in out.states if g.cards["Tick"].host == "Gate")
+    assert tick.counters.get("virus") == 1 and tick.incarnation == 0  # still installed, the same object
+    assert ("ability_used", "step_paid_ability_resolution") in _kinds(out)
+
+
+def test_muse_installs_a_trojan_on_ice_and_another_program_on_itself(cards_root: Path):
+    g = _run("card-muse-1", cards_root).final
+    assert g.cards["Helper"].host == "Muse" and g.zone("hosted.Muse") == ("Helper",)
+    g = _run("card-muse-2", cards_root).final
+    assert g.cards["Tick"].host == "Gate"

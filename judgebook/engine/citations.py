@@ -153,6 +153,7 @@ CITED: frozenset[str] = frozenset(
         "rule_shuffle_deck_after_search",
         "rule_spend_credits",
         "rule_swap_become_installed",
+        "rule_change_attacked_server_directly",
         "rule_move_to_specific_position",
         "rule_ineffective_move",
         "rule_swap_installed_cards",

@@ -6,6 +6,9 @@ itself in its kind's registry when `instructions.py` imports this module.
     {swap_in: <a card in HQ or Archives>, with: <an installed card>}  swap a card outside play with an installed one
     {move_runner: Archives | this | attacked}     the Runner moves to a server's outermost position
     {move_ice: self, server: attacked}            move an installed ice to a server's outermost position
+    {install_hosted: chosen, onto: self | {zone: ice, count: 1}}  install a card hosted on another, paying its cost
+    {approach_instead: {server: Archives, to: HQ}}  "when you would approach Archives, instead change the attacked
+                                                  server to HQ and approach HQ" (before `run`: for that run)
 
 Their state changes and decisions are in `judgebook.engine.rules.movement`.
 """
@@ -17,8 +20,10 @@ from typing import Any
 
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.instructions import Instruction, Mods, instruction, parse_instructions, render_all
-from judgebook.engine.language.nodes import At, want_str
+from judgebook.engine.language.nodes import At, check_keys, want_str
 from judgebook.engine.language.selectors import InZone, Matching, Selector, TopOfDeck, parse_selector
+from judgebook.engine.language.statics import Static
+from judgebook.engine.language.verbs import Host
 from judgebook.engine.state.model import Game
 
 OUTSIDE = ("hand", "discard")  # where the card swapped into play comes from
@@ -137,3 +142,61 @@ class MoveIce(Instruction):
     def render(self) -> str:
         where = {"this": "this server", "attacked": "the attacked server"}.get(self.server, self.server)
         return f"move {self.selector.render()} to the outermost position protecting {where}"
+
+
+@dataclass(frozen=True, eq=False)
+class ApproachInstead(Static):
+    """The lasting effect `approach_instead` creates for its run (read by `rules.movement.redirect_approach`)."""
+
+    server: str
+    to: str
+
+    def render(self) -> str:
+        return (f"when you would approach {self.server}, instead change the attacked server to {self.to} and "
+                f"approach {self.to}")
+
+
+@instruction("approach_instead")
+@dataclass(frozen=True, eq=False)
+class ApproachInsteadOf(Instruction):
+    """"Run Archives. When you would approach Archives (after passing all ice), instead change the attacked server
+    to HQ and approach HQ": a replacement of the approach of the server for the run in progress, or else for the
+    next run (written just before `run`), as a lasting effect for that run. The run's timing step does not change
+    and the ice of the new server is not approached (rule_change_attacked_server_directly)."""
+
+    server: str
+    to: str
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ApproachInsteadOf:
+        body = check_keys(arg, ("server", "to"), at)
+        server, to = body.get("server"), body.get("to")
+        if not isinstance(server, str) or not isinstance(to, str):
+            at.fail("approach_instead needs `server` (whose approach is replaced) and `to` (the new attacked server)")
+        return cls(server, to)
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.effects import create_lasting
+
+        return create_lasting(g, ctx, ApproachInstead(self.server, self.to), "run")
+
+    def render(self) -> str:
+        return ApproachInstead(self.server, self.to).render()
+
+
+@instruction("install_hosted", "onto")
+@dataclass(frozen=True, eq=False)
+class InstallHosted(Host):
+    """Install a Runner card hosted on another card (Muse: "install it on a piece of ice", "install it on this
+    program"), paying its install cost: it is installed while its host is (rule_valid_hosts). `onto` names the host,
+    or chooses it (`count: 1`) once the card to install is known (parsed as `host`'s)."""
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules import movement
+
+        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        return movement.install_hosted(g, ctx, tuple(targets), self.on)
+
+    def render(self) -> str:
+        return f"install {self.selector.render()} on {self.on.render()}"

@@ -119,7 +119,9 @@ class Search(Instruction):
 @dataclass(frozen=True)
 class Host(Instruction):
     """Host a card on another (rule_host_without_install: a card that was not installed does not
-    become installed by being hosted)."""
+    become installed by being hosted). `onto` names the host, or chooses it (`count: 1`: "host 1 installed trojan
+    on a piece of ice protecting the attacked server"), once the hosted card is chosen. An installed card hosted on
+    an installed card stays installed, the same object (rule_object_move_known_location)."""
 
     on: Selector
     selector: Selector
@@ -128,11 +130,10 @@ class Host(Instruction):
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Host:
         if "onto" not in mods:
-            whole.fail("host needs `onto` (the host card)")
+            whole.fail(f"{cls.name} needs `onto` (the host card)")
         on = parse_selector(mods["onto"], whole.key(mods, "onto"))
-        if on.chooses:
-            whole.key(mods, "onto").fail("`onto` names one card (self, target, host, ...); choosing the host is not "
-                                       "implemented")
+        if on.chooses and on.count != 1:
+            whole.key(mods, "onto").fail("`onto` names one card (self, target, host, ...) or chooses one (`count: 1`)")
         return cls(on, parse_selector(arg, at))
 
     def possible(self, g: Game, ctx: Ctx) -> bool:

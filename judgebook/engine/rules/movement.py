@@ -9,7 +9,18 @@ from typing import TYPE_CHECKING
 from judgebook.engine.driver.choice import ChoicePoint, Option, decision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.rules.effects import move
-from judgebook.engine.rules.frames import Frame, current_encounter, current_run, event, log, path, pop, push, swap
+from judgebook.engine.rules.frames import (
+    Frame,
+    current_encounter,
+    current_run,
+    event,
+    log,
+    path,
+    pop,
+    push,
+    set_top,
+    swap,
+)
 from judgebook.engine.rules.resolve import resolve_now
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.state import queries as q
@@ -19,6 +30,7 @@ from judgebook.engine.state.model import Game
 if TYPE_CHECKING:
     from judgebook.engine.language.instructions import Instruction
     from judgebook.engine.language.movement import SwapIn
+    from judgebook.engine.language.selectors import Selector
 
 ROOT_TYPES = ("agenda", "asset", "upgrade")
 
@@ -194,3 +206,57 @@ def uninstalled(g: Game, cid: str, active: bool) -> Game:
 
     card = g.cards[cid]
     return record(g, event("uninstalled", card=cid, player=card.owner, active=active))
+
+
+# --- changing the attacked server as it is approached ---------------------------------------------------------
+
+
+def redirect_approach(g: Game, run: Frame) -> Game:
+    """At the approach of the server, a replacement "instead change the attacked server to HQ and approach HQ"
+    (rule_change_attacked_server_directly): the run frame on top takes the new server."""
+    from judgebook.engine.language.movement import ApproachInstead
+    from judgebook.engine.rules.values import statics
+
+    server = getattr(run, "server", None)
+    to = next((e.to for e, _ in statics(g) if isinstance(e, ApproachInstead) and e.server == server), None)
+    if to is None or to not in g.servers or to == server:
+        return g
+    g = set_top(g, replace(run, server=to))  # type: ignore[type-var]
+    return log(g, "attacked_server", f"instead of approaching {server}, the attacked server becomes {to}",
+               "rule_change_attacked_server_directly", "runner")
+
+
+# --- installing a card hosted on another ----------------------------------------------------------------------
+
+
+def install_hosted(g: Game, ctx: Ctx, targets: tuple[str, ...], onto: Selector) -> Game:
+    for cid in targets[:1]:
+        hosts = [h for h in onto.candidates(g, ctx) if h != cid and q.is_installed(g, h)]
+        if not hosts or cid not in g.cards or q.is_installed(g, cid):
+            return log(g, "no_target", f"{cid} has no card to be installed on: nothing happens", "rule_valid_hosts",
+                       ctx.controller, card=ctx.source)
+        if onto.chooses and len(hosts) > 1:
+            from judgebook.engine.rules.verbs import ChooseHost
+
+            return push(g, ChooseHost(ctx, (cid,), tuple(hosts), install=True))
+        return install_on(g, ctx, cid, hosts[0])
+    return g
+
+
+def install_on(g: Game, ctx: Ctx, cid: str, on: str) -> Game:
+    from judgebook.engine.language.costs import Cost
+    from judgebook.engine.language.quantities import Number
+    from judgebook.engine.rules import costs
+
+    d = q.definition(g, cid)
+    side = g.cards[cid].owner
+    from_hand = g.cards[cid].zone.endswith(".hand")
+    price = Cost(credits=Number(costs.changed(g, "install", cid, d.cost or 0)), has_credits=True)
+    why = costs.refusal(g, price, Ctx(cid, side), side, "install")
+    if why:
+        return log(g, "cannot_pay", f"{cid} cannot be installed: {why[1]}", why[0], side, card=cid)
+    g = costs.pay(g, price, Ctx(cid, side), side, "install")
+    g = move(g, cid, f"hosted.{on}")
+    g = replace(g, cards=g.cards.set(cid, replace(g.cards[cid], host=on)))
+    return emit(g, event("installed", card=cid, type=d.type, player=side, server=None, from_hand=from_hand),
+                f"{cid} is installed on {on}", "rule_valid_hosts", side)

@@ -146,10 +146,14 @@ class Run(Frame):
                 return me.goto(g, "approach_begins")
             return g
         if key == "approach_server":
+            from judgebook.engine.rules.movement import redirect_approach
+
+            g = redirect_approach(g, me)  # "when you would approach Archives, instead ... approach HQ"
+            me = g.stack[-1]  # type: ignore[assignment]
             return emit(
                 g,
-                event("approach_server", server=self.server),
-                f"the Runner approaches {self.server}",
+                event("approach_server", server=me.server),
+                f"the Runner approaches {me.server}",
                 st.anchor,
                 "runner",
             )

@@ -134,15 +134,53 @@ def host(g: Game, ctx: Ctx, instr: object) -> Game:
     from judgebook.engine.language.verbs import Host
 
     assert isinstance(instr, Host)
-    hosts = instr.on.candidates(g, ctx)
     targets = ctx.targets if instr.selector.chooses else tuple(instr.selector.candidates(g, ctx))
-    if not hosts:
+    hosts = [h for h in instr.on.candidates(g, ctx) if h not in targets]
+    if not hosts or not targets:
         return log(g, "no_target", "no card to host on", "rule_valid_hosts", ctx.controller, card=ctx.source)
-    on = hosts[0]
+    if instr.on.chooses and len(hosts) > 1:
+        return push(g, ChooseHost(ctx, tuple(targets), tuple(hosts)))
+    return host_on(g, ctx, tuple(targets), hosts[0])
+
+
+@dataclass(frozen=True)
+class ChooseHost(Frame):
+    """The card the chosen cards are hosted on: `{target: [card]}`."""
+
+    ctx: Ctx
+    cards: tuple[str, ...]
+    hosts: tuple[str, ...]
+    install: bool = False  # installed on the host, paying the cost (`install_hosted`), not only hosted
+
+    def step(self, g: Game) -> ChoicePoint:
+        verb = "install" if self.install else "host"
+        opts = tuple(Option(decision("target", [h]), f"{verb} {', '.join(self.cards)} on {h}", "rule_valid_hosts")
+                     for h in self.hosts)
+        return ChoicePoint(self.ctx.controller, "target", f"choose the card to {verb} {', '.join(self.cards)} on",
+                           "rule_valid_hosts", opts, (), default=0, path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        on = str(option.decision.value[0])
+        if self.install:
+            from judgebook.engine.rules.movement import install_on
+
+            return install_on(pop(g), self.ctx, self.cards[0], on)
+        return host_on(pop(g), self.ctx, self.cards, on)
+
+
+def host_on(g: Game, ctx: Ctx, targets: tuple[str, ...], on: str) -> Game:
     for cid in targets:
         if cid == on or cid not in g.cards:
             continue
-        g = move(g, cid, f"hosted.{on}")
+        if q.is_installed(g, cid) and q.is_installed(g, on):
+            # Moved from one place in play to another: still installed, the same object.
+            before = g.cards[cid].zone
+            zones = dict(g.zones)
+            zones[before] = tuple(c for c in zones[before] if c != cid)
+            zones[f"hosted.{on}"] = tuple(zones.get(f"hosted.{on}", ())) + (cid,)
+            g = replace(g, zones=FMap(zones), cards=g.cards.set(cid, replace(g.cards[cid], zone=f"hosted.{on}")))
+        else:
+            g = move(g, cid, f"hosted.{on}")
         g = replace(g, cards=g.cards.set(cid, replace(g.cards[cid], host=on)))
         g = emit(g, event("hosted", card=cid, host=on, player=ctx.controller), f"{cid} is hosted on {on}",
                  "rule_host_without_install", ctx.controller)

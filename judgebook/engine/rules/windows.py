@@ -279,6 +279,8 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
 
 def _controlled(g: Game, side: Side) -> list[str]:
     out = q.installed(g, side) + list(g.zone(f"{side}.identity")) + list(g.zone(f"{side}.score"))
+    # An event or operation in the play area is active: its paid abilities too (Spree, during its run).
+    out += [c for c in g.zone("play") if g.cards[c].owner == side]
     acc = _accessing(g)
     if acc and side == "runner":
         out.append(acc)
