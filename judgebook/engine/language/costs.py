@@ -31,7 +31,7 @@ CARD_VERBS = {
     "reveal_and_trash": "reveal and trash",
 }
 COST_KEYS = ("clicks", "lose_clicks", "credits", "from", "tags", "counters", "damage", "remove_from_game",
-             "remove_tags", "bad_publicity", "either", *CARD_VERBS)
+             "remove_tags", "bad_publicity", "either", "pays", *CARD_VERBS)
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,7 @@ class Cost:
     bad_publicity: int = 0  # "take 1 bad publicity" (rule_remove_tags_or_bad_publicity_as_cost)
     either: tuple[Cost, ...] = ()  # "take 1 bad publicity or remove 1 tag": the payer pays one of them
     clicks_of: Quantity | None = None  # "[click] for each hosted power counter": clicks as a quantity
+    pays: int = 0  # "forfeit 1 agenda … to pay for 10[c] of its rez cost": this much less of the credits is paid
 
     @property
     def x(self) -> bool:
@@ -106,6 +107,7 @@ class Cost:
             self.bad_publicity + other.bad_publicity,
             self.either + other.either,
             clicks_of,
+            self.pays + other.pays,
         )
 
     def without_cards(self) -> Cost:
@@ -139,6 +141,8 @@ class Cost:
         parts += [f"remove {n} {kind} counter{'s' if n != 1 else ''}" for kind, n in self.counters]
         parts += [f"suffer {n} {kind} damage" for kind, n in self.damage]
         parts += [p.render() for p in self.cards]
+        if self.pays:
+            parts.append(f"to pay for {self.pays}[c] of the cost as you rez")
         if self.either:
             parts.append(" or ".join(c.render() for c in self.either))
         return ", ".join(parts) or "nothing"
@@ -203,4 +207,5 @@ def _parse_cost(node: Any, at: At) -> Cost:
         bad_publicity=want_int(node, "bad_publicity", at, 0) or 0,
         either=either,
         clicks_of=clicks_of,
+        pays=want_int(node, "pays", at, 0) or 0,
     )

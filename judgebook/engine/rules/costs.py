@@ -118,7 +118,7 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
     clicks = cost.clicks + cost.lose_clicks + clicks_of(g, cost, ctx)
     if clicks > p.clicks:
         return "rule_cost", f"needs {clicks}[click], has {p.clicks}"
-    credits = cost.credits.value(g, ctx) if cost.has_credits else 0
+    credits = max(0, cost.credits.value(g, ctx) - cost.pays) if cost.has_credits else 0
     if credits and cannot(g, "spend_credits", payer):
         return "rule_cannot_precedence", "cannot spend credits"
     can = available_credits(g, payer, purpose, ctx.source)
@@ -255,7 +255,7 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
         g = set_player(g, payer, clicks=lost - cost.lose_clicks)
         g = log(g, "clicks_lost", f"the {payer} loses {cost.lose_clicks}[click]", "rule_cost", payer,
                 changes=(f"{payer} clicks {lost} → {lost - cost.lose_clicks}",))
-    credits = cost.credits.value(g, ctx) if cost.has_credits else 0
+    credits = max(0, cost.credits.value(g, ctx) - cost.pays) if cost.has_credits else 0
     if credits:
         left = credits
         sources = dict(credit_sources(g, payer, purpose, ctx.source))
