@@ -117,3 +117,17 @@ def test_cost_rendering_of_the_new_parts():
     assert c.chooses and c.render().startswith("trash 2 cards")
     assert not parse_cost({"trash": {"top": 1, "deck": "you"}}, at).chooses
     assert parse_cost({"clicks": {"counters": {"kind": "power"}}}, at).clicks_of is not None
+
+
+def test_abilities_met_by_paying_an_additional_cost_resolve_before_the_effect(cards_root: Path):
+    # rule_additional_cost_checkpoint: Ob's ability resolves before Azef Protocol is scored.
+    out = _out("card-azef_protocol-3", cards_root)
+    kinds = [(s.kind, s.card) for s in out.steps]
+    ob = next(i for i, (k, c) in enumerate(kinds) if k == "resolve" and c and c.startswith("Ob Superheavy"))
+    assert ob < [k for k, _ in kinds].index("scored")
+
+
+def test_an_access_ability_of_an_event_in_the_play_area(cards_root: Path):
+    out = _out("card-eye_for_an_eye-1", cards_root)
+    points = [g.point for g in out.states if g.point is not None and g.point.kind == "mid_access"]
+    assert points and any(o.decision.value == "Eye for an Eye" for o in points[0].options)

@@ -271,8 +271,10 @@ def _mid_access_uses(g: Game, card: str) -> list[Option]:
 
     opts: list[Option] = []
     refused: list[Refused] = []
-    for cid in q.installed(g, "runner"):
+    # An event in the play area has them too while it resolves its run ("Access →" on Eye for an Eye).
+    playing = [c for c in g.zone("play") if g.cards[c].owner == "runner"]
+    for cid in q.installed(g, "runner") + playing:
         for ab in q.definition(g, cid).abilities:
-            if ab.kind == "paid" and ab.access and q.is_active(g, cid):
+            if ab.kind == "paid" and ab.access and (q.is_active(g, cid) or cid in playing):
                 _ability_options(g, "runner", cid, ab, frozenset({"paid"}), opts, refused)
     return opts

@@ -542,7 +542,8 @@ class AdditionalCostChoice(Frame):
         g = pop(g)
         acc = find(g, Access)
         if option.decision.value:
-            return pay_then(g, self.cost, Ctx(self.card, "runner"), "runner", _additional_paid, (self.to,))
+            return pay_then(g, self.cost, Ctx(self.card, "runner"), "runner", _additional_paid, (self.to,),
+                            checkpoint=True)
         g = log(
             g,
             "declined",
@@ -556,13 +557,25 @@ class AdditionalCostChoice(Frame):
 
 def pay_then(
     g: Game, cost: Cost, ctx: Ctx, payer: Side, fn: Any, args: tuple[Any, ...] = (), purpose: str = "any",
-    using: tuple[str, ...] = (),
+    using: tuple[str, ...] = (), checkpoint: bool = False,
 ) -> Game:
     """Pay `cost`, then go on with `fn(g, *args)`: at once when paying takes no decision, else after the payer
-    has made the cost's choices (PayCost)."""
+    has made the cost's choices (PayCost). With `checkpoint`, abilities that paying the cost made pending resolve
+    before the effect is carried out (rule_additional_cost_checkpoint, rule_checkpoint_after_paying_cost: a card
+    trashed to pay Azef Protocol's cost is seen before the agenda is scored)."""
+    if checkpoint:
+        fn, args = _checkpointed, (fn, args, g.pending)
     if not cost.chooses:
         return fn(pay(g, cost, ctx, payer, purpose, using), *args)  # type: ignore[no-any-return]
     return push(g, Call(fn, args), PayCost(ctx, cost, payer, purpose, using))
+
+
+def _checkpointed(g: Game, fn: Any, args: tuple[Any, ...], before: Any) -> Game:
+    if not [p for p in g.pending if p not in before] or g.over:
+        return fn(g, *args)  # type: ignore[no-any-return]
+    from judgebook.engine.rules.windows import ReactionWindow
+
+    return push(g, Call(fn, args), ReactionWindow())
 
 
 @dataclass(frozen=True)

@@ -191,7 +191,8 @@ class Action(Frame):
             # With any additional cost to trash it with the basic action (rule_additional_cost).
             extra = costs.additional_cost(g, "trash_resource", cid)
             price = Cost(credits=Number(2), has_credits=True)
-            return costs.pay_then(g, price.plus(extra) if extra else price, Ctx(cid, side), side, trash, (cid, "corp"))
+            return costs.pay_then(g, price.plus(extra) if extra else price, Ctx(cid, side), side, trash, (cid, "corp"),
+                                  checkpoint=True)
         if kind == "advance":
             cid = str(d.get("card"))
             g = costs.pay(g, Cost(credits=Number(1), has_credits=True), Ctx(cid, side), side)
