@@ -131,3 +131,10 @@ def test_an_access_ability_of_an_event_in_the_play_area(cards_root: Path):
     out = _out("card-eye_for_an_eye-1", cards_root)
     points = [g.point for g in out.states if g.point is not None and g.point.kind == "mid_access"]
     assert points and any(o.decision.value == "Eye for an Eye" for o in points[0].options)
+
+
+def test_a_persistent_additional_cost_outlives_its_trashed_card_for_the_run(cards_root: Path):
+    out = _out("card-daniela_jorge_inacio-1", cards_root)
+    pay = [g.point for g in out.states if g.point is not None and g.point.kind == "pay"]
+    assert pay and [r.rule for r in pay[-1].refused] == ["rule_cost"]
+    assert "declined" in [s.kind for s in out.steps] and "stolen" not in [s.kind for s in out.steps]

@@ -210,6 +210,9 @@ def apply_part(g: Game, verb: str, cards: tuple[str, ...], ctx: Ctx, payer: Side
             g = forfeit(g, cid, payer)
         else:
             g = apply_to_cards(g, replace(ctx, controller=payer), verb, (cid,))
+            if verb in ("add_to_hand", "add_to_bottom_of_deck"):
+                where = "its owner's hand" if verb == "add_to_hand" else "the bottom of its owner's deck"
+                g = log(g, "moved", f"{cid} is added to {where} as a cost", "rule_cost", payer, card=cid)
             if cid == ctx.source and not q.is_installed(g, cid):
                 # Its own abilities see the counters it left play with ("add this asset to HQ: take all credits
                 # from this asset"): last known information.
@@ -475,7 +478,13 @@ def additional_cost(g: Game, to: str, card: str | None = None, server: str | Non
             continue
         if effect.cards is not None and card not in effect.cards.candidates(g, ctx):
             continue  # "a connection resource": only the cards the selector finds
-        if effect.server and not server_matches(g, ctx, effect.server, server):
+        if effect.server == "this" and not q.is_installed(g, ctx.source):
+            from judgebook.engine.rules.values import left_this_run
+
+            # A persistent one whose card was trashed this run: the server it was in.
+            if left_this_run(g, ctx.source) != server:
+                continue
+        elif effect.server and not server_matches(g, ctx, effect.server, server):
             continue
         if effect.first_this_turn and count_this(g, "run_begins" if to == "run" else to, "turn") > 0:
             continue
