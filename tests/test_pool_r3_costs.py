@@ -138,3 +138,12 @@ def test_a_persistent_additional_cost_outlives_its_trashed_card_for_the_run(card
     pay = [g.point for g in out.states if g.point is not None and g.point.kind == "pay"]
     assert pay and [r.rule for r in pay[-1].refused] == ["rule_cost"]
     assert "declined" in [s.kind for s in out.steps] and "stolen" not in [s.kind for s in out.steps]
+
+
+def test_an_x_paid_in_tags_is_read_by_the_played_card(cards_root: Path):
+    out = _out("card-ip_enforcement-1", cards_root)
+    removed = [s for s in out.steps if s.kind == "tags_removed"]
+    assert removed and removed[0].anchor == "rule_remove_tags_or_bad_publicity_as_cost"
+    assert out.final.runner.tags == 1 and out.final.cards["Azef Protocol"].count("advancement") == 1
+    err = _out("card-ip_enforcement-2", cards_root).error
+    assert err is not None and err.rule == "rule_cost"

@@ -66,10 +66,11 @@ class Cost:
     either: tuple[Cost, ...] = ()  # "take 1 bad publicity or remove 1 tag": the payer pays one of them
     clicks_of: Quantity | None = None  # "[click] for each hosted power counter": clicks as a quantity
     pays: int = 0  # "forfeit 1 agenda … to pay for 10[c] of its rez cost": this much less of the credits is paid
+    remove_tags_x: bool = False  # "remove X tags": X chosen as the cost is paid (decision `x:`)
 
     @property
     def x(self) -> bool:
-        return isinstance(self.credits, TheX)
+        return isinstance(self.credits, TheX) or self.remove_tags_x
 
     @property
     def trash_cards(self) -> Any:
@@ -108,6 +109,7 @@ class Cost:
             self.either + other.either,
             clicks_of,
             self.pays + other.pays,
+            self.remove_tags_x or other.remove_tags_x,
         )
 
     def without_cards(self) -> Cost:
@@ -136,6 +138,8 @@ class Cost:
             parts.append(f"take {self.bad_publicity} bad publicity")
         if self.remove_tags:
             parts.append(f"remove {self.remove_tags} tag{'s' if self.remove_tags != 1 else ''}")
+        if self.remove_tags_x:
+            parts.append("remove X tags")
         if self.forfeit_self:
             parts.append("forfeit this agenda")
         parts += [f"remove {n} {kind} counter{'s' if n != 1 else ''}" for kind, n in self.counters]
@@ -200,7 +204,8 @@ def _parse_cost(node: Any, at: At) -> Cost:
         has_credits="credits" in node,
         forfeit_self=node.get("forfeit") == "self",
         remove_self="remove_from_game" in node,
-        remove_tags=want_int(node, "remove_tags", at, 0) or 0,
+        remove_tags=0 if node.get("remove_tags") == "X" else want_int(node, "remove_tags", at, 0) or 0,
+        remove_tags_x=node.get("remove_tags") == "X",
         lose_clicks=want_int(node, "lose_clicks", at, 0) or 0,
         cards=tuple(cards),
         credits_from=parse_selector(node["from"], at.key(node, "from"), None) if "from" in node else None,

@@ -138,8 +138,9 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
         return "rule_cost", "the agenda is not in a score area"
     if cost.remove_self and g.cards[ctx.source].zone.endswith(".removed"):
         return "rule_cost", "the card is already removed from the game"
-    if cost.remove_tags > g.runner.tags:
-        return "rule_cost", f"needs {cost.remove_tags} tag(s) to remove, the Runner has {g.runner.tags}"
+    remove = cost.remove_tags + (ctx.x if cost.remove_tags_x else 0)
+    if remove > g.runner.tags:
+        return "rule_cost", f"needs {remove} tag(s) to remove, the Runner has {g.runner.tags}"
     if cost.tags and cannot(g, "take_tags", payer):
         return "rule_cannot_precedence", "cannot take tags"
     if cost.tags and would_be_prevented(g, "tags", None):
@@ -321,9 +322,12 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
         g = set_player(g, "corp", bad_publicity=before + cost.bad_publicity)
         g = log(g, "bad_publicity", f"the Corp takes {cost.bad_publicity} bad publicity as a cost", "rule_cost",
                 "corp", changes=(f"corp bad publicity {before} → {before + cost.bad_publicity}",))
-    if cost.remove_tags:
-        g = set_player(g, "runner", tags=g.runner.tags - cost.remove_tags)
-        g = tags_removed(g, cost.remove_tags, "rule_remove_tags_or_bad_publicity_as_cost")
+    remove = cost.remove_tags + (ctx.x if cost.remove_tags_x else 0)
+    if remove > g.runner.tags:
+        raise IllegalDecision(f"X = {ctx.x}: the Runner has {g.runner.tags} tag(s) to remove", "rule_cost")
+    if remove:
+        g = set_player(g, "runner", tags=g.runner.tags - remove)
+        g = tags_removed(g, remove, "rule_remove_tags_or_bad_publicity_as_cost")
     if cost.forfeit_self:
         g = forfeit(g, ctx.source, payer)
     if cost.remove_self:
