@@ -147,3 +147,10 @@ def test_an_x_paid_in_tags_is_read_by_the_played_card(cards_root: Path):
     assert out.final.runner.tags == 1 and out.final.cards["Azef Protocol"].count("advancement") == 1
     err = _out("card-ip_enforcement-2", cards_root).error
     assert err is not None and err.rule == "rule_cost"
+
+
+def test_a_card_played_and_removed_is_never_trashed(cards_root: Path):
+    out = _out("card-plutus-2", cards_root)
+    assert out.final.cards["Hedge Fund"].zone == "corp.removed"
+    assert not any(s.kind == "trashed" and s.card == "Hedge Fund" for s in out.steps)
+    assert "rule_rfg_move" in [s.anchor for s in out.steps if s.card == "Hedge Fund"]

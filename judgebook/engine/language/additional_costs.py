@@ -35,3 +35,43 @@ class PrintedAgendaPoints(Filter):
 
     def render(self) -> str:
         return f"with a printed agenda point value equal to {self.amount.render()}"
+
+
+def _register_play_and_remove() -> None:
+    from dataclasses import field
+
+    from judgebook.engine.language.instructions import Instruction, Mods, instruction
+    from judgebook.engine.language.nodes import want_bool
+    from judgebook.engine.language.selectors import Selector, parse_selector
+
+    @instruction("play_and_remove", "pay_cost")
+    @dataclass(frozen=True, eq=False)
+    class PlayAndRemove(Instruction):
+        """"Play 1 transaction operation from Archives. After it resolves, remove it from the game": the card is
+        played (`pay_cost`) and, instead of being trashed when it finishes resolving, removed from the game
+        (rule_rfg_move); no "trashed" event."""
+
+        selector: Selector
+        pay_cost: bool = False
+        mods: Mods = field(default_factory=Mods)
+
+        @classmethod
+        def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> PlayAndRemove:
+            return cls(parse_selector(arg, at), want_bool(mods, "pay_cost", whole))
+
+        def possible(self, g: Game, ctx: Ctx) -> bool:
+            return bool(self.selector.candidates(g, ctx))
+
+        def run(self, g: Game, ctx: Ctx) -> Game:
+            from judgebook.engine.rules.additional_costs import play_and_remove
+
+            targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+            for cid in reversed(targets):
+                g = play_and_remove(g, ctx.controller, cid, self.pay_cost)
+            return g
+
+        def render(self) -> str:
+            return f"play {self.selector.render()}; after it resolves, remove it from the game"
+
+
+_register_play_and_remove()
