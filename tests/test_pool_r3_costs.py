@@ -117,3 +117,40 @@ def test_cost_rendering_of_the_new_parts():
     assert c.chooses and c.render().startswith("trash 2 cards")
     assert not parse_cost({"trash": {"top": 1, "deck": "you"}}, at).chooses
     assert parse_cost({"clicks": {"counters": {"kind": "power"}}}, at).clicks_of is not None
+
+
+def test_abilities_met_by_paying_an_additional_cost_resolve_before_the_effect(cards_root: Path):
+    # rule_additional_cost_checkpoint: Ob's ability resolves before Azef Protocol is scored.
+    out = _out("card-azef_protocol-3", cards_root)
+    kinds = [(s.kind, s.card) for s in out.steps]
+    ob = next(i for i, (k, c) in enumerate(kinds) if k == "resolve" and c and c.startswith("Ob Superheavy"))
+    assert ob < [k for k, _ in kinds].index("scored")
+
+
+def test_an_access_ability_of_an_event_in_the_play_area(cards_root: Path):
+    out = _out("card-eye_for_an_eye-1", cards_root)
+    points = [g.point for g in out.states if g.point is not None and g.point.kind == "mid_access"]
+    assert points and any(o.decision.value == "Eye for an Eye" for o in points[0].options)
+
+
+def test_a_persistent_additional_cost_outlives_its_trashed_card_for_the_run(cards_root: Path):
+    out = _out("card-daniela_jorge_inacio-1", cards_root)
+    pay = [g.point for g in out.states if g.point is not None and g.point.kind == "pay"]
+    assert pay and [r.rule for r in pay[-1].refused] == ["rule_cost"]
+    assert "declined" in [s.kind for s in out.steps] and "stolen" not in [s.kind for s in out.steps]
+
+
+def test_an_x_paid_in_tags_is_read_by_the_played_card(cards_root: Path):
+    out = _out("card-ip_enforcement-1", cards_root)
+    removed = [s for s in out.steps if s.kind == "tags_removed"]
+    assert removed and removed[0].anchor == "rule_remove_tags_or_bad_publicity_as_cost"
+    assert out.final.runner.tags == 1 and out.final.cards["Azef Protocol"].count("advancement") == 1
+    err = _out("card-ip_enforcement-2", cards_root).error
+    assert err is not None and err.rule == "rule_cost"
+
+
+def test_a_card_played_and_removed_is_never_trashed(cards_root: Path):
+    out = _out("card-plutus-2", cards_root)
+    assert out.final.cards["Hedge Fund"].zone == "corp.removed"
+    assert not any(s.kind == "trashed" and s.card == "Hedge Fund" for s in out.steps)
+    assert "rule_rfg_move" in [s.anchor for s in out.steps if s.card == "Hedge Fund"]

@@ -220,8 +220,9 @@ def parse_ability(node: Any, at: At, index: int, card_type: str) -> Ability:
     if access and kind != "paid":
         at.key(node, "access").fail("`access: true` marks a paid ability usable while accessing")
     persistent = want_bool(node, "persistent", at)
-    if persistent and kind != "conditional":
-        at.key(node, "persistent").fail("`persistent` keeps a conditional ability active after its card leaves")
+    if persistent and kind not in ("conditional", "static"):
+        at.key(node, "persistent").fail("`persistent` keeps a conditional or static ability active after its card "
+                                        "leaves")
     used_by = want_str(node, "used_by", at, None, ("runner",))
     if used_by and kind != "paid":
         at.key(node, "used_by").fail("used_by marks a paid ability (of a piece of ice) that only the Runner can use")

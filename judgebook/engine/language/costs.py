@@ -31,7 +31,7 @@ CARD_VERBS = {
     "reveal_and_trash": "reveal and trash",
 }
 COST_KEYS = ("clicks", "lose_clicks", "credits", "from", "tags", "counters", "damage", "remove_from_game",
-             "remove_tags", "bad_publicity", "either", "turn_facedown", *CARD_VERBS)
+             "remove_tags", "bad_publicity", "either", "turn_facedown", "pays", *CARD_VERBS)
 
 
 @dataclass(frozen=True)
@@ -67,10 +67,12 @@ class Cost:
     either: tuple[Cost, ...] = ()  # "take 1 bad publicity or remove 1 tag": the payer pays one of them
     clicks_of: Quantity | None = None  # "[click] for each hosted power counter": clicks as a quantity
     turn_facedown: Any = None  # a Selector: "turn 1 hosted copy of Matryoshka facedown" (its first matches)
+    pays: int = 0  # "forfeit 1 agenda … to pay for 10[c] of its rez cost": this much less of the credits is paid
+    remove_tags_x: bool = False  # "remove X tags": X chosen as the cost is paid (decision `x:`)
 
     @property
     def x(self) -> bool:
-        return isinstance(self.credits, TheX) or self.counters_x is not None
+        return isinstance(self.credits, TheX) or self.counters_x is not None or self.remove_tags_x
 
     def counters_paid(self, x: int) -> tuple[tuple[str, int], ...]:
         """The counters this cost removes, its X counters (if any) being `x`."""
@@ -114,6 +116,8 @@ class Cost:
             self.either + other.either,
             clicks_of,
             self.turn_facedown or other.turn_facedown,
+            self.pays + other.pays,
+            self.remove_tags_x or other.remove_tags_x,
         )
 
     def without_cards(self) -> Cost:
@@ -142,6 +146,8 @@ class Cost:
             parts.append(f"take {self.bad_publicity} bad publicity")
         if self.remove_tags:
             parts.append(f"remove {self.remove_tags} tag{'s' if self.remove_tags != 1 else ''}")
+        if self.remove_tags_x:
+            parts.append("remove X tags")
         if self.forfeit_self:
             parts.append("forfeit this agenda")
         parts += [f"remove {n} {kind} counter{'s' if n != 1 else ''}" for kind, n in self.counters]
@@ -149,6 +155,8 @@ class Cost:
             parts.append(f"remove X {self.counters_x} counters")
         parts += [f"suffer {n} {kind} damage" for kind, n in self.damage]
         parts += [p.render() for p in self.cards]
+        if self.pays:
+            parts.append(f"to pay for {self.pays}[c] of the cost as you rez")
         if self.either:
             parts.append(" or ".join(c.render() for c in self.either))
         if self.turn_facedown is not None:
@@ -213,7 +221,8 @@ def _parse_cost(node: Any, at: At) -> Cost:
         has_credits="credits" in node,
         forfeit_self=node.get("forfeit") == "self",
         remove_self="remove_from_game" in node,
-        remove_tags=want_int(node, "remove_tags", at, 0) or 0,
+        remove_tags=0 if node.get("remove_tags") == "X" else want_int(node, "remove_tags", at, 0) or 0,
+        remove_tags_x=node.get("remove_tags") == "X",
         lose_clicks=want_int(node, "lose_clicks", at, 0) or 0,
         cards=tuple(cards),
         credits_from=parse_selector(node["from"], at.key(node, "from"), None) if "from" in node else None,
@@ -223,4 +232,5 @@ def _parse_cost(node: Any, at: At) -> Cost:
         clicks_of=clicks_of,
         turn_facedown=parse_selector(node["turn_facedown"], at.key(node, "turn_facedown"))
         if "turn_facedown" in node else None,
+        pays=want_int(node, "pays", at, 0) or 0,
     )

@@ -203,7 +203,7 @@ class Access(Frame):
                 return checkpoint(g)
             if d.trash_cost is None or g.cards[self.card].zone == "corp.discard":
                 return pop(g)
-            cost = Cost(credits=Number(costs.changed(g, "trash", self.card, d.trash_cost)), has_credits=True)
+            cost = _trash_cost(g, self.card)
             no = Option(decision("trash", False), "do not trash it", "step_access_complete")
             yes = decision("trash", self.card)
             why = costs.refusal(g, cost, Ctx(self.card, "runner"), "runner", "trash")
@@ -243,13 +243,18 @@ class Access(Frame):
             return use_ability(g, "runner", str(option.decision.value), str(option.decision.get("ability")), None)
         if not option.decision.value:
             return pop(g)
-        d = q.definition(g, self.card)
-        price = Number(costs.changed(g, "trash", self.card, d.trash_cost or 0))
-        g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(self.card, "runner"), "runner", "trash")
+        g = costs.pay(g, _trash_cost(g, self.card), Ctx(self.card, "runner"), "runner", "trash")
         # The card is trashed while it is being accessed ("the first time you trash a card you are accessing"):
         # this decision leaves the stack after the trash.
         g = trash(g, self.card, "runner")
         return evolve(g, stack=tuple(f for f in g.stack if f is not self))
+
+
+def _trash_cost(g: Game, cid: str) -> Cost:
+    """The trash cost as changed by static effects, with any additional cost to trash it (rule_additional_cost)."""
+    cost = Cost(credits=Number(costs.changed(g, "trash", cid, q.definition(g, cid).trash_cost or 0)), has_credits=True)
+    extra = costs.additional_cost(g, "trash", cid)
+    return cost.plus(extra) if extra is not None else cost
 
 
 def _server_of_candidate(g: Game, cid: str) -> str | None:
@@ -287,8 +292,10 @@ def _mid_access_uses(g: Game, card: str) -> list[Option]:
 
     opts: list[Option] = []
     refused: list[Refused] = []
-    for cid in q.installed(g, "runner"):
+    # An event in the play area has them too while it resolves its run ("Access →" on Eye for an Eye).
+    playing = [c for c in g.zone("play") if g.cards[c].owner == "runner"]
+    for cid in q.installed(g, "runner") + playing:
         for ab in abilities(g, cid):  # as effects change them
-            if ab.kind == "paid" and ab.access and q.is_active(g, cid):
+            if ab.kind == "paid" and ab.access and (q.is_active(g, cid) or cid in playing):
                 _ability_options(g, "runner", cid, ab, frozenset({"paid"}), opts, refused)
     return opts

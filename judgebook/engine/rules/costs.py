@@ -119,7 +119,7 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
     clicks = cost.clicks + cost.lose_clicks + clicks_of(g, cost, ctx)
     if clicks > p.clicks:
         return "rule_cost", f"needs {clicks}[click], has {p.clicks}"
-    credits = cost.credits.value(g, ctx) if cost.has_credits else 0
+    credits = max(0, cost.credits.value(g, ctx) - cost.pays) if cost.has_credits else 0
     if credits and cannot(g, "spend_credits", payer):
         return "rule_cannot_precedence", "cannot spend credits"
     can = available_credits(g, payer, purpose, ctx.source)
@@ -139,8 +139,9 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
         return "rule_cost", "the agenda is not in a score area"
     if cost.remove_self and g.cards[ctx.source].zone.endswith(".removed"):
         return "rule_cost", "the card is already removed from the game"
-    if cost.remove_tags > g.runner.tags:
-        return "rule_cost", f"needs {cost.remove_tags} tag(s) to remove, the Runner has {g.runner.tags}"
+    remove = cost.remove_tags + (ctx.x if cost.remove_tags_x else 0)
+    if remove > g.runner.tags:
+        return "rule_cost", f"needs {remove} tag(s) to remove, the Runner has {g.runner.tags}"
     if cost.tags and cannot(g, "take_tags", payer):
         return "rule_cannot_precedence", "cannot take tags"
     if cost.tags and would_be_prevented(g, "tags", None):
@@ -216,6 +217,9 @@ def apply_part(g: Game, verb: str, cards: tuple[str, ...], ctx: Ctx, payer: Side
             g = forfeit(g, cid, payer)
         else:
             g = apply_to_cards(g, replace(ctx, controller=payer), verb, (cid,))
+            if verb in ("add_to_hand", "add_to_bottom_of_deck"):
+                where = "its owner's hand" if verb == "add_to_hand" else "the bottom of its owner's deck"
+                g = log(g, "moved", f"{cid} is added to {where} as a cost", "rule_cost", payer, card=cid)
             if cid == ctx.source and not q.is_installed(g, cid):
                 # Its own abilities see the counters it left play with ("add this asset to HQ: take all credits
                 # from this asset"): last known information.
@@ -261,7 +265,7 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
         g = set_player(g, payer, clicks=lost - cost.lose_clicks)
         g = log(g, "clicks_lost", f"the {payer} loses {cost.lose_clicks}[click]", "rule_cost", payer,
                 changes=(f"{payer} clicks {lost} → {lost - cost.lose_clicks}",))
-    credits = cost.credits.value(g, ctx) if cost.has_credits else 0
+    credits = max(0, cost.credits.value(g, ctx) - cost.pays) if cost.has_credits else 0
     if credits:
         left = credits
         sources = dict(credit_sources(g, payer, purpose, ctx.source))
@@ -330,9 +334,12 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
         g = set_player(g, "corp", bad_publicity=before + cost.bad_publicity)
         g = log(g, "bad_publicity", f"the Corp takes {cost.bad_publicity} bad publicity as a cost", "rule_cost",
                 "corp", changes=(f"corp bad publicity {before} → {before + cost.bad_publicity}",))
-    if cost.remove_tags:
-        g = set_player(g, "runner", tags=g.runner.tags - cost.remove_tags)
-        g = tags_removed(g, cost.remove_tags, "rule_remove_tags_or_bad_publicity_as_cost")
+    remove = cost.remove_tags + (ctx.x if cost.remove_tags_x else 0)
+    if remove > g.runner.tags:
+        raise IllegalDecision(f"X = {ctx.x}: the Runner has {g.runner.tags} tag(s) to remove", "rule_cost")
+    if remove:
+        g = set_player(g, "runner", tags=g.runner.tags - remove)
+        g = tags_removed(g, remove, "rule_remove_tags_or_bad_publicity_as_cost")
     if cost.forfeit_self:
         g = forfeit(g, ctx.source, payer)
     if cost.remove_self:
@@ -487,7 +494,13 @@ def additional_cost(g: Game, to: str, card: str | None = None, server: str | Non
             continue
         if effect.cards is not None and card not in effect.cards.candidates(g, ctx):
             continue  # "a connection resource": only the cards the selector finds
-        if effect.server and not server_matches(g, ctx, effect.server, server):
+        if effect.server == "this" and not q.is_installed(g, ctx.source):
+            from judgebook.engine.rules.values import left_this_run
+
+            # A persistent one whose card was trashed this run: the server it was in.
+            if left_this_run(g, ctx.source) != server:
+                continue
+        elif effect.server and not server_matches(g, ctx, effect.server, server):
             continue
         if effect.first_this_turn and count_this(g, "run_begins" if to == "run" else to, "turn") > 0:
             continue
@@ -554,7 +567,8 @@ class AdditionalCostChoice(Frame):
         g = pop(g)
         acc = find(g, Access)
         if option.decision.value:
-            return pay_then(g, self.cost, Ctx(self.card, "runner"), "runner", _additional_paid, (self.to,))
+            return pay_then(g, self.cost, Ctx(self.card, "runner"), "runner", _additional_paid, (self.to,),
+                            checkpoint=True)
         g = log(
             g,
             "declined",
@@ -568,13 +582,25 @@ class AdditionalCostChoice(Frame):
 
 def pay_then(
     g: Game, cost: Cost, ctx: Ctx, payer: Side, fn: Any, args: tuple[Any, ...] = (), purpose: str = "any",
-    using: tuple[str, ...] = (),
+    using: tuple[str, ...] = (), checkpoint: bool = False,
 ) -> Game:
     """Pay `cost`, then go on with `fn(g, *args)`: at once when paying takes no decision, else after the payer
-    has made the cost's choices (PayCost)."""
+    has made the cost's choices (PayCost). With `checkpoint`, abilities that paying the cost made pending resolve
+    before the effect is carried out (rule_additional_cost_checkpoint, rule_checkpoint_after_paying_cost: a card
+    trashed to pay Azef Protocol's cost is seen before the agenda is scored)."""
+    if checkpoint:
+        fn, args = _checkpointed, (fn, args, g.pending)
     if not cost.chooses:
         return fn(pay(g, cost, ctx, payer, purpose, using), *args)  # type: ignore[no-any-return]
     return push(g, Call(fn, args), PayCost(ctx, cost, payer, purpose, using))
+
+
+def _checkpointed(g: Game, fn: Any, args: tuple[Any, ...], before: Any) -> Game:
+    if not [p for p in g.pending if p not in before] or g.over:
+        return fn(g, *args)  # type: ignore[no-any-return]
+    from judgebook.engine.rules.windows import ReactionWindow
+
+    return push(g, Call(fn, args), ReactionWindow())
 
 
 @dataclass(frozen=True)

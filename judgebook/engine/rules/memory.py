@@ -90,9 +90,9 @@ class InstallOutsideRoot(InstallWhere):
 
     exclude: str | None = None
 
-    def step(self, g: Game) -> ChoicePoint:
+    def step(self, g: Game) -> Game | ChoicePoint:
         point = super().step(g)
-        if self.exclude is None or q.definition(g, self.card).type == "ice":
+        if not isinstance(point, ChoicePoint) or self.exclude is None or q.definition(g, self.card).type == "ice":
             return point
         banned = [o for o in point.options if list(o.decision.value) == [self.exclude]]
         kept = tuple(o for o in point.options if o not in banned)

@@ -186,7 +186,7 @@ class Action(Frame):
         if kind == "install":
             return install(g, side, str(d.get("card")), d.get("server"), bool(d.get("faceup")))
         if kind == "play":
-            return play(g, side, str(d.get("card")), server=d.get("server"))
+            return play(g, side, str(d.get("card")), server=d.get("server"), x=d.get("x"))
         if kind == "purge":
             from judgebook.engine.rules.effects import purge
 
@@ -199,7 +199,8 @@ class Action(Frame):
             # With any additional cost to trash it with the basic action (rule_additional_cost).
             extra = costs.additional_cost(g, "trash_resource", cid)
             price = Cost(credits=Number(2), has_credits=True)
-            return costs.pay_then(g, price.plus(extra) if extra else price, Ctx(cid, side), side, trash, (cid, "corp"))
+            return costs.pay_then(g, price.plus(extra) if extra else price, Ctx(cid, side), side, trash, (cid, "corp"),
+                                  checkpoint=True)
         if kind == "advance":
             cid = str(d.get("card"))
             g = costs.pay(g, Cost(credits=Number(1), has_credits=True), Ctx(cid, side), side)
@@ -455,23 +456,26 @@ def install(g: Game, side: Side, cid: str, server: object, faceup: bool = False)
     )
 
 
-def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = None) -> Game:
+def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = None, x: int | None = None) -> Game:
+    """`x`: the X of an additional cost to play ("remove X tags"), which its abilities read too."""
     extra = costs.additional_cost(g, "play", cid)
     # The card goes to the play area first, then its costs are paid (rule_steps_playing_place,
     # rule_steps_playing_play_cost): damage paid as a cost cannot trash the card being played.
     g = move(g, cid, "play")
     if extra is not None and extra.chooses:
         # An additional cost with choices (cards to trash, one cost of several) is paid first; the play follows.
-        g = push(g, Call(_pay_and_resolve, (side, cid, pay, server, True)))
-        return push(g, costs.PayCost(Ctx(cid, side), extra, side))
-    return _pay_and_resolve(g, side, cid, pay, server)
+        g = push(g, Call(_pay_and_resolve, (side, cid, pay, server, True, int(x or 0))))
+        return push(g, costs.PayCost(Ctx(cid, side, x=int(x or 0)), extra, side))
+    return _pay_and_resolve(g, side, cid, pay, server, False, int(x or 0))
 
 
-def _pay_and_resolve(g: Game, side: Side, cid: str, pay: bool, server: str | None, extra_paid: bool = False) -> Game:
+def _pay_and_resolve(
+    g: Game, side: Side, cid: str, pay: bool, server: str | None, extra_paid: bool = False, x: int = 0
+) -> Game:
     d = q.definition(g, cid)
     extra = costs.additional_cost(g, "play", cid)
     if extra is not None and not extra_paid:
-        g = costs.pay(g, extra, Ctx(cid, side), side)
+        g = costs.pay(g, extra, Ctx(cid, side, x=x), side)
     if pay:
         price = Number(costs.changed(g, "play", cid, d.cost or 0))
         g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(cid, side), side, "play")
@@ -485,7 +489,8 @@ def _pay_and_resolve(g: Game, side: Side, cid: str, pay: bool, server: str | Non
         g = push(
             g,
             Resolve(
-                effects, Ctx(cid, side, ability.id, server=server), "rule_playing", announce=ability.text or ability.id
+                effects, Ctx(cid, side, ability.id, server=server, x=x), "rule_playing",
+                announce=ability.text or ability.id
             ),
         )
     # Abilities the play made pending resolve at the checkpoint before the play abilities do

@@ -30,7 +30,9 @@ def statics(g: Game, kind: str | None = None) -> Iterator[tuple[Static, Ctx]]:
             # (rule_active_exception_advancement_requirement).
             own_cost = own_cost or restricts_self(ab.static) or ab.static.name == "advancement_requirement"
             own_cost = own_cost or (isinstance(ab.static, CostChange) and ab.static.own)
-            if not own_cost and not ability_active(g, cid, ab.active_in):
+            # A persistent static ability stays active for the rest of the run after its card is trashed.
+            persists = ab.persistent and left_this_run(g, cid)
+            if not own_cost and not ability_active(g, cid, ab.active_in) and not persists:
                 continue
             if ab.condition is not None and not ab.condition.holds(g, ctx):
                 continue
@@ -42,6 +44,20 @@ def statics(g: Game, kind: str | None = None) -> Iterator[tuple[Static, Ctx]]:
             continue
         owner = lasting.controller
         yield lasting.effect, Ctx(lasting.source, owner, "", chosen=(lasting.target,) if lasting.target else ())
+
+
+def left_this_run(g: Game, cid: str) -> str | None:
+    """The server an active card was trashed from during the run in progress ("Persistent →"), or None."""
+    from judgebook.engine.rules.frames import current_run
+
+    run = current_run(g)
+    if run is None:
+        return None
+    for fact in reversed(g.history):
+        ev = fact.event
+        if fact.run == run.seq and ev.name == "trashed" and ev.get("card") == cid and ev.get("active"):
+            return str(ev.get("server") or "") or None
+    return None
 
 
 def restricts_self(effect: Static) -> bool:

@@ -473,11 +473,13 @@ def act(g: Game, side: Side, option: Option) -> Game:
         from judgebook.engine.rules.effects import rez
 
         cid = str(d.value)
-        return costs.pay_then(g, _rez_cost(g, cid), Ctx(cid, "corp"), "corp", rez, (cid, True))
+        return costs.pay_then(g, _rez_cost(g, cid), Ctx(cid, "corp"), "corp", rez, (cid, True), checkpoint=True)
     if d.kind == "score":
         cid = str(d.value)
         extra = costs.additional_cost(g, "score", cid)  # "as an additional cost to score this agenda"
-        return costs.pay_then(g, extra, Ctx(cid, "corp"), "corp", _score, (cid,)) if extra else _score(g, cid)
+        if extra is None:
+            return _score(g, cid)
+        return costs.pay_then(g, extra, Ctx(cid, "corp"), "corp", _score, (cid,), checkpoint=True)
     if d.kind == "use":
         return use_ability(
             g, side, str(d.value), str(d.get("ability")), d.get("subroutines"), tuple(d.get("using") or ()), d.get("x")
