@@ -98,3 +98,25 @@ def test_ruling_scenario_names_its_ruling(path: Path, cards_root: Path):
     rulings = json.loads((cards_root / "v2" / "rulings" / f"{card_id}.json").read_text(encoding="utf-8"))
     assert any(r["date_update"] == date and r["nsg_rules_team_verified"] is (verified == "NSG-verified")
                for r in rulings)
+
+
+def test_sudden_commandment_played_by_another_is_not_the_first_mandate(cards_root: Path):
+    """card-sudden_commandment-1: the 3[c] for [click] is offered once, by the first copy (played first)."""
+    _, out = _replay(SCENARIOS / "card-sudden_commandment-1.yaml", cards_root)
+    played = [s.card for s in out.steps if s.kind == "played"]
+    assert played == ["Sudden Commandment", "Sudden Commandment#2"]
+    threes = [s for s in out.steps if s.kind == "credits_spent" and "3[c]" in s.text]
+    assert len(threes) == 1 and out.final.corp.clicks == 3
+
+
+def test_trashed_event_says_whether_an_install_caused_it(cards_root: Path):
+    """card-yakov_erikovich_avdakov-2: the region trashed by the install of another (rule_region_install)
+    carries during_install, and Yakov's "except during installation" does not fire."""
+    _, out = _replay(SCENARIOS / "card-yakov_erikovich_avdakov-2.yaml", cards_root)
+    assert any(s.anchor == "rule_region_install" for s in out.steps)
+    trashed = [f.event for g in out.states for f in g.history if f.event.name == "trashed"]
+    assert trashed and all(e.get("during_install") is True for e in trashed)
+    assert not [s for s in out.steps if s.kind == "pending" and s.card == "Yakov Erikovich Avdakov"]
+    _, out = _replay(SCENARIOS / "card-yakov_erikovich_avdakov-1.yaml", cards_root)
+    gains = [s for s in out.steps if s.kind == "pending" and s.card == "Yakov Erikovich Avdakov"]
+    assert len(gains) == 2  # Billboard's trash and its own

@@ -154,6 +154,10 @@ class OnServer(EventFilter):
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
         if self.among:
             return any(server_matches(g, ctx, s, event.get("server")) for s in self.among)
+        if self.server == "this" and event.get("card") == ctx.source and q.server_of(g, ctx.source) is None:
+            # Its own move out of its server ("a card (including this upgrade) trashed from this server"): this
+            # server is the one the event says it left.
+            return event.get("server") is not None
         return server_matches(g, ctx, self.server, event.get("server"))
 
     def place(self) -> str:
@@ -437,3 +441,24 @@ class NextIce(EventFilter):
 
     def render(self) -> str:
         return "the next ice encountered"
+
+
+@EVENT_FILTERS.register("during_install")
+@dataclass(frozen=True, eq=False)
+class DuringInstall(EventFilter):
+    """A card trashed as part of an install (or, `false`, not: "except during installation"), such as a region
+    the Corp trashes as it installs another in the same root (rule_region_install)."""
+
+    value: bool
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> DuringInstall:
+        if not isinstance(arg, bool):
+            at.fail("during_install is true or false")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        return bool(event.get("during_install")) == self.value
+
+    def render(self) -> str:
+        return "during installation" if self.value else "except during installation"

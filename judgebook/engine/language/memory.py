@@ -208,3 +208,51 @@ class InstallOutsideThisRoot(Instruction):
     def render(self) -> str:
         return (f"install {self.selector.render()}, ignoring all costs; you cannot install that card in the root "
                 "of this server")
+
+
+@CONDITIONS.register("first_this_turn_is_self")
+@dataclass(frozen=True, eq=False)
+class FirstThisTurnIsSelf(Condition):
+    """ "If this operation is the first mandate you played this turn": of this turn's events passing the
+    filters, the earliest has this card as its card (a second copy played by this one's own instruction is
+    played after it, and is not the first)."""
+
+    trigger: Any  # events.Trigger: the event and its filters
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> FirstThisTurnIsSelf:
+        from judgebook.engine.language.quantities import _event_with_filters
+
+        return cls(_event_with_filters(arg, at))
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules.history import facts_this
+
+        first = next((f for f in facts_this(g, "turn") if self.trigger.matches(g, ctx, f.event)), None)
+        return first is not None and first.event.get("card") == ctx.source
+
+    def render(self) -> str:
+        return f"this card is the first {self.trigger.render().removeprefix('when ')} this turn"
+
+
+@CONDITIONS.register("run_made_by")
+@dataclass(frozen=True, eq=False)
+class RunMadeBy(Condition):
+    """The run in progress is the one this card's ability (by id) made ("[click]: Run any server. You can spend
+    hosted credits during that run"): the first run to begin after that ability was last used this turn."""
+
+    ability: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> RunMadeBy:
+        if not isinstance(arg, str):
+            at.fail("run_made_by names an ability of this card (its id)")
+        return cls(arg)
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules.memory import run_made_by
+
+        return run_made_by(g, ctx, self.ability)
+
+    def render(self) -> str:
+        return "during the run this ability made"

@@ -151,7 +151,7 @@ def move(g: Game, cid: str, zone: str, index: int | None = None) -> Game:
     return g
 
 
-def trash(g: Game, cid: str, by: Side | None, cause: str = "") -> Game:
+def trash(g: Game, cid: str, by: Side | None, cause: str = "", during_install: bool = False) -> Game:
     card = g.cards[cid]
     d = q.definition(g, cid)
     was_installed = q.is_installed(g, cid)
@@ -182,6 +182,7 @@ def trash(g: Game, cid: str, by: Side | None, cause: str = "") -> Game:
             active=was_active,
             rezzed=card.rezzed,
             cost=cause == "cost" or None,
+            during_install=during_install,  # "except during installation" (Yakov Erikovich Avdakov)
         ),
         f"{cid} is trashed",
         "rule_trashing",

@@ -114,3 +114,23 @@ def install_outside_root(g: Game, ctx: Ctx, targets: tuple[str, ...]) -> Game:
     for cid in reversed(targets):
         g = push(g, InstallOutsideRoot(ctx, cid, ins, exclude))
     return g
+
+
+def run_made_by(g: Game, ctx: Ctx, ability: str) -> bool:
+    """The current run is the first to begin after this card's `ability` was last used this turn."""
+    from judgebook.engine.rules.frames import current_run
+    from judgebook.engine.rules.history import facts_this
+
+    run = current_run(g)
+    if run is None:
+        return False
+    facts = facts_this(g, "turn")
+    used = [
+        i
+        for i, f in enumerate(facts)
+        if f.event.name == "ability_used" and f.event.get("card") == ctx.source and f.event.get("ability") == ability
+    ]
+    if not used:
+        return False
+    began = next((f for f in facts[used[-1] :] if f.event.name == "run_begins"), None)
+    return began is not None and began.run == int(run.seq)
