@@ -53,6 +53,8 @@ EVENT_PHRASES = {
     "advanced": "a card is advanced",
     "clicks_spent": "[click] are spent",
     "credits_spent": "credits are spent",
+    "credits_gained": "a player gains credits",
+    "credits_lost_or_spent": "an ability makes a player lose or spend credits",
     "hosted_credits_spent": "hosted credits are spent",
     "would_damage": "damage would be taken",
     "would_tags": "tags would be taken",
@@ -462,3 +464,45 @@ class DuringInstall(EventFilter):
 
     def render(self) -> str:
         return "during installation" if self.value else "except during installation"
+
+
+@EVENT_FILTERS.register("source_type")
+@dataclass(frozen=True, eq=False)
+class SourceType(EventFilter):
+    """The type of the card whose ability caused the event (credits_gained: "gain credits through an ability
+    on an agenda or operation"), or one of a list."""
+
+    types: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> SourceType:
+        names = arg if isinstance(arg, list) else [arg]
+        if not names or not all(isinstance(n, str) for n in names):
+            at.fail("source_type is a card type or a list of card types")
+        return cls(tuple(names))
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        return event.get("source_type") in self.types
+
+    def render(self) -> str:
+        return f"through an ability on {article(' or '.join(self.types))}"
+
+
+@EVENT_FILTERS.register("source_side")
+@dataclass(frozen=True, eq=False)
+class SourceSide(EventFilter):
+    """Whose card's ability caused the event (credits_lost_or_spent: "a Corp card ability")."""
+
+    side: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> SourceSide:
+        if arg not in ("corp", "runner"):
+            at.fail("source_side is corp or runner")
+        return cls(str(arg))
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        return bool(event.get("source_side") == self.side)
+
+    def render(self) -> str:
+        return f"because of a {'Corp' if self.side == 'corp' else 'Runner'} card ability"

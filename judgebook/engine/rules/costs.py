@@ -332,6 +332,9 @@ def _paid(g: Game, frame: PayOrNot, x: int = 0, using: tuple[str, ...] = ()) -> 
     if credits > available_credits(g, payer, purpose, ctx.source):
         raise IllegalDecision(f"X = {x}: the {payer} cannot pay {credits}[c]", "rule_cost")
     g = pay(g, frame.instr.cost, ctx, payer, purpose, using)
+    from judgebook.engine.rules.memory import credits_taken
+
+    g = credits_taken(g, ctx, payer, credits)  # an ability made the payer spend them (GameNET)
     ctx = replace(ctx, paid=credits)
     return resolve_now(g, ctx, frame.instr.then, "rule_nested_cost") if frame.instr.then else g
 

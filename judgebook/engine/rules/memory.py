@@ -134,3 +134,77 @@ def run_made_by(g: Game, ctx: Ctx, ability: str) -> bool:
         return False
     began = next((f for f in facts[used[-1] :] if f.event.name == "run_begins"), None)
     return began is not None and began.run == int(run.seq)
+
+
+def accessed_this_run(g: Game, ctx: Ctx, server: str) -> list[str]:
+    """The cards accessed in a server during this run (or the run that just ended)."""
+    from judgebook.engine.language.selectors import server_matches
+    from judgebook.engine.rules.history import facts_this
+
+    return [
+        str(f.event.get("card"))
+        for f in facts_this(g, "run")
+        if f.event.name == "access"
+        and f.event.get("card") in g.cards
+        and server_matches(g, ctx, server, f.event.get("in_server"))
+    ]
+
+
+ADDED_TO_ARCHIVES = "added_to_archives"
+
+
+def added_to_archives(g: Game, cid: str) -> Game:
+    """A Corp card entered Archives (trashed, discarded, an operation after it resolves, milled): a fact of
+    this turn, silent (no step of its own, no trigger: the move's own event, if any, says it)."""
+    from judgebook.engine.rules.frames import current_run, event
+    from judgebook.engine.state.model import Fact, evolve
+
+    run = current_run(g)
+    fact = Fact(event(ADDED_TO_ARCHIVES, card=cid, player="corp"), g.turn, int(run.seq) if run else -1)
+    return evolve(g, history=g.history + (fact,))
+
+
+def corp_cards_added_to_archives(g: Game) -> int:
+    from judgebook.engine.rules.history import facts_this
+
+    return sum(1 for f in facts_this(g, "turn") if f.event.name == ADDED_TO_ARCHIVES)
+
+
+CLICKS_GAINED = "clicks_gained"
+
+
+def clicks_gained(g: Game, side: Side, n: int) -> Game:
+    """A player gained [click] through an instruction: a silent fact of this turn, with the run it happened
+    in ("if this is not the first time you gained [click] during a run this turn")."""
+    from judgebook.engine.rules.frames import current_run, event
+    from judgebook.engine.state.model import Fact, evolve
+
+    if n <= 0:
+        return g
+    run = current_run(g)
+    fact = Fact(event(CLICKS_GAINED, player=side, amount=n), g.turn, int(run.seq) if run else -1)
+    return evolve(g, history=g.history + (fact,))
+
+
+def clicks_gained_during_runs(g: Game, side: Side) -> int:
+    """How many times this turn the player gained [click] during a run."""
+    from judgebook.engine.rules.history import facts_this
+
+    return sum(
+        1
+        for f in facts_this(g, "turn")
+        if f.event.name == CLICKS_GAINED and f.event.get("player") == side and f.run != -1
+    )
+
+
+def credits_taken(g: Game, ctx: Ctx, side: Side, n: int) -> Game:
+    """A card's ability made a player lose credits, or spend them on a nested cost it set ("whenever a Corp
+    card ability causes the Runner to spend or lose at least 1[credit]"): remembered and seen by triggers, with
+    the card and whose card it is; nothing for 0 credits."""
+    from judgebook.engine.rules.frames import event
+    from judgebook.engine.rules.triggers import record
+
+    if n <= 0 or ctx.source not in g.cards:
+        return g
+    owner = g.cards[ctx.source].owner
+    return record(g, event("credits_lost_or_spent", player=side, amount=n, card=ctx.source, source_side=owner))
