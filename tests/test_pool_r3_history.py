@@ -120,3 +120,23 @@ def test_trashed_event_says_whether_an_install_caused_it(cards_root: Path):
     _, out = _replay(SCENARIOS / "card-yakov_erikovich_avdakov-1.yaml", cards_root)
     gains = [s for s in out.steps if s.kind == "pending" and s.card == "Yakov Erikovich Avdakov"]
     assert len(gains) == 2  # Billboard's trash and its own
+
+
+def test_rime_is_rezzed_in_a_movement_window_of_a_run_on_its_server(cards_root: Path):
+    """card-rime-1: Rime, passed unrezzed, is rezzed in a later paid ability window of the run on HQ
+    (rule_rez_procedure); card-rime-2: on a run elsewhere the rez is refused (rule_rez_ice_restriction)."""
+    _, out = _replay(SCENARIOS / "card-rime-1.yaml", cards_root)
+    kinds = [s.kind for s in out.steps]
+    assert kinds.index("pass_ice") < kinds.index("rezzed") < kinds.index("approach_server")
+    _, out = _replay(SCENARIOS / "card-rime-2.yaml", cards_root)
+    assert out.error is not None and out.error.rule == "rule_rez_ice_restriction"
+
+
+def test_nuvem_sees_an_operation_and_an_expendable_action_finish(cards_root: Path):
+    """card-nuvem_sa_law_of_the_land-1: finished_resolving for Hedge Fund (before it is trashed) and for Tree
+    Line's action (after it resolves); the second trash from R&D this turn gains nothing."""
+    _, out = _replay(SCENARIOS / "card-nuvem_sa_law_of_the_land-1.yaml", cards_root)
+    facts = [f.event for f in out.final.history if f.event.name == "finished_resolving"]
+    assert [(e.get("card"), e.get("action")) for e in facts] == [("Hedge Fund", False), ("Tree Line", True)]
+    gains = [s for s in out.steps if s.kind == "pending" and s.ability == "first-trash"]
+    assert len(gains) == 1

@@ -55,6 +55,7 @@ EVENT_PHRASES = {
     "credits_spent": "credits are spent",
     "credits_gained": "a player gains credits",
     "credits_lost_or_spent": "an ability makes a player lose or spend credits",
+    "finished_resolving": "a player finishes resolving a played card or an action",
     "hosted_credits_spent": "hosted credits are spent",
     "would_damage": "damage would be taken",
     "would_tags": "tags would be taken",
@@ -506,3 +507,32 @@ class SourceSide(EventFilter):
 
     def render(self) -> str:
         return f"because of a {'Corp' if self.side == 'corp' else 'Runner'} card ability"
+
+
+@EVENT_FILTERS.register("any_of")
+@dataclass(frozen=True, eq=False)
+class AnyOf(EventFilter):
+    """The event passes every filter of at least one of the groups ("an operation or an action on an
+    expendable card": `any_of: [{type: operation}, {action: true, subtype: expendable}]`)."""
+
+    groups: tuple[tuple[EventFilter, ...], ...]
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> AnyOf:
+        if not isinstance(arg, list) or len(arg) < 2 or not all(isinstance(a, dict) and a for a in arg):
+            at.fail("any_of is a list of at least 2 mappings of event filters")
+        groups = []
+        for i, group in enumerate(arg):
+            here = at.key(arg, i)
+            for key in group:
+                if key not in EVENT_FILTERS.by_name or key in ("any_of", "first_this_turn", "first_this_run"):
+                    here.key(group, str(key)).fail(f"unknown event filter {key!r} inside any_of")
+            groups.append(tuple(EVENT_FILTERS.by_name[k].parse(v, here.key(group, str(k)))  # type: ignore
+                                for k, v in group.items()))
+        return cls(tuple(groups))
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        return any(all(f.matches(g, ctx, event) for f in group) for group in self.groups)
+
+    def render(self) -> str:
+        return " or ".join("(" + ", ".join(f.render() for f in group) + ")" for group in self.groups)

@@ -14,6 +14,7 @@ from judgebook.engine.language.grammar import possessive
 from judgebook.engine.language.instructions import Instruction, Mods, instruction
 from judgebook.engine.language.nodes import At
 from judgebook.engine.language.selectors import FILTERS, SERVER_WORDS, Filter, Selector, parse_selector, server_matches
+from judgebook.engine.language.statics import STATICS, Static
 from judgebook.engine.state.model import Game
 
 
@@ -327,3 +328,19 @@ class GainedClicksDuringARunBefore(Condition):
     def render(self) -> str:
         who = player_phrase(self.who)
         return f"this is not the first time {who} gained [click] during a run this turn"
+
+
+@STATICS.register("rez_as_non_ice")
+@dataclass(frozen=True, eq=False)
+class RezAsNonIce(Static):
+    """ "You can rez this ice any time you could rez non-ice cards" (with `while:`, "during runs against this
+    server"): a permission on its own rez timing, read while the ice is unrezzed (rules/memory.rez_any_time)."""
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> RezAsNonIce:
+        if arg not in (None, True):
+            at.fail("rez_as_non_ice takes no value")
+        return cls()
+
+    def render(self) -> str:
+        return "you can rez this ice any time you could rez non-ice cards"

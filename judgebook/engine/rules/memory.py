@@ -208,3 +208,41 @@ def credits_taken(g: Game, ctx: Ctx, side: Side, n: int) -> Game:
         return g
     owner = g.cards[ctx.source].owner
     return record(g, event("credits_lost_or_spent", player=side, amount=n, card=ctx.source, source_side=owner))
+
+
+def rez_any_time(g: Game, cid: str) -> bool:
+    """This installed ice has a `rez_as_non_ice` static whose `while:` holds now: it may be rezzed in any paid
+    ability window where non-ice cards can be (a permission read though the ice is unrezzed)."""
+    from judgebook.engine.language.memory import RezAsNonIce
+
+    for ab in q.definition(g, cid).abilities:
+        if isinstance(ab.static, RezAsNonIce):
+            ctx = Ctx(cid, g.cards[cid].owner, ab.id)
+            if ab.condition is None or ab.condition.holds(g, ctx):
+                return True
+    return False
+
+
+def finished_resolving(g: Game, cid: str) -> Game:
+    """A played operation or event has finished resolving (before it is trashed): recorded and seen by
+    triggers, without a step of its own."""
+    from judgebook.engine.rules.frames import event
+    from judgebook.engine.rules.triggers import record
+
+    card = g.cards[cid]
+    if card.zone != "play":
+        return g
+    return record(g, event("finished_resolving", card=cid, type=q.definition(g, cid).type, player=card.owner,
+                           action=False))
+
+
+def finished_action(g: Game, cid: str) -> Game:
+    """An action (a paid ability with [click] in its cost) of this card has finished resolving."""
+    from judgebook.engine.rules.frames import event
+    from judgebook.engine.rules.triggers import record
+
+    if g.over or cid not in g.cards:
+        return g
+    card = g.cards[cid]
+    return record(g, event("finished_resolving", card=cid, type=q.definition(g, cid).type, player=card.owner,
+                           action=True))
