@@ -98,3 +98,45 @@ def test_ruling_scenario_names_its_ruling(path: Path, cards_root: Path):
     rulings = json.loads((cards_root / "v2" / "rulings" / f"{card_id}.json").read_text(encoding="utf-8"))
     assert any(r["date_update"] == date and r["nsg_rules_team_verified"] is (verified == "NSG-verified")
                for r in rulings)
+
+
+def test_sudden_commandment_played_by_another_is_not_the_first_mandate(cards_root: Path):
+    """card-sudden_commandment-1: the 3[c] for [click] is offered once, by the first copy (played first)."""
+    _, out = _replay(SCENARIOS / "card-sudden_commandment-1.yaml", cards_root)
+    played = [s.card for s in out.steps if s.kind == "played"]
+    assert played == ["Sudden Commandment", "Sudden Commandment#2"]
+    threes = [s for s in out.steps if s.kind == "credits_spent" and "3[c]" in s.text]
+    assert len(threes) == 1 and out.final.corp.clicks == 3
+
+
+def test_trashed_event_says_whether_an_install_caused_it(cards_root: Path):
+    """card-yakov_erikovich_avdakov-2: the region trashed by the install of another (rule_region_install)
+    carries during_install, and Yakov's "except during installation" does not fire."""
+    _, out = _replay(SCENARIOS / "card-yakov_erikovich_avdakov-2.yaml", cards_root)
+    assert any(s.anchor == "rule_region_install" for s in out.steps)
+    trashed = [f.event for g in out.states for f in g.history if f.event.name == "trashed"]
+    assert trashed and all(e.get("during_install") is True for e in trashed)
+    assert not [s for s in out.steps if s.kind == "pending" and s.card == "Yakov Erikovich Avdakov"]
+    _, out = _replay(SCENARIOS / "card-yakov_erikovich_avdakov-1.yaml", cards_root)
+    gains = [s for s in out.steps if s.kind == "pending" and s.card == "Yakov Erikovich Avdakov"]
+    assert len(gains) == 2  # Billboard's trash and its own
+
+
+def test_rime_is_rezzed_in_a_movement_window_of_a_run_on_its_server(cards_root: Path):
+    """card-rime-1: Rime, passed unrezzed, is rezzed in a later paid ability window of the run on HQ
+    (rule_rez_procedure); card-rime-2: on a run elsewhere the rez is refused (rule_rez_ice_restriction)."""
+    _, out = _replay(SCENARIOS / "card-rime-1.yaml", cards_root)
+    kinds = [s.kind for s in out.steps]
+    assert kinds.index("pass_ice") < kinds.index("rezzed") < kinds.index("approach_server")
+    _, out = _replay(SCENARIOS / "card-rime-2.yaml", cards_root)
+    assert out.error is not None and out.error.rule == "rule_rez_ice_restriction"
+
+
+def test_nuvem_sees_an_operation_and_an_expendable_action_finish(cards_root: Path):
+    """card-nuvem_sa_law_of_the_land-1: finished_resolving for Hedge Fund (before it is trashed) and for Tree
+    Line's action (after it resolves); the second trash from R&D this turn gains nothing."""
+    _, out = _replay(SCENARIOS / "card-nuvem_sa_law_of_the_land-1.yaml", cards_root)
+    facts = [f.event for f in out.final.history if f.event.name == "finished_resolving"]
+    assert [(e.get("card"), e.get("action")) for e in facts] == [("Hedge Fund", False), ("Tree Line", True)]
+    gains = [s for s in out.steps if s.kind == "pending" and s.ability == "first-trash"]
+    assert len(gains) == 1

@@ -54,6 +54,9 @@ EVENT_PHRASES = {
     "advanced": "a card is advanced",
     "clicks_spent": "[click] are spent",
     "credits_spent": "credits are spent",
+    "credits_gained": "a player gains credits",
+    "credits_lost_or_spent": "an ability makes a player lose or spend credits",
+    "finished_resolving": "a player finishes resolving a played card or an action",
     "hosted_credits_spent": "hosted credits are spent",
     "action_completed": "a player finishes taking an action",
     "would_damage": "damage would be taken",
@@ -158,6 +161,10 @@ class OnServer(EventFilter):
     def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
         if self.among:
             return any(server_matches(g, ctx, s, event.get("server")) for s in self.among)
+        if self.server == "this" and event.get("card") == ctx.source and q.server_of(g, ctx.source) is None:
+            # Its own move out of its server ("a card (including this upgrade) trashed from this server"): this
+            # server is the one the event says it left.
+            return event.get("server") is not None
         return server_matches(g, ctx, self.server, event.get("server"))
 
     def place(self) -> str:
@@ -447,3 +454,95 @@ class NextIce(EventFilter):
 
     def render(self) -> str:
         return "the next ice encountered"
+
+
+@EVENT_FILTERS.register("during_install")
+@dataclass(frozen=True, eq=False)
+class DuringInstall(EventFilter):
+    """A card trashed as part of an install (or, `false`, not: "except during installation"), such as a region
+    the Corp trashes as it installs another in the same root (rule_region_install)."""
+
+    value: bool
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> DuringInstall:
+        if not isinstance(arg, bool):
+            at.fail("during_install is true or false")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        return bool(event.get("during_install")) == self.value
+
+    def render(self) -> str:
+        return "during installation" if self.value else "except during installation"
+
+
+@EVENT_FILTERS.register("source_type")
+@dataclass(frozen=True, eq=False)
+class SourceType(EventFilter):
+    """The type of the card whose ability caused the event (credits_gained: "gain credits through an ability
+    on an agenda or operation"), or one of a list."""
+
+    types: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> SourceType:
+        names = arg if isinstance(arg, list) else [arg]
+        if not names or not all(isinstance(n, str) for n in names):
+            at.fail("source_type is a card type or a list of card types")
+        return cls(tuple(names))
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        return event.get("source_type") in self.types
+
+    def render(self) -> str:
+        return f"through an ability on {article(' or '.join(self.types))}"
+
+
+@EVENT_FILTERS.register("source_side")
+@dataclass(frozen=True, eq=False)
+class SourceSide(EventFilter):
+    """Whose card's ability caused the event (credits_lost_or_spent: "a Corp card ability")."""
+
+    side: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> SourceSide:
+        if arg not in ("corp", "runner"):
+            at.fail("source_side is corp or runner")
+        return cls(str(arg))
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        return bool(event.get("source_side") == self.side)
+
+    def render(self) -> str:
+        return f"because of a {'Corp' if self.side == 'corp' else 'Runner'} card ability"
+
+
+@EVENT_FILTERS.register("any_of")
+@dataclass(frozen=True, eq=False)
+class AnyOf(EventFilter):
+    """The event passes every filter of at least one of the groups ("an operation or an action on an
+    expendable card": `any_of: [{type: operation}, {action: true, subtype: expendable}]`)."""
+
+    groups: tuple[tuple[EventFilter, ...], ...]
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> AnyOf:
+        if not isinstance(arg, list) or len(arg) < 2 or not all(isinstance(a, dict) and a for a in arg):
+            at.fail("any_of is a list of at least 2 mappings of event filters")
+        groups = []
+        for i, group in enumerate(arg):
+            here = at.key(arg, i)
+            for key in group:
+                if key not in EVENT_FILTERS.by_name or key in ("any_of", "first_this_turn", "first_this_run"):
+                    here.key(group, str(key)).fail(f"unknown event filter {key!r} inside any_of")
+            groups.append(tuple(EVENT_FILTERS.by_name[k].parse(v, here.key(group, str(k)))  # type: ignore
+                                for k, v in group.items()))
+        return cls(tuple(groups))
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        return any(all(f.matches(g, ctx, event) for f in group) for group in self.groups)
+
+    def render(self) -> str:
+        return " or ".join("(" + ", ".join(f.render() for f in group) + ")" for group in self.groups)

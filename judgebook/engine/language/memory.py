@@ -9,11 +9,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judgebook.engine.language.conditions import CONDITIONS, Condition
-from judgebook.engine.language.context import PLAYER_WORDS, Ctx
+from judgebook.engine.language.context import PLAYER_WORDS, Ctx, player_phrase
 from judgebook.engine.language.grammar import possessive
 from judgebook.engine.language.instructions import Instruction, Mods, instruction
 from judgebook.engine.language.nodes import At
 from judgebook.engine.language.selectors import FILTERS, SERVER_WORDS, Filter, Selector, parse_selector, server_matches
+from judgebook.engine.language.statics import STATICS, Static
 from judgebook.engine.state.model import Game
 
 
@@ -208,3 +209,138 @@ class InstallOutsideThisRoot(Instruction):
     def render(self) -> str:
         return (f"install {self.selector.render()}, ignoring all costs; you cannot install that card in the root "
                 "of this server")
+
+
+@CONDITIONS.register("first_this_turn_is_self")
+@dataclass(frozen=True, eq=False)
+class FirstThisTurnIsSelf(Condition):
+    """ "If this operation is the first mandate you played this turn": of this turn's events passing the
+    filters, the earliest has this card as its card (a second copy played by this one's own instruction is
+    played after it, and is not the first)."""
+
+    trigger: Any  # events.Trigger: the event and its filters
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> FirstThisTurnIsSelf:
+        from judgebook.engine.language.quantities import _event_with_filters
+
+        return cls(_event_with_filters(arg, at))
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules.history import facts_this
+
+        first = next((f for f in facts_this(g, "turn") if self.trigger.matches(g, ctx, f.event)), None)
+        return first is not None and first.event.get("card") == ctx.source
+
+    def render(self) -> str:
+        return f"this card is the first {self.trigger.render().removeprefix('when ')} this turn"
+
+
+@CONDITIONS.register("run_made_by")
+@dataclass(frozen=True, eq=False)
+class RunMadeBy(Condition):
+    """The run in progress is the one this card's ability (by id) made ("[click]: Run any server. You can spend
+    hosted credits during that run"): the first run to begin after that ability was last used this turn."""
+
+    ability: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> RunMadeBy:
+        if not isinstance(arg, str):
+            at.fail("run_made_by names an ability of this card (its id)")
+        return cls(arg)
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules.memory import run_made_by
+
+        return run_made_by(g, ctx, self.ability)
+
+    def render(self) -> str:
+        return "during the run this ability made"
+
+
+@FILTERS.register("copy_of_accessed")
+@dataclass(frozen=True, eq=False)
+class CopyOfAccessed(Filter):
+    """A copy of (a card with the same title as) a card accessed in a server during this run, or the run that
+    just ended ("1 rezzed copy of a card you accessed in Archives during that run"): the access facts of the
+    run, with the server the card was accessed in (its central zone's server too)."""
+
+    server: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> CopyOfAccessed:
+        if not isinstance(arg, str):
+            at.fail(f"copy_of_accessed is a server name or one of: {', '.join(SERVER_WORDS)}")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        from judgebook.engine.rules.memory import accessed_this_run
+
+        return g.cards[cid].name in {g.cards[c].name for c in accessed_this_run(g, ctx, self.server)}
+
+    def render(self) -> str:
+        return f"a copy of a card accessed in {self.server} during that run"
+
+
+@CONDITIONS.register("added_to_archives_this_turn")
+@dataclass(frozen=True, eq=False)
+class AddedToArchivesThisTurn(Condition):
+    """Corp cards have (`true`) or have not (`false`) been added to Archives this turn: trashed, discarded,
+    an operation moved there after it resolved, from anywhere else (a move within Archives is not one)."""
+
+    value: bool
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> AddedToArchivesThisTurn:
+        if not isinstance(arg, bool):
+            at.fail("added_to_archives_this_turn is true or false")
+        return cls(arg)
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules.memory import corp_cards_added_to_archives
+
+        return (corp_cards_added_to_archives(g) > 0) == self.value
+
+    def render(self) -> str:
+        return f"Corp cards have {'' if self.value else 'not '}been added to Archives this turn"
+
+
+@CONDITIONS.register("gained_clicks_during_a_run_before")
+@dataclass(frozen=True, eq=False)
+class GainedClicksDuringARunBefore(Condition):
+    """ "If this is not the first time you gained [click] during a run this turn": the player has gained [click]
+    during a run at least twice this turn, this time included."""
+
+    who: str
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> GainedClicksDuringARunBefore:
+        if arg not in PLAYER_WORDS:
+            at.fail(f"gained_clicks_during_a_run_before is one of: {', '.join(PLAYER_WORDS)}")
+        return cls(str(arg))
+
+    def holds(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules.memory import clicks_gained_during_runs
+
+        return clicks_gained_during_runs(g, ctx.side(self.who)) >= 2
+
+    def render(self) -> str:
+        who = player_phrase(self.who)
+        return f"this is not the first time {who} gained [click] during a run this turn"
+
+
+@STATICS.register("rez_as_non_ice")
+@dataclass(frozen=True, eq=False)
+class RezAsNonIce(Static):
+    """ "You can rez this ice any time you could rez non-ice cards" (with `while:`, "during runs against this
+    server"): a permission on its own rez timing, read while the ice is unrezzed (rules/memory.rez_any_time)."""
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> RezAsNonIce:
+        if arg not in (None, True):
+            at.fail("rez_as_non_ice takes no value")
+        return cls()
+
+    def render(self) -> str:
+        return "you can rez this ice any time you could rez non-ice cards"

@@ -146,7 +146,8 @@ class Access(Frame):
             g = set_top(g, replace(self, at="mid"))
             return emit(
                 g,
-                event("access", card=self.card, type=d.type, server=q.server_of(g, self.card)),
+                event("access", card=self.card, type=d.type, server=q.server_of(g, self.card),
+                      in_server=_server_of_candidate(g, self.card)),  # an Archives card too (Charm Offensive)
                 f"the Runner accesses {self.card}",
                 "step_card_accessed",
                 "runner",

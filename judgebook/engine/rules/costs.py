@@ -433,11 +433,14 @@ def _paid(g: Game, frame: PayOrNot, x: int = 0, using: tuple[str, ...] = ()) -> 
     purpose = purpose_of(g, ctx.source)
     if credits > available_credits(g, payer, purpose, ctx.source):
         raise IllegalDecision(f"X = {x}: the {payer} cannot pay {credits}[c]", "rule_cost")
-    return pay_then(g, frame.instr.cost, ctx, payer, _then, (replace(ctx, paid=credits), frame.instr.then), purpose,
-                    using)
+    return pay_then(g, frame.instr.cost, ctx, payer, _then, (replace(ctx, paid=credits), frame.instr.then, payer),
+                    purpose, using)
 
 
-def _then(g: Game, ctx: Ctx, then: Any) -> Game:
+def _then(g: Game, ctx: Ctx, then: Any, payer: Side) -> Game:
+    from judgebook.engine.rules.memory import credits_taken
+
+    g = credits_taken(g, ctx, payer, ctx.paid)  # an ability made the payer spend them (GameNET)
     return resolve_now(g, ctx, then, "rule_nested_cost") if then else g
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.statics import Static
 from judgebook.engine.rules.frames import current_encounter, current_run, event, log
-from judgebook.engine.rules.triggers import emit
+from judgebook.engine.rules.triggers import emit, record
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Duration, Game, Lasting, Side, evolve
 
@@ -38,7 +38,7 @@ def apply_amount(g: Game, ctx: Ctx, name: str, side: Side, n: int) -> Game:
         if cannot(g, "gain_credits", side):
             return log(g, "cannot_gain", f"the {side} cannot gain credits", "rule_cannot_precedence", side)
         g = set_player(g, side, credits=p.credits + n)
-        return log(
+        g = log(
             g,
             "credits",
             f"the {side} gains {n}[c] ({p.credits} → {p.credits + n})",
@@ -46,10 +46,17 @@ def apply_amount(g: Game, ctx: Ctx, name: str, side: Side, n: int) -> Game:
             side,
             changes=(f"{side} credits {p.credits} → {p.credits + n}",),
         )
+        # Remembered and seen by triggers, with the card whose ability gave them (The Zwicky Group).
+        if n <= 0:
+            return g
+        known = ctx.source in g.cards
+        source = q.definition(g, ctx.source).type if known else None
+        return record(g, event("credits_gained", player=side, amount=n, card=ctx.source if known else None,
+                               source_type=source))
     if name == "lose_credits":
         lost = min(n, p.credits)  # as much as possible (rule_do_as_much_as_you_can)
         g = set_player(g, side, credits=p.credits - lost)
-        return log(
+        g = log(
             g,
             "credits",
             f"the {side} loses {lost}[c]",
@@ -57,8 +64,13 @@ def apply_amount(g: Game, ctx: Ctx, name: str, side: Side, n: int) -> Game:
             side,
             changes=(f"{side} credits {p.credits} → {p.credits - lost}",),
         )
+        from judgebook.engine.rules.memory import credits_taken
+
+        return credits_taken(g, ctx, side, lost)  # "causes the Runner to spend or lose credits" (GameNET)
     if name == "gain_clicks":
-        return set_player(g, side, clicks=p.clicks + n)
+        from judgebook.engine.rules.memory import clicks_gained
+
+        return clicks_gained(set_player(g, side, clicks=p.clicks + n), side, n)  # remembered (Pichação)
     if name == "lose_clicks":
         g = set_player(g, side, clicks=max(0, p.clicks - n))
         return emit(
@@ -167,10 +179,14 @@ def move(g: Game, cid: str, zone: str, index: int | None = None) -> Game:
         from judgebook.engine.rules.movement import uninstalled
 
         g = uninstalled(g, cid, was_active)
+    if zone == "corp.discard" and card.owner == "corp" and card.zone != zone:
+        from judgebook.engine.rules.memory import added_to_archives
+
+        g = added_to_archives(g, cid)  # "if no Corp cards have been added to Archives this turn" (Regenesis)
     return g
 
 
-def trash(g: Game, cid: str, by: Side | None, cause: str = "") -> Game:
+def trash(g: Game, cid: str, by: Side | None, cause: str = "", during_install: bool = False) -> Game:
     card = g.cards[cid]
     d = q.definition(g, cid)
     was_installed = q.is_installed(g, cid)
@@ -201,6 +217,7 @@ def trash(g: Game, cid: str, by: Side | None, cause: str = "") -> Game:
             active=was_active,
             rezzed=card.rezzed,
             cost=cause == "cost" or None,
+            during_install=during_install,  # "except during installation" (Yakov Erikovich Avdakov)
         ),
         f"{cid} is trashed",
         "rule_trashing",

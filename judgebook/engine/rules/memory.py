@@ -114,3 +114,135 @@ def install_outside_root(g: Game, ctx: Ctx, targets: tuple[str, ...]) -> Game:
     for cid in reversed(targets):
         g = push(g, InstallOutsideRoot(ctx, cid, ins, exclude))
     return g
+
+
+def run_made_by(g: Game, ctx: Ctx, ability: str) -> bool:
+    """The current run is the first to begin after this card's `ability` was last used this turn."""
+    from judgebook.engine.rules.frames import current_run
+    from judgebook.engine.rules.history import facts_this
+
+    run = current_run(g)
+    if run is None:
+        return False
+    facts = facts_this(g, "turn")
+    used = [
+        i
+        for i, f in enumerate(facts)
+        if f.event.name == "ability_used" and f.event.get("card") == ctx.source and f.event.get("ability") == ability
+    ]
+    if not used:
+        return False
+    began = next((f for f in facts[used[-1] :] if f.event.name == "run_begins"), None)
+    return began is not None and began.run == int(run.seq)
+
+
+def accessed_this_run(g: Game, ctx: Ctx, server: str) -> list[str]:
+    """The cards accessed in a server during this run (or the run that just ended)."""
+    from judgebook.engine.language.selectors import server_matches
+    from judgebook.engine.rules.history import facts_this
+
+    return [
+        str(f.event.get("card"))
+        for f in facts_this(g, "run")
+        if f.event.name == "access"
+        and f.event.get("card") in g.cards
+        and server_matches(g, ctx, server, f.event.get("in_server"))
+    ]
+
+
+ADDED_TO_ARCHIVES = "added_to_archives"
+
+
+def added_to_archives(g: Game, cid: str) -> Game:
+    """A Corp card entered Archives (trashed, discarded, an operation after it resolves, milled): a fact of
+    this turn, silent (no step of its own, no trigger: the move's own event, if any, says it)."""
+    from judgebook.engine.rules.frames import current_run, event
+    from judgebook.engine.state.model import Fact, evolve
+
+    run = current_run(g)
+    fact = Fact(event(ADDED_TO_ARCHIVES, card=cid, player="corp"), g.turn, int(run.seq) if run else -1)
+    return evolve(g, history=g.history + (fact,))
+
+
+def corp_cards_added_to_archives(g: Game) -> int:
+    from judgebook.engine.rules.history import facts_this
+
+    return sum(1 for f in facts_this(g, "turn") if f.event.name == ADDED_TO_ARCHIVES)
+
+
+CLICKS_GAINED = "clicks_gained"
+
+
+def clicks_gained(g: Game, side: Side, n: int) -> Game:
+    """A player gained [click] through an instruction: a silent fact of this turn, with the run it happened
+    in ("if this is not the first time you gained [click] during a run this turn")."""
+    from judgebook.engine.rules.frames import current_run, event
+    from judgebook.engine.state.model import Fact, evolve
+
+    if n <= 0:
+        return g
+    run = current_run(g)
+    fact = Fact(event(CLICKS_GAINED, player=side, amount=n), g.turn, int(run.seq) if run else -1)
+    return evolve(g, history=g.history + (fact,))
+
+
+def clicks_gained_during_runs(g: Game, side: Side) -> int:
+    """How many times this turn the player gained [click] during a run."""
+    from judgebook.engine.rules.history import facts_this
+
+    return sum(
+        1
+        for f in facts_this(g, "turn")
+        if f.event.name == CLICKS_GAINED and f.event.get("player") == side and f.run != -1
+    )
+
+
+def credits_taken(g: Game, ctx: Ctx, side: Side, n: int) -> Game:
+    """A card's ability made a player lose credits, or spend them on a nested cost it set ("whenever a Corp
+    card ability causes the Runner to spend or lose at least 1[credit]"): remembered and seen by triggers, with
+    the card and whose card it is; nothing for 0 credits."""
+    from judgebook.engine.rules.frames import event
+    from judgebook.engine.rules.triggers import record
+
+    if n <= 0 or ctx.source not in g.cards:
+        return g
+    owner = g.cards[ctx.source].owner
+    return record(g, event("credits_lost_or_spent", player=side, amount=n, card=ctx.source, source_side=owner))
+
+
+def rez_any_time(g: Game, cid: str) -> bool:
+    """This installed ice has a `rez_as_non_ice` static whose `while:` holds now: it may be rezzed in any paid
+    ability window where non-ice cards can be (a permission read though the ice is unrezzed)."""
+    from judgebook.engine.language.memory import RezAsNonIce
+
+    for ab in q.definition(g, cid).abilities:
+        if isinstance(ab.static, RezAsNonIce):
+            ctx = Ctx(cid, g.cards[cid].owner, ab.id)
+            if ab.condition is None or ab.condition.holds(g, ctx):
+                return True
+    return False
+
+
+def finished_resolving(g: Game, cid: str) -> Game:
+    """A played operation or event has finished resolving (before it is trashed): recorded and seen by
+    triggers, without a step of its own."""
+    from judgebook.engine.rules.frames import event
+    from judgebook.engine.rules.triggers import record
+
+    card = g.cards[cid]
+    if card.zone != "play":
+        return g
+    return record(g, event("finished_resolving", card=cid, type=q.definition(g, cid).type, player=card.owner,
+                           action=False))
+
+
+def finished_action(g: Game, cid: str) -> Game:
+    """An action (a paid ability with [click] in its cost) of this card has finished resolving."""
+    from judgebook.engine.rules.frames import event
+    from judgebook.engine.rules.triggers import record
+
+    if g.over or cid not in g.cards:
+        return g
+    card = g.cards[cid]
+    return record(g, event("finished_resolving", card=cid, type=q.definition(g, cid).type, player=card.owner,
+                           action=True))

@@ -35,7 +35,7 @@ def region_limit(g: Game, cid: str) -> Game:
         if other != cid and "region" in q.definition(g, other).subtypes:
             g = log(g, "region", f"{other} is trashed: limit 1 region per server", "rule_region_install", "corp",
                     card=other)
-            g = trash(g, other, "corp")
+            g = trash(g, other, "corp", during_install=True)
     return g
 
 

@@ -528,6 +528,9 @@ def _to_discard(g: Game, cid: str) -> Game:
         if reacted is not None:
             return reacted
 
+    from judgebook.engine.rules.memory import finished_resolving
+
+    g = finished_resolving(g, cid)  # "whenever you finish resolving an operation" (Nuvem SA)
     if any(isinstance(effect, NotTrashed) and ctx.source == cid for effect, ctx in statics(g)):
         return log(g, "stays", f"{cid} stays in the play area", "rule_play_not_trashed_until", g.cards[cid].owner)
     if g.cards[cid].zone == "play":

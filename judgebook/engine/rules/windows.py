@@ -216,6 +216,8 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
                 continue  # a Runner's "Access →" ability: only in the mid-access ability window (access.py)
             _ability_options(g, side, cid, ab, kinds, opts, refused)
     if "rez" in kinds or "rez_ice" in kinds:
+        from judgebook.engine.rules.memory import rez_any_time
+
         for cid in q.installed(g, "corp") if side == "corp" else ():
             card = g.cards[cid]
             if card.rezzed:
@@ -224,7 +226,8 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
             ice = q.is_ice(g, cid)
             if d.type == "agenda":
                 continue
-            if ice and not ("rez_ice" in kinds and _approached(g) == cid):
+            rez_as_non_ice = "rez" in kinds and rez_any_time(g, cid)  # Rime, during runs on its server
+            if ice and not ("rez_ice" in kinds and _approached(g) == cid) and not rez_as_non_ice:
                 refused.append(
                     Refused(
                         decision("rez", cid),
@@ -561,6 +564,11 @@ def _used(
         from judgebook.engine.rules.encounter import break_subroutines
 
         g = break_subroutines(g, cid, [s - 1 for s in subroutines or []])
+    if ab.is_action:
+        from judgebook.engine.rules.frames import Call
+        from judgebook.engine.rules.memory import finished_action
+
+        g = push(g, Call(finished_action, (cid,)))  # after it resolves: "finish resolving an action" (Nuvem SA)
     if ab.effects:
         g = push(g, Resolve(ab.effects, ctx, "step_paid_ability_resolution", announce=ab.text or ab.id))
     # Abilities that paying the cost made pending resolve before the paid ability does.
