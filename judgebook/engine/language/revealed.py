@@ -366,7 +366,11 @@ def _together(g: Game, event: GameEvent) -> list[GameEvent]:
     """The events of the same kind that happened together with `event`: the unbroken run of such facts around
     its last place in this turn's history (one instruction's trashes follow each other with nothing between;
     the next instruction's begin with its imminent `would_…` event, damage's end with the `damage` event)."""
-    facts = [f.event for f in g.history]
+    from judgebook.engine.rules.memory import ADDED_TO_ARCHIVES
+
+    # A move's own silent records (the card entered Archives, it was uninstalled) sit between the events of one
+    # instruction's moves: they do not break the run.
+    facts = [f.event for f in g.history if f.event.name not in (ADDED_TO_ARCHIVES, "uninstalled")]
     at = max((i for i, e in enumerate(facts) if e == event), default=-1)
     if at < 0:
         return [event]
