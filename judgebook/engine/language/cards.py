@@ -122,6 +122,7 @@ class CardDef(Value):
     line: int | None = None
     id: str | None = None  # the NetrunnerDB id the definition is keyed by (statistics joined by it)
     partial: str | None = None  # what of the printed card the language cannot say, and why
+    faction: str | None = None  # NetrunnerDB's faction id, joined from the card source ("matches the faction")
 
     def ability(self, ability_id: str) -> Ability | None:
         return next((a for a in self.abilities if a.id == ability_id), None)
@@ -268,6 +269,7 @@ CARD_KEYS = (
     "code",
     "id",
     "partial",
+    "faction",
 )
 
 
@@ -317,6 +319,7 @@ def parse_card(node: Any, at: At, file: str | None = None) -> CardDef:
         line=node_line(node, at.line),
         id=want_str(node, "id", at),
         partial=_partial(node, at),
+        faction=want_str(node, "faction", at),
     )
 
 
