@@ -217,3 +217,24 @@ def test_whistleblower_steals_once_only_the_named_agenda(cards_root: Path):
     steps = _run("card-whistleblower-1", cards_root).steps
     assert [s.card for s in steps if s.kind == "pending" and s.ability == "steal"] == ["Whistleblower"]
     assert [s.card for s in steps if s.kind == "stolen"] == ["Agenda A", "Agenda B"]
+
+
+@pytest.mark.parametrize(("name", "used"), [
+    ("card-the_back-3", ["May Gear"]), ("card-the_back-4", []), ("card-the_back-5", ["Pantograph"]),
+    ("card-the_back-6", ["Credit Gear", "Gadget"]),
+])
+def test_the_back_sees_every_way_of_using_a_piece_of_hardware(name: str, used: list[str], cards_root: Path):
+    steps = _run(name, cards_root).steps
+    assert [s.card for s in steps if s.kind == "ability_used"] == used
+    counters = [s for s in steps if s.kind == "pending" and s.card == "The Back"]
+    assert len(counters) == (1 if used else 0)
+
+
+def test_an_opponents_choice_inside_an_ability_is_no_use_of_it():
+    from judgebook.engine.rules.revealed import used_optionally
+
+    class _G:
+        cards = {"Gear": object()}
+
+    g = _G()
+    assert used_optionally(g, Ctx("Gear", "runner"), "corp") is g  # type: ignore[arg-type]

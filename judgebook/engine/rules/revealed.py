@@ -219,3 +219,21 @@ def steal_accessed(g: Game, ctx: Ctx) -> Game:
     g = log(g, "access_ends", f"{cid} is stolen: its access ends", "rule_moved_while_accessing", "runner")
     return emit(g, event("stolen", card=cid, player="runner", server=server),
                 f"the Runner steals {cid}, ignoring all costs", "step_access_agenda", "runner")
+
+
+def used_optionally(g: Game, ctx: Ctx, side: Side, anchor: str = "rule_conditional_ability_used_condition") -> Game:
+    """rule_using: a player who chooses to resolve an optional ability or an optional part of an ability (a
+    "you may" cost paid, an "up to" choice of 1 or more cards, a "may" option taken) uses the ability and its
+    source card: an `ability_used` event, neither an action nor a [trash] ability ("the first time each turn you
+    use a piece of hardware"). Each optional part carried out is one such event (a trigger on it counts them
+    with `first_this_turn` and the like)."""
+    from judgebook.engine.rules.frames import event
+    from judgebook.engine.rules.triggers import emit
+    from judgebook.engine.state import queries as q
+
+    cid = ctx.source
+    if cid not in g.cards or side != ctx.controller:
+        return g  # only the ability's controller uses it (an opponent's choice inside it is not a use)
+    return emit(g, event("ability_used", card=cid, ability=ctx.ability, player=side, trash_cost=False,
+                         type=q.definition(g, cid).type, action=False, optional=True),
+                f"the {side} uses {cid}", anchor, side)
