@@ -238,3 +238,9 @@ def test_an_opponents_choice_inside_an_ability_is_no_use_of_it():
 
     g = _G()
     assert used_optionally(g, Ctx("Gear", "runner"), "corp") is g  # type: ignore[arg-type]
+
+
+def test_storgotic_first_time_counts_cards_trashed_by_damage_and_otherwise_together(cards_root: Path):
+    steps = _run("card-storgotic_resonator-3", cards_root).steps
+    assert [s.card for s in steps if s.kind == "trashed"] == ["Anarch Den", "Chastushka"]
+    assert len([s for s in steps if s.kind == "pending" and s.ability == "counter"]) == 1
