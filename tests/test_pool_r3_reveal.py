@@ -221,7 +221,7 @@ def test_whistleblower_steals_once_only_the_named_agenda(cards_root: Path):
 
 @pytest.mark.parametrize(("name", "used"), [
     ("card-the_back-3", ["May Gear"]), ("card-the_back-4", []), ("card-the_back-5", ["Pantograph"]),
-    ("card-the_back-6", ["Credit Gear", "Gadget"]),
+    ("card-the_back-6", ["Credit Gear", "Gadget"]), ("card-the_back-7", ["Choice Gear"]),
 ])
 def test_the_back_sees_every_way_of_using_a_piece_of_hardware(name: str, used: list[str], cards_root: Path):
     steps = _run(name, cards_root).steps

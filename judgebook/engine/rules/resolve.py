@@ -97,7 +97,7 @@ class Resolve(Frame):
     def choose(self, g: Game, option: Option) -> Game:
         targets = tuple(option.decision.value or ())
         sel = self.instrs[self.index].selector
-        if targets and sel is not None and () in sel.picks(g, self.ctx):  # "up to": an optional part (rule_using)
+        if targets and getattr(sel, "up_to", False):  # "up to": choosing cards is an optional part (rule_using)
             from judgebook.engine.rules.revealed import used_optionally
 
             ins = self.instrs[self.index]
