@@ -20,7 +20,7 @@ CARDS = ("moon_pool", "loot_box", "descent", "diviner", "saisentan", "engram_flu
          "hyoubu_institute_absolute_clarity", "burner", "world_tree", "spark_of_inspiration", "gachapon",
          "the_wizards_chest", "deep_dive", "au_co_the_gold_standard_in_clones", "buffer_drive",
          "pretty_mary_da_silva", "magdalene_keino_chemutai_cryptarchitect", "khusyuk", "the_back",
-         "complete_image")
+         "complete_image", "storgotic_resonator", "whistleblower")
 MINE = sorted(p for p in SCENARIOS.glob("*.yaml") if re.sub(r"^(card|ruling)-|-\d+$", "", p.stem) in CARDS)
 
 
@@ -181,3 +181,66 @@ def test_complete_image_repeats_after_the_trashed_cards_ability(cards_root: Path
     names = [i for i, s in enumerate(steps) if s.kind == "choose" and s.anchor == "rule_choice_instruction"]
     assert kinds.index("drawn", kinds.index("repeat")) < names[1]
     assert ("action_phase_ends", "rule_forced_action_phase_end") in [(s.kind, s.anchor) for s in steps]
+
+
+def test_storgotic_counts_only_the_first_card_of_the_runner_identitys_faction(cards_root: Path):
+    steps = _run("card-storgotic_resonator-1", cards_root).steps
+    pending = [i for i, s in enumerate(steps) if s.kind == "pending" and s.ability == "counter"]
+    trashed = [(i, s.card, s.anchor) for i, s in enumerate(steps) if s.kind == "trashed"]
+    damage = "rule_meat_net_damage"
+    assert [(c, a) for _, c, a in trashed] == [(c, damage) for c in ("Bravado", "Chastushka", "Finality")]
+    assert len(pending) == 1 and trashed[1][0] < pending[0] < trashed[2][0]
+    assert not [s for s in _run("card-storgotic_resonator-2", cards_root).steps if s.kind == "pending"]
+
+
+def test_faction_is_joined_from_netrunnerdb_and_checked(cards_root: Path):
+    from judgebook.engine.errors import ScenarioError
+    from judgebook.engine.language.nrdb import card_source, parse_with_stats
+
+    source = card_source(cards_root)
+    node = {"id": "chastushka", "name": "Chastushka", "abilities": []}
+    assert parse_with_stats(node, source, At("t", 1)).faction == "anarch"
+    with pytest.raises(ScenarioError, match="faction"):
+        parse_with_stats({**node, "faction": "shaper"}, source, At("t", 1))
+
+
+def test_whistleblower_steals_before_the_corps_access_ability_and_ends_the_access(cards_root: Path):
+    steps = _run("ruling-whistleblower-1", cards_root).steps
+    kinds = [(s.kind, s.anchor) for s in steps]
+    expired = [s for s in steps if s.kind == "expired" and s.card == "Trap Agenda"]
+    assert [s.anchor for s in expired] == ["rule_moved_while_accessing"]
+    assert ("stolen", "step_access_agenda") in kinds and "damage" not in [k for k, _ in kinds]
+    assert not [s for s in steps if s.kind in ("credits_spent", "mid_access")]
+
+
+def test_whistleblower_steals_once_only_the_named_agenda(cards_root: Path):
+    steps = _run("card-whistleblower-1", cards_root).steps
+    assert [s.card for s in steps if s.kind == "pending" and s.ability == "steal"] == ["Whistleblower"]
+    assert [s.card for s in steps if s.kind == "stolen"] == ["Agenda A", "Agenda B"]
+
+
+@pytest.mark.parametrize(("name", "used"), [
+    ("card-the_back-3", ["May Gear"]), ("card-the_back-4", []), ("card-the_back-5", ["Pantograph"]),
+    ("card-the_back-6", ["Credit Gear", "Gadget"]), ("card-the_back-7", ["Choice Gear"]),
+])
+def test_the_back_sees_every_way_of_using_a_piece_of_hardware(name: str, used: list[str], cards_root: Path):
+    steps = _run(name, cards_root).steps
+    assert [s.card for s in steps if s.kind == "ability_used"] == used
+    counters = [s for s in steps if s.kind == "pending" and s.card == "The Back"]
+    assert len(counters) == (1 if used else 0)
+
+
+def test_an_opponents_choice_inside_an_ability_is_no_use_of_it():
+    from judgebook.engine.rules.revealed import used_optionally
+
+    class _G:
+        cards = {"Gear": object()}
+
+    g = _G()
+    assert used_optionally(g, Ctx("Gear", "runner"), "corp") is g  # type: ignore[arg-type]
+
+
+def test_storgotic_first_time_counts_cards_trashed_by_damage_and_otherwise_together(cards_root: Path):
+    steps = _run("card-storgotic_resonator-3", cards_root).steps
+    assert [s.card for s in steps if s.kind == "trashed"] == ["Anarch Den", "Chastushka"]
+    assert len([s for s in steps if s.kind == "pending" and s.ability == "counter"]) == 1

@@ -67,7 +67,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (len(defined), len(partial), len(undefined)) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 163, 3, 6
+DEFINED, PARTIAL, UNDEFINED = 165, 2, 5
 
 
 # The slice's ids, read from the corpus at collection (tests read it at ../shared/corpora, as conftest does):
@@ -113,7 +113,7 @@ def test_ruling_scenario_source_names_a_real_ruling(path: Path, cards_root: Path
 def test_ruling_scenario_counts():
     # Counted by `ls rules_source/scenarios/standard/ruling-*.yaml` over this slice's cards and
     # `grep -l "^mismatch:"` among them (1: hyperbaric).
-    assert len(SCENARIOS) == 43
+    assert len(SCENARIOS) == 44
     marked = [p.stem for p in SCENARIOS if re.search(r"^mismatch:", p.read_text(encoding="utf-8"), re.M)]
     assert marked == []
 

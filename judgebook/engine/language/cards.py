@@ -125,6 +125,7 @@ class CardDef(Value):
     partial: str | None = None  # what of the printed card the language cannot say, and why
     back: CardDef | None = None  # a double-faced identity's other face (`flip:`; rule_identity_double_sided)
     face_title: str | None = None  # that other face's own printed title
+    faction: str | None = None  # NetrunnerDB's faction id, joined from the card source ("matches the faction")
 
     def ability(self, ability_id: str) -> Ability | None:
         return next((a for a in self.abilities if a.id == ability_id), None)
@@ -276,6 +277,7 @@ CARD_KEYS = (
     "id",
     "partial",
     "flip",
+    "faction",
 )
 
 
@@ -325,6 +327,7 @@ def parse_card(node: Any, at: At, file: str | None = None) -> CardDef:
         line=node_line(node, at.line),
         id=want_str(node, "id", at),
         partial=_partial(node, at),
+        faction=want_str(node, "faction", at),
         back=_back(node, at, ctype, side, parsed, file),
     )
 

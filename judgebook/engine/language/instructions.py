@@ -423,7 +423,8 @@ class CreateLasting(Instruction):
         cond = f", if {ab.condition.render()}" if ab.condition is not None else ""
         what = f"delayed: {ab.trigger.render()}{cond}, {render_all(ab.effects)}"
         # "When that run ends, ...": a delayed ability waiting for an event of its own duration says no duration
-        if ab.trigger.event in _ENDS.get(self.duration, ()):
+        if ab.trigger.event in _ENDS.get(self.duration, ()) \
+                or any(getattr(f, "within", None) == self.duration for f in ab.trigger.filters):
             return what
         return f"{what} {span}"
 

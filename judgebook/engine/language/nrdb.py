@@ -46,6 +46,7 @@ class CardStats:
     unique: bool = False
     recurring: int | None = None
     text: str = ""
+    faction: str | None = None  # NetrunnerDB's faction id ("anarch", "neutral_runner"): "matches the faction"
 
     def fields(self) -> dict[str, Any]:
         """The definition keys these statistics give (keys of the card language), absent values left out."""
@@ -53,7 +54,7 @@ class CardStats:
         if self.subtypes:
             out["subtypes"] = list(self.subtypes)
         for key in ("cost", "strength", "trash_cost", "agenda_points", "advancement_requirement", "memory",
-                    "link", "recurring"):
+                    "link", "recurring", "faction"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -166,7 +167,8 @@ def _stats(raw: dict[str, Any], subtype_names: dict[str, str]) -> CardStats:
         cost=raw.get("cost"), strength=raw.get("strength"), trash_cost=raw.get("trash_cost"),
         agenda_points=raw.get("agenda_points"), advancement_requirement=raw.get("advancement_requirement"),
         memory=raw.get("memory_cost"), link=raw.get("base_link"), influence=raw.get("influence_cost"),
-        unique=bool(raw.get("is_unique")), recurring=int(recurring.group(1)) if recurring else None, text=text)
+        unique=bool(raw.get("is_unique")), recurring=int(recurring.group(1)) if recurring else None, text=text,
+        faction=raw.get("faction_id"))
 
 
 _SOURCES: dict[str, CardSource] = {}
@@ -181,7 +183,7 @@ def card_source(root: str | Path) -> CardSource:
 
 
 STATISTICS = ("side", "type", "subtypes", "cost", "strength", "trash_cost", "agenda_points",
-              "advancement_requirement", "memory", "link", "unique", "recurring")
+              "advancement_requirement", "memory", "link", "unique", "recurring", "faction")
 
 
 def join(node: Any, stats: CardStats | None, at: At) -> Any:

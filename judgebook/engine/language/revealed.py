@@ -724,3 +724,111 @@ class Again(Instruction):
 
     def render(self) -> str:
         return "repeat this process"
+
+
+# --- "a card that matches the faction of the Runner's identity" ------------------------------------
+
+
+def runner_faction(g: Game) -> str | None:
+    """The faction of the Runner's identity (NetrunnerDB's faction id; None: no identity, or no faction known)."""
+    ident = g.zone("runner.identity")
+    return q.definition(g, ident[0]).faction if ident else None
+
+
+@EVENT_FILTERS.register("runner_faction")
+@dataclass(frozen=True, eq=False)
+class RunnerFaction(EventFilter):
+    """{runner_faction: true}: "a card that matches the faction of the Runner's identity": the event's card has
+    the faction of the Runner's identity (factions are joined from NetrunnerDB; a card or identity without one
+    matches nothing)."""
+
+    want: bool
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> RunnerFaction:
+        if not isinstance(arg, bool):
+            at.fail("runner_faction is true or false")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        card, faction = event.get("card"), runner_faction(g)
+        same = card in g.cards and faction is not None and q.definition(g, card).faction == faction
+        return same == self.want
+
+    def render(self) -> str:
+        return f"the card {'matches' if self.want else 'does not match'} the faction of the Runner's identity"
+
+
+# --- "steal it, ignoring all costs (you are no longer accessing it)" --------------------------------
+
+
+@instruction("steal_accessed")
+@dataclass(frozen=True, eq=False)
+class StealAccessed(Instruction):
+    """{steal_accessed: true}: "the next time you access an agenda ..., steal it, ignoring all costs. (You are no
+    longer accessing it.)": the agenda of the triggering access event, still being accessed, is stolen at once;
+    its access ends (the "when accessed" abilities still pending for it no longer resolve)."""
+
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> StealAccessed:
+        if arg is not True:
+            at.fail("steal_accessed is true")
+        return cls()
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules import revealed
+
+        return revealed.steal_accessed(g, ctx)
+
+    def render(self) -> str:
+        return "steal it, ignoring all costs (you are no longer accessing it)"
+
+
+@EVENT_FILTERS.register("named_chosen")
+@dataclass(frozen=True, eq=False)
+class EventNamedChosen(EventFilter):
+    """{named_chosen: true}: the event's card has the name the ability chose (a delayed ability created after
+    `choose_name` keeps the name)."""
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> EventNamedChosen:
+        if arg is not True:
+            at.fail("write named_chosen: true")
+        return cls()
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        card = event.get("card")
+        return bool(ctx.named) and card in g.cards and g.cards[card].name == ctx.named
+
+    def render(self) -> str:
+        return "the card has the chosen name"
+
+
+@EVENT_FILTERS.register("next_this_run")
+@dataclass(frozen=True, eq=False)
+class NextThisRun(EventFilter):
+    """{next_this_run: true}: a delayed ability's "the next time this run ...": the event happens during this
+    run and is the first of this run passing the other filters. Counted from the run's start: the delayed
+    abilities written with it are created as the run is successful, before any access of its breach."""
+
+    within = "run"  # it says its duration itself: a `lasting` for the run adds no "for the remainder of this run"
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> NextThisRun:
+        if arg is not True:
+            at.fail("write next_this_run: true")
+        return cls()
+
+    def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+        return self.first_among(g, ctx, event, ())
+
+    def first_among(self, g: Game, ctx: Ctx, event: GameEvent, others: tuple[EventFilter, ...]) -> bool:
+        from judgebook.engine.rules.frames import current_run
+        from judgebook.engine.rules.history import count_matching
+
+        return current_run(g) is not None and count_matching(g, ctx, event, "run", others) <= 1
+
+    def render(self) -> str:
+        return "the next time this run"

@@ -295,6 +295,9 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
                 # "Spend credits from an installed card" (The Twinning) and "when it is empty" (Penumbral Toolkit).
                 g = emit(g, event("hosted_credits_spent", card=cid, amount=take, player=payer),
                          f"{take}[c] spent from {cid}", "rule_cost", payer)
+                from judgebook.engine.rules.revealed import used_optionally  # the host is used (rule_using)
+
+                g = used_optionally(g, Ctx(cid, payer), payer, "rule_hosted_counter_used_condition")
         run = current_run(g)
         if left and payer == "runner" and run is not None and run.bp_credits and cost.credits_from is None:
             from judgebook.engine.rules.frames import swap
@@ -415,7 +418,12 @@ class PayOrNot(Frame):
 
     def choose(self, g: Game, option: Option) -> Game:
         if option.decision.value:
-            return _paid(pop(g), self, int(option.decision.get("x", 0) or 0), tuple(option.decision.get("using") or ()))
+            g = pop(g)
+            if self.instr.optional:  # a "you may pay" paid: an optional part of the ability (rule_using)
+                from judgebook.engine.rules.revealed import used_optionally
+
+                g = used_optionally(g, self.ctx, self.ctx.side(self.instr.by))
+            return _paid(g, self, int(option.decision.get("x", 0) or 0), tuple(option.decision.get("using") or ()))
         g = log(
             pop(g),
             "not_paid",

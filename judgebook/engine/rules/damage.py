@@ -192,6 +192,7 @@ def suffer(g: Game, kind: str, amount: int, by: Side | None) -> Game:
                 player="runner",
                 damage_type=kind,
                 from_zone="hand",
+                by=by,  # the player responsible for the damage trashes the card (rule_meat_net_damage)
             ),
             f"{cid} is trashed by {kind} damage",
             "rule_meat_net_damage",

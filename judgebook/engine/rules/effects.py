@@ -363,6 +363,7 @@ def create_lasting(
         target,
         ability,
         since=g.seq,
+        named=ctx.named,
     )
     g = evolve(g, lasting=g.lasting + (lasting,))
     what = effect.render() if effect is not None else "a delayed conditional ability"

@@ -38,7 +38,8 @@ def count_matching(g: Game, ctx: Ctx, event: GameEvent, scope: str, others: tupl
     that also pass the trigger's other filters ("the first time each turn the Runner trashes an installed
     card" counts only such trashes)."""
     run = _run_key(g)
-    keys = ("player", "damage_type")
+    # a card trashed by damage is trashed like any other: "the first time each turn you trash a card" counts both
+    keys = ("player",) if event.name == "trashed" else ("player", "damage_type")
     return sum(
         1
         for f in g.history

@@ -96,6 +96,12 @@ class Resolve(Frame):
 
     def choose(self, g: Game, option: Option) -> Game:
         targets = tuple(option.decision.value or ())
+        sel = self.instrs[self.index].selector
+        if targets and getattr(sel, "up_to", False):  # "up to": choosing cards is an optional part (rule_using)
+            from judgebook.engine.rules.revealed import used_optionally
+
+            ins = self.instrs[self.index]
+            g = used_optionally(g, self.ctx, ins.chooser(self.ctx) if hasattr(ins, "chooser") else self.ctx.controller)
         # An explicit choice, even of no card, is what "those cards" refer to next: not an earlier choice.
         return set_top(g, replace(self, ctx=replace(self.ctx, targets=targets, chosen=targets), picked=True))
 
@@ -179,6 +185,10 @@ class Choose(Frame):
             chooser,
             how="chosen",  # advance marks a default or the only possible option
         )
+        if self.instr.options[n - 1] and () in self.instr.options:  # a "may" option taken (rule_using)
+            from judgebook.engine.rules.revealed import used_optionally
+
+            g = used_optionally(g, self.ctx, chooser)
         if len(self.done) + 1 < self.total:  # the next option is chosen once this one has resolved
             g = push(g, Choose(self.ctx, self.instr, self.done + (n - 1,), self.total))
         return resolve_now(g, self.ctx, self.instr.options[n - 1], self._rule())

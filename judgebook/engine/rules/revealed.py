@@ -185,3 +185,55 @@ def again(g: Game) -> Game:
     from judgebook.engine.rules.frames import react_first
 
     return react_first(g) or g
+
+
+def steal_accessed(g: Game, ctx: Ctx) -> Game:
+    """"Steal it, ignoring all costs. (You are no longer accessing it.)": the agenda of the triggering access
+    event, while the Runner is still accessing it, is stolen at once, skipping the rest of its access and any
+    additional cost to steal it (NetrunnerDB ruling on Whistleblower, 2019-04-27). Its access ends as it moves
+    (rule_moved_while_accessing): the "when accessed" abilities still pending for that access no longer
+    resolve, and its access frame leaves the stack. A card that cannot be stolen stays accessed."""
+    from judgebook.engine.rules import costs
+    from judgebook.engine.rules.access import Access, _server_of_candidate
+    from judgebook.engine.rules.effects import move
+    from judgebook.engine.rules.frames import event, log
+    from judgebook.engine.rules.triggers import emit
+    from judgebook.engine.state import queries as q
+
+    cid = ctx.event.get("card") if ctx.event is not None else None
+    access = next((f for f in g.stack if isinstance(f, Access) and f.card == cid), None)
+    if cid is None or access is None or cid not in g.cards or q.definition(g, cid).type != "agenda" \
+            or (access.seen >= 0 and g.cards[cid].incarnation != access.seen):
+        return log(g, "not_stolen", f"{cid} is not being accessed: nothing is stolen", "rule_moved_while_accessing",
+                   "runner")
+    if costs.cannot(g, "steal", "runner", card=cid):
+        return log(g, "not_stolen", f"{cid} cannot be stolen", "rule_cannot_precedence", "runner")
+    for p in g.pending:
+        if p.event.name == "access" and p.event.get("card") == cid:
+            g = log(g, "expired", f"{p.label} no longer resolves: {cid} is no longer being accessed",
+                    "rule_moved_while_accessing", p.controller, card=p.card, ability=p.ability)
+    g = evolve(g, pending=tuple(p for p in g.pending if not (p.event.name == "access" and p.event.get("card") == cid)),
+               stack=tuple(f for f in g.stack if f is not access))
+    server = _server_of_candidate(g, cid)
+    g = move(g, cid, "runner.score")
+    g = log(g, "access_ends", f"{cid} is stolen: its access ends", "rule_moved_while_accessing", "runner")
+    return emit(g, event("stolen", card=cid, player="runner", server=server),
+                f"the Runner steals {cid}, ignoring all costs", "step_access_agenda", "runner")
+
+
+def used_optionally(g: Game, ctx: Ctx, side: Side, anchor: str = "rule_conditional_ability_used_condition") -> Game:
+    """rule_using: a player who chooses to resolve an optional ability or an optional part of an ability (a
+    "you may" cost paid, an "up to" choice of 1 or more cards, a "may" option taken) uses the ability and its
+    source card: an `ability_used` event, neither an action nor a [trash] ability ("the first time each turn you
+    use a piece of hardware"). Each optional part carried out is one such event (a trigger on it counts them
+    with `first_this_turn` and the like)."""
+    from judgebook.engine.rules.frames import event
+    from judgebook.engine.rules.triggers import emit
+    from judgebook.engine.state import queries as q
+
+    cid = ctx.source
+    if cid not in g.cards or side != ctx.controller:
+        return g  # only the ability's controller uses it (an opponent's choice inside it is not a use)
+    return emit(g, event("ability_used", card=cid, ability=ctx.ability, player=side, trash_cost=False,
+                         type=q.definition(g, cid).type, action=False, optional=True),
+                f"the {side} uses {cid}", anchor, side)

@@ -51,7 +51,8 @@ def _trigger(g: Game, ev: GameEvent) -> Game:
             continue
         ab = delayed
         chosen = (lasting.target,) if lasting.target else ()
-        ctx = Ctx(lasting.source, lasting.controller, ab.id, ev, chosen=chosen, since=lasting.since)
+        ctx = Ctx(lasting.source, lasting.controller, ab.id, ev, chosen=chosen, since=lasting.since,
+                  named=lasting.named)
         if not trig.matches(g, ctx, ev) or (ab.condition is not None and not ab.condition.holds(g, ctx)):
             continue
         seq += 1

@@ -677,6 +677,10 @@ def resolve_pending(g: Game, option: Option) -> Game:
     )
     if use is not None:
         g = evolve(g, uses=g.uses | {use})
+    if ab.optional:  # an optional ability chosen to resolve is used, with its source (rule_using)
+        from judgebook.engine.rules.revealed import used_optionally
+
+        g = used_optionally(g, ctx, p.controller)
     return push(g, Resolve(ab.effects, ctx, "step_conditional_ability_resolution"))
 
 

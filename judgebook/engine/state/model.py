@@ -96,6 +96,7 @@ class Lasting:
     target: str | None = None  # the card the creating ability chose ("that program")
     ability: Ability | None = None  # a delayed conditional ability (rule_delayed_conditional_ability)
     since: int = 0  # the game's sequence number when it was created
+    named: str = ""  # the card name its creating ability chose ("the next time you access ... the chosen name")
 
 
 @dataclass(frozen=True)
