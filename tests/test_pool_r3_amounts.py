@@ -204,3 +204,40 @@ def test_counters_removed_one_at_a_time_from_cards_chosen_each_time(cards_root: 
     steps = _steps(out)
     assert ("repeat", "rule_repeat_this_process_x_times") in steps
     assert out.final.cards["The Nihilist"].count("virus") == 0 and out.final.cards["Test Virus"].count("virus") == 0
+
+
+# --- a nested payment of the X a player chose -------------------------------------------------------------------
+
+
+def test_a_nested_cost_of_x_after_choose_number_pays_the_chosen_x(cards_root: Path):
+    out = _out("card-focus_group-1", cards_root)
+    steps = _steps(out)
+    chosen = steps.index(("number", "rule_values_defined_by_x"))
+    spent = steps.index(("credits_spent", "rule_cost"), chosen)
+    assert chosen < spent < steps.index(("counters", "rule_placing_advancement_counter"))
+    assert out.final.corp.credits == 3  # 8 - 3 (Focus Group) - 2 (X = 2, no X asked again as it is paid)
+    assert out.final.cards["Big Agenda"].count("advancement") == 2
+
+
+def test_choose_number_bounded_by_the_revealed_cards_of_the_chosen_type(cards_root: Path):
+    out = _out("card-focus_group-2", cards_root)
+    assert out.error is not None and out.error.rule == "rule_values_defined_by_x"
+
+
+# --- at most N cards trashed with this ice each encounter ---------------------------------------------------------
+
+
+def test_trash_limit_stops_the_second_trash_with_this_ice_in_one_encounter(cards_root: Path):
+    out = _out("card-sorocaban_blade-1", cards_root)
+    steps = _steps(out)
+    assert steps.count(("trashed", "rule_trashing")) == 1
+    assert steps.count(("cannot_trash", "rule_cannot_precedence")) == 2
+    trashed = [f.event for f in out.final.history if f.event.name == "trashed"]
+    assert [e.get("source") for e in trashed] == ["Sorocaban Blade"]
+
+
+def test_trash_limit_counts_trashes_not_subroutines(cards_root: Path):
+    out = _out("card-sorocaban_blade-2", cards_root)
+    steps = _steps(out)
+    assert steps.index(("trashed", "rule_trashing")) < steps.index(("cannot_trash", "rule_cannot_precedence"))
+    assert steps.count(("trashed", "rule_trashing")) == 1

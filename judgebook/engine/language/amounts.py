@@ -20,7 +20,7 @@ from judgebook.engine.language.instructions import (
 )
 from judgebook.engine.language.nodes import At, check_keys, want_bool, want_str
 from judgebook.engine.language.quantities import QUANTITIES, Number, Quantity, parse_quantity
-from judgebook.engine.language.selectors import Selector, parse_selector
+from judgebook.engine.language.selectors import FILTERS, Filter, Selector, parse_selector
 from judgebook.engine.state.model import Game
 
 
@@ -305,3 +305,28 @@ class RezRest(Instruction):
 
     def render(self) -> str:
         return f"rez it, paying what is left of {self.discount}[c] less"
+
+
+@FILTERS.register("trash_limit")
+@dataclass(frozen=True, eq=False)
+class TrashLimit(Filter):
+    """{trash_limit: N}, in a `cannot: {what: trash}` static ("you cannot trash more than 1 installed Runner card
+    with this ice during each encounter"): an installed Runner card this card would now trash (as a subroutine on
+    it resolves), when N installed Runner cards were already trashed with this card during this encounter."""
+
+    limit: int
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> TrashLimit:
+        if isinstance(arg, bool) or not isinstance(arg, int) or arg < 1:
+            at.fail("trash_limit is a whole number of cards, 1 or more")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        from judgebook.engine.rules.amounts import trashed_with_this_encounter
+        from judgebook.engine.rules.revealed import by_subroutine
+
+        return by_subroutine(g, ctx.source) and trashed_with_this_encounter(g, ctx.source) >= self.limit
+
+    def render(self) -> str:
+        return f"beyond the first {self.limit} trashed with this card during each encounter"

@@ -12,6 +12,7 @@ from judgebook.engine.errors import IllegalDecision
 from judgebook.engine.language.amounts import ChooseNumber, RepeatProcess
 from judgebook.engine.language.cards import Ability
 from judgebook.engine.language.context import Ctx
+from judgebook.engine.language.quantities import TheX
 from judgebook.engine.rules.frames import Frame, log, path, pop, push, set_top
 from judgebook.engine.rules.resolve import Resolve, resolve_now
 from judgebook.engine.state.model import Game, Side
@@ -84,7 +85,34 @@ class ChooseNumberFrame(Frame):
         n = int(option.decision.value)
         chooser = self.ctx.side(self.instr.by)
         g = log(pop(g), "number", f"the {chooser} chooses X = {n}", "rule_values_defined_by_x", chooser, how="chosen")
-        return resolve_now(g, replace(self.ctx, x=n), self.instr.then, "rule_checkpoint_after_instruction_resolution")
+        return resolve_now(g, replace(self.ctx, x=n), fix_x(self.instr.then, n),
+                           "rule_checkpoint_after_instruction_resolution")
+
+
+def fix_x(instrs: tuple[Any, ...], n: int) -> tuple[Any, ...]:
+    """The instructions after "choose a value for X" with that X: a nested cost of X[c] among them ("you may pay
+    X[c] to …") pays the X chosen, not an X chosen anew as it is paid (rule_values_defined_by_x)."""
+    from dataclasses import fields, is_dataclass
+
+    from judgebook.engine.language.instructions import Instruction, NestedCost
+    from judgebook.engine.language.quantities import Number
+
+    def fixed(node: Any) -> Any:
+        if isinstance(node, tuple):
+            return tuple(fixed(v) for v in node)
+        if not isinstance(node, Instruction) or not is_dataclass(node):
+            return node
+        if isinstance(node, NestedCost) and node.cost.x:
+            cost = node.cost
+            if isinstance(cost.credits, TheX):
+                cost = replace(cost, credits=Number(n))
+            if cost.counters_x is not None:
+                cost = replace(cost, counters=cost.counters_paid(n), counters_x=None)
+            node = replace(node, cost=cost)
+        changed = {f.name: fixed(getattr(node, f.name)) for f in fields(node) if f.init and f.name != "mods"}
+        return replace(node, **changed)
+
+    return tuple(fixed(i) for i in instrs)
 
 
 def push_number(g: Game, ctx: Ctx, instr: ChooseNumber) -> Game:
@@ -180,3 +208,18 @@ def pay_facedown(g: Game, sel: Any, ctx: Ctx) -> Game:
 
     need = sel.count if isinstance(sel.count, int) else 1
     return apply_to_cards(g, ctx, "turn_facedown", tuple(_facedown_candidates(g, sel, ctx)[:need]))
+
+
+def trashed_with_this_encounter(g: Game, card: str) -> int:
+    """How many installed Runner cards `card`'s instructions trashed during the current encounter (the trashed
+    events since it began that name `card` as their source); 0 outside an encounter."""
+    from judgebook.engine.rules.frames import current_encounter
+
+    enc = current_encounter(g)
+    if enc is None:
+        return 0
+    began = [i for i, f in enumerate(g.history)
+             if f.event.name == "encounter_ice" and f.event.get("encounter_seq") == enc.seq]
+    since = g.history[began[-1]:] if began else ()
+    return sum(1 for f in since if f.event.name == "trashed" and f.event.get("source") == card
+               and f.event.get("installed") and f.event.get("player") == "runner")

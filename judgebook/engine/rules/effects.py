@@ -166,7 +166,7 @@ def move(g: Game, cid: str, zone: str, index: int | None = None) -> Game:
     return g
 
 
-def trash(g: Game, cid: str, by: Side | None, cause: str = "") -> Game:
+def trash(g: Game, cid: str, by: Side | None, cause: str = "", source: str = "") -> Game:
     card = g.cards[cid]
     d = q.definition(g, cid)
     was_installed = q.is_installed(g, cid)
@@ -197,6 +197,7 @@ def trash(g: Game, cid: str, by: Side | None, cause: str = "") -> Game:
             active=was_active,
             rezzed=card.rezzed,
             cost=cause == "cost" or None,
+            source=source or None,  # the card whose instruction trashed it ("with this ice": Sorocaban Blade)
         ),
         f"{cid} is trashed",
         "rule_trashing",
