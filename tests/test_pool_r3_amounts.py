@@ -241,3 +241,42 @@ def test_trash_limit_counts_trashes_not_subroutines(cards_root: Path):
     steps = _steps(out)
     assert steps.index(("trashed", "rule_trashing")) < steps.index(("cannot_trash", "rule_cannot_precedence"))
     assert steps.count(("trashed", "rule_trashing")) == 1
+
+
+# --- an interrupt to a trace's initiation -------------------------------------------------------------------------
+
+
+def test_reduce_trace_base_interrupts_before_the_corp_spends(cards_root: Path):
+    out = _out("card-flip_switch-1", cards_root)
+    steps = _steps(out)
+    initiated = steps.index(("trace", "step_trace_initiated"))
+    reduced = steps.index(("trace_base", "step_trace_initiated"))
+    assert initiated < reduced < steps.index(("credits_spent", "rule_cost"), reduced)
+    assert steps.index(("trace", "step_trace_determine_success")) > reduced
+    assert out.final.runner.tags == 1  # 0 + 2 beats link 0 + 1: the trace still succeeds, from base 0
+
+
+def test_reduce_trace_base_only_during_your_turn(cards_root: Path):
+    out = _out("card-flip_switch-2", cards_root)
+    assert out.error is not None and out.error.rule == "rule_use_restriction"
+
+
+# --- a prevention paid per card of one trash ----------------------------------------------------------------------
+
+
+def test_trash_unless_paid_prevents_each_paid_card_of_one_trash(cards_root: Path):
+    out = _out("card-game_over-1", cards_root)
+    steps = _steps(out)
+    paid = steps.index(("credits_spent", "rule_cost"), steps.index(("choose", "rule_choice_instruction")))
+    assert paid < steps.index(("prevented", "sec_prevent_avoid")) < steps.index(("trashed", "rule_trashing"))
+    assert ("not_paid", "rule_nested_cost") in steps
+    # one trash: every card's trash is imminent together, before any is trashed
+    would = [i for i, s in enumerate(steps) if s == ("would_trash", "rule_interrupt_window_opening")]
+    assert len(would) == 2 and max(would) < steps.index(("trashed", "rule_trashing"))
+    assert steps.count(("trashed", "rule_trashing")) == 1  # Program B only
+    assert out.final.corp.bad_publicity == 1
+
+
+def test_trash_unless_paid_refuses_a_payment_the_runner_cannot_make(cards_root: Path):
+    out = _out("card-game_over-2", cards_root)
+    assert out.error is not None and out.error.rule == "rule_cost"

@@ -330,3 +330,87 @@ class TrashLimit(Filter):
 
     def render(self) -> str:
         return f"beyond the first {self.limit} trashed with this card during each encounter"
+
+
+@instruction("reduce_trace_base")
+@dataclass(frozen=True, eq=False)
+class ReduceTraceBase(Instruction):
+    """ "Reduce the base trace strength of a trace to 0": an interrupt to a trace's initiation (the interrupt
+    window opened as it is initiated, before the Corp spends credits: step_trace_initiated) lowers that trace's
+    base strength to the number, never raising it. `{reduce_trace_base: 0}`"""
+
+    to: Quantity
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ReduceTraceBase:
+        return cls(parse_quantity(arg, at))
+
+    def interrupts(self, g: Game) -> bool:
+        """Relevant while a trace is initiated and the Corp has not yet spent credits on it."""
+        from judgebook.engine.rules.amounts import initiated_trace
+
+        return initiated_trace(g) is not None
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.amounts import reduce_trace_base
+
+        return reduce_trace_base(g, ctx, self.to.value(g, ctx))
+
+    def render(self) -> str:
+        return f"reduce the base trace strength of a trace to {self.to.render()}"
+
+
+@instruction("trash_unless_paid", "cost", "by")
+@dataclass(frozen=True, eq=False)
+class TrashUnlessPaid(Instruction):
+    """ "Trash all installed … . For each card that would be trashed this way, the Runner may pay 3[c] to prevent
+    that card from being trashed": one trash of every card the selector finds (one interrupt window); as it is
+    imminent, the player `by` may pay `cost` for each card in turn (decision `{pay: true|false}` per card, in the
+    selector's order), each payment preventing that card's trash (rule_nested_cost, sec_prevent_avoid).
+    `{trash_unless_paid: {zone: installed, side: opponent, type: program, count: all}, cost: {credits: 3}}`"""
+
+    selector: Selector
+    cost: Any = None  # a Cost (always given: parse requires it)
+    by: str = "opponent"
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> TrashUnlessPaid:
+        from judgebook.engine.language.costs import parse_cost
+
+        if "cost" not in mods:
+            whole.fail("trash_unless_paid needs `cost`: what preventing one card's trash costs")
+        return cls(parse_selector(arg, at), parse_cost(mods["cost"], whole.key(mods, "cost")),
+                   want_str(mods, "by", whole, "opponent", PLAYER_WORDS) or "opponent")
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        return bool(self.selector.candidates(g, ctx))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.amounts import trash_unless_paid
+
+        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        return trash_unless_paid(g, ctx, self, targets)
+
+    def render(self) -> str:
+        from judgebook.engine.language.context import player_phrase
+
+        return (f"trash {self.selector.render()}; for each card that would be trashed this way, "
+                f"{player_phrase(self.by)} may pay {self.cost.render()} to prevent that card from being trashed")
+
+
+@dataclass(frozen=True, eq=False)
+class PreventTrashOf(Instruction):
+    """Part of `trash_unless_paid` (not written in a card): prevent the imminent trash of one card."""
+
+    card: str
+    mods: Mods = field(default_factory=Mods)
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.amounts import prevent_trash_of
+
+        return prevent_trash_of(g, self.card)
+
+    def render(self) -> str:
+        return f"prevent {self.card} from being trashed"

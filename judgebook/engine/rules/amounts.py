@@ -223,3 +223,55 @@ def trashed_with_this_encounter(g: Game, card: str) -> int:
     since = g.history[began[-1]:] if began else ()
     return sum(1 for f in since if f.event.name == "trashed" and f.event.get("source") == card
                and f.event.get("installed") and f.event.get("player") == "runner")
+
+
+def initiated_trace(g: Game) -> Any:
+    """The trace just initiated, before the Corp spends credits on it (its base strength can still change)."""
+    from judgebook.engine.rules.frames import find
+    from judgebook.engine.rules.procedures import TraceFrame
+
+    trace = find(g, TraceFrame)
+    return trace if trace is not None and trace.corp is None else None
+
+
+def reduce_trace_base(g: Game, ctx: Ctx, n: int) -> Game:
+    """Lower the initiated trace's base strength to `n` (an interrupt to its initiation: step_trace_initiated)."""
+    from judgebook.engine.rules.frames import swap
+
+    trace = initiated_trace(g)
+    if trace is None:
+        return log(g, "no_target", "no trace is being initiated", "rule_instruction_target", ctx.controller)
+    base = min(trace.base, n)
+    g = swap(g, trace, replace(trace, base=base))
+    return log(g, "trace_base", f"the base trace strength becomes {base}", "step_trace_initiated", ctx.controller,
+               card=ctx.source)
+
+
+def trash_unless_paid(g: Game, ctx: Ctx, instr: Any, targets: tuple[str, ...]) -> Game:
+    """One trash of `targets` made imminent, then, above it and before its interrupt window opens, the payer's
+    optional nested cost for each card in turn, each one paid preventing that card's trash (rule_nested_cost)."""
+    from judgebook.engine.language.amounts import PreventTrashOf
+    from judgebook.engine.language.instructions import NestedCost
+    from judgebook.engine.rules.costs import PayOrNot
+    from judgebook.engine.rules.damage import Part, imminent
+
+    targets = tuple(cid for cid in targets if cid in g.cards)
+    if not targets:
+        return g
+    g = imminent(g, tuple(Part("trash", 1, card=cid, by=ctx.controller) for cid in targets), ctx.source)
+    for cid in reversed(targets):  # the first card's payment is decided first
+        g = push(g, PayOrNot(ctx, NestedCost(instr.cost, instr.by, True, (PreventTrashOf(cid),), ())))
+    return g
+
+
+def prevent_trash_of(g: Game, card: str) -> Game:
+    """The imminent trash of `card` is prevented (sec_prevent_avoid): its part of the trash becomes 0."""
+    from judgebook.engine.rules.damage import Imminent
+    from judgebook.engine.rules.frames import find, swap
+
+    imm = find(g, Imminent)
+    if imm is None:
+        return g
+    parts = tuple(replace(p, amount=0) if p.what == "trash" and p.card == card else p for p in imm.parts)
+    g = swap(g, imm, replace(imm, parts=parts))
+    return log(g, "prevented", f"trashing {card}: prevented", "sec_prevent_avoid", card=card)

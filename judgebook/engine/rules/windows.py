@@ -47,7 +47,9 @@ class PriorityWindow(Frame):
             if run is None or run.seq != self.run_seq:
                 return pop(g)
         g = checkpoint(g)
-        if "interrupt" in self.kinds and not _imminent_live(g) and not _increase_pending(g):
+        # (a trace's initiation is no imminent instruction: its window closes when both players pass)
+        if "interrupt" in self.kinds and not _imminent_live(g) and not _increase_pending(g) \
+                and self.anchor != "step_trace_initiated":
             # Fully prevented: the remaining interrupts are no longer relevant (sec_relevant_interrupts).
             stale = tuple(p for p in g.pending if p.event.name.startswith("would_"))
             if stale:
@@ -185,6 +187,10 @@ def _relevant(g: Game, ab: Ability) -> bool:
     """An interrupt is relevant while something it prevents or increases is still imminent."""
     from judgebook.engine.language.instructions import ChangeImminent
 
+    # An interrupt to something other than an imminent instruction (a trace's initiation) says when it is relevant.
+    own = [e for e in ab.effects if hasattr(e, "interrupts")]
+    if own:
+        return any(e.interrupts(g) for e in own)
     imm = _imminent(g)
     if imm is None:
         return False
