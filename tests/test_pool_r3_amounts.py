@@ -280,3 +280,30 @@ def test_trash_unless_paid_prevents_each_paid_card_of_one_trash(cards_root: Path
 def test_trash_unless_paid_refuses_a_payment_the_runner_cannot_make(cards_root: Path):
     out = _out("card-game_over-2", cards_root)
     assert out.error is not None and out.error.rule == "rule_cost"
+
+
+# --- a nested cost whose X is valued as it resolves ---------------------------------------------------------------
+
+
+def test_pay_counted_values_x_as_it_resolves_and_pays_that_many_random_cards(cards_root: Path):
+    out = _out("card-shred-1", cards_root)
+    steps = _steps(out)
+    would = steps.index(("would_end_run", "rule_interrupt_window_opening"))
+    revealed = [i for i, s in enumerate(steps) if s == ("reveal", "rule_reveal") and i > would]
+    assert len(revealed) == 2  # X = 2 cards in the root of the attacked server
+    assert max(revealed) < steps.index(("end_the_run", "rule_end_the_run"))
+
+
+def test_pay_counted_declined_prevents_only_the_first_end_of_the_run(cards_root: Path):
+    out = _out("card-shred-2", cards_root)
+    steps = _steps(out)
+    assert ("not_paid", "rule_nested_cost") in steps
+    first_prevented = steps.index(("prevented", "sec_prevent_avoid"))
+    assert steps.count(("would_end_run", "rule_interrupt_window_opening")) == 2
+    assert first_prevented < steps.index(("end_the_run", "rule_end_the_run"))
+    assert steps.count(("end_the_run", "rule_end_the_run")) == 1
+
+
+def test_pay_counted_needs_x_in_its_cost():
+    with pytest.raises(ScenarioError, match="X"):
+        parse_ability({"effects": [{"pay_counted": {"credits": 2}, "x": 1}]}, At("a", 1), 0, "event")

@@ -5,6 +5,7 @@ itself in its kind's registry when `instructions.py` imports this module."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -414,3 +415,70 @@ class PreventTrashOf(Instruction):
 
     def render(self) -> str:
         return f"prevent {self.card} from being trashed"
+
+
+_SAY_X = 987654321
+
+
+@instruction("pay_counted", "x", "by", "optional", "then", "otherwise")
+@dataclass(frozen=True, eq=False)
+class PayCounted(Instruction):
+    """A nested cost with a count only known as it resolves ("unless the Corp reveals and trashes X cards from HQ
+    at random. X is equal to the number of cards in the root of the attacked server"): `x` is valued as it
+    resolves and written in for `X` wherever the cost says it (a card count too: `count: {at_random: X}`); then
+    it is a nested cost like `pay` (rule_nested_cost), with `by`, `optional`, `then`, `otherwise`. X = 0 asks for
+    nothing: paid at once if not optional.
+    `{pay_counted: {reveal_and_trash: {zone: hand, side: corp, count: {at_random: X}}}, x: 2, by: opponent}`"""
+
+    node: str = ""  # the cost's YAML, with X in it, as JSON (a value of the language is hashable)
+    where: Any = None  # its place in the file (for an error while parsing it with X written in)
+    x: Quantity = Number(0)
+    by: str = "you"
+    optional: bool = False
+    then: tuple[Instruction, ...] = ()
+    otherwise: tuple[Instruction, ...] = ()
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> PayCounted:
+        from judgebook.engine.language.costs import parse_cost
+        from judgebook.engine.language.revealed import _holds, _put_type
+
+        if "x" not in mods:
+            whole.fail("pay_counted needs `x`: the quantity the cost's X is")
+        if not _holds(arg, "X"):
+            at.fail("pay_counted's cost says X somewhere (else write `pay`)")
+        parse_cost(_put_type(arg, 1, "X"), at)  # the cost is valid whatever X is
+        return cls(json.dumps(arg, sort_keys=True), at, parse_quantity(mods["x"], whole.key(mods, "x")),
+                   want_str(mods, "by", whole, "you", PLAYER_WORDS) or "you",
+                   bool(want_bool(mods, "optional", whole)),
+                   parse_instructions(mods.get("then"), whole.key(mods, "then")),
+                   parse_instructions(mods.get("otherwise"), whole.key(mods, "otherwise")))
+
+    def cost(self, n: int) -> Any:
+        from judgebook.engine.language.costs import Cost, parse_cost
+        from judgebook.engine.language.revealed import _put_type
+
+        return parse_cost(_put_type(json.loads(self.node), n, "X"), self.where) if n > 0 else Cost()
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.language.instructions import NestedCost
+        from judgebook.engine.rules import costs
+
+        n = self.x.value(g, ctx)
+        nested = NestedCost(self.cost(n), self.by, self.optional, self.then, self.otherwise)
+        return costs.nested(g, ctx, nested)
+
+    def render(self) -> str:
+        from judgebook.engine.language.context import player_phrase
+
+        said = f"{player_phrase(self.by)} may pay" if self.optional else \
+            ("pay" if self.by == "you" else agreeing(self.by, "pay"))
+        # the cost as written, X in it (rendered with a number no card says, then named X again)
+        cost = self.cost(_SAY_X).render().replace(str(_SAY_X), "X")
+        text = f"{said} {cost}, X being {self.x.render()}"
+        if self.then:
+            text += "; if paid: " + render_all(self.then)
+        if self.otherwise:
+            text += "; if not: " + render_all(self.otherwise)
+        return text
