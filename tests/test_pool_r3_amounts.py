@@ -307,3 +307,23 @@ def test_pay_counted_declined_prevents_only_the_first_end_of_the_run(cards_root:
 def test_pay_counted_needs_x_in_its_cost():
     with pytest.raises(ScenarioError, match="X"):
         parse_ability({"effects": [{"pay_counted": {"credits": 2}, "x": 1}]}, At("a", 1), 0, "event")
+
+
+# --- taking another action, paying [click] less -------------------------------------------------------------------
+
+
+def test_take_action_takes_a_different_action_paying_a_click_less(cards_root: Path):
+    out = _out("card-mirrormorph_endless_iteration-3", cards_root)
+    steps = _steps(out)
+    chosen = steps.index(("choose", "rule_choice_instruction"))
+    extra = steps.index(("action", "rule_corp_basic_action_operation"), chosen)
+    played = steps.index(("played", "rule_playing"), extra)
+    assert ("click_discount", "rule_cost") in steps[extra:played]
+    assert ("clicks_spent", "rule_cost") not in steps[extra:played]  # 1[click] less than 1[click]
+    completed = [i for i, s in enumerate(steps) if s == ("action_completed", "rule_finish_action_trigger_condition")]
+    assert len([i for i in completed if i > extra]) >= 1  # the extra action is an action: it completes too
+
+
+def test_take_action_different_refuses_an_action_already_taken(cards_root: Path):
+    out = _out("card-mirrormorph_endless_iteration-4", cards_root)
+    assert out.error is not None and out.error.rule == "rule_action_window"

@@ -482,3 +482,45 @@ class PayCounted(Instruction):
         if self.otherwise:
             text += "; if not: " + render_all(self.otherwise)
         return text
+
+
+@instruction("take_action")
+@dataclass(frozen=True, eq=False)
+class TakeAction(Instruction):
+    """ "Take another different action, paying [click] less": the player takes one more action now, one not taken
+    yet this turn (`different: true`: not the same basic action, nor the same ability of the same card), its
+    [click] cost lowered by `clicks_less` (on its first payment of clicks, never below 0).
+    `{take_action: {different: true, clicks_less: 1}}`"""
+
+    different: bool = False
+    clicks_less: int = 0
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> TakeAction:
+        check_keys(arg, ("different", "clicks_less"), at)
+        less = arg.get("clicks_less", 0)
+        if isinstance(less, bool) or not isinstance(less, int) or less < 0:
+            at.key(arg, "clicks_less").fail("clicks_less is a whole number of [click], 0 or more")
+        return cls(bool(want_bool(arg, "different", at)), less)
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules.amounts import extra_action_options
+
+        return bool(extra_action_options(g, ctx.controller, self.different, self.clicks_less)[0])
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.amounts import ExtraAction
+
+        return push_frame(g, ExtraAction(ctx.controller, self.different, self.clicks_less))
+
+    def render(self) -> str:
+        what = "another different action" if self.different else "another action"
+        less = f", paying {'[click]' * self.clicks_less} less" if self.clicks_less else ""
+        return f"take {what}{less}"
+
+
+def push_frame(g: Game, frame: Any) -> Game:
+    from judgebook.engine.rules.frames import push
+
+    return push(g, frame)

@@ -275,3 +275,76 @@ def prevent_trash_of(g: Game, card: str) -> Game:
     parts = tuple(replace(p, amount=0) if p.what == "trash" and p.card == card else p for p in imm.parts)
     g = swap(g, imm, replace(imm, parts=parts))
     return log(g, "prevented", f"trashing {card}: prevented", "sec_prevent_avoid", card=card)
+
+
+def _action_key(d: Any) -> str:
+    """Which action a decision takes, as `action_completed` names it (rule_action_window)."""
+    return f"use:{d.get('card')}:{d.get('ability')}" if d.value == "use" else str(d.value)
+
+
+def extra_action_options(g: Game, side: Side, different: bool, less: int) -> tuple[list[Option], list[Refused]]:
+    """The actions the player may take as an extra action: with `less` [click] off its cost, and (`different`)
+    none taken this turn already."""
+    from judgebook.engine.rules.history import facts_this
+    from judgebook.engine.rules.turn import action_options
+
+    g = push(g, ExtraAction(side, different, less))  # its discount counts as the options are found
+    opts, refused = action_options(g, side)
+    if not different:
+        return opts, refused
+    taken = {f.event.get("action") for f in facts_this(g, "turn")
+             if f.event.name == "action_completed" and f.event.get("player") == side}
+    kept = [o for o in opts if _action_key(o.decision) not in taken]
+    refused = refused + [Refused(o.decision, o.label, "rule_action_window", "an action already taken this turn")
+                         for o in opts if _action_key(o.decision) in taken]
+    return kept, refused
+
+
+@dataclass(frozen=True)
+class ExtraAction(Frame):
+    """An action taken as an instruction resolves ("take another different action, paying [click] less"); it stays
+    below the action as it resolves, holding the [click] discount until the action's first payment of clicks
+    uses it (`used`)."""
+
+    side: Side
+    different: bool
+    less: int
+    used: bool = False
+    started: bool = False
+
+    def step(self, g: Game) -> Game | ChoicePoint:
+        if self.started:
+            return pop(g)
+        opts, refused = extra_action_options(pop(g), self.side, self.different, self.less)
+        return ChoicePoint(self.side, "action", f"the {self.side} takes another action", "rule_action_window",
+                           tuple(opts), tuple(refused), default=None, default_reason="the script ends here",
+                           path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        from judgebook.engine.rules.turn import Action
+
+        g = set_top(g, replace(self, started=True))
+        # The action is taken as in the action phase (its own frame, at once chosen).
+        g = push(g, Action(self.side))
+        return Action(self.side).choose(g, option)
+
+
+def click_discount(g: Game, side: Side) -> int:
+    """The [click] an extra action being taken does not pay (0 when none is, or once it is used)."""
+    from judgebook.engine.rules.frames import find
+
+    frame = find(g, ExtraAction)
+    return frame.less if frame is not None and frame.side == side and not frame.used else 0
+
+
+def use_click_discount(g: Game, cost: Any, payer: Side) -> tuple[Game, Any]:
+    """The first payment of clicks of an extra action pays its discount less (never below 0)."""
+    from judgebook.engine.rules.frames import find, swap
+
+    n = click_discount(g, payer)
+    if not n or not cost.clicks:
+        return g, cost
+    frame = find(g, ExtraAction)
+    g = swap(g, frame, replace(frame, used=True))
+    g = log(g, "click_discount", f"the {payer} pays {min(n, cost.clicks)}[click] less", "rule_cost", payer)
+    return g, replace(cost, clicks=max(0, cost.clicks - n))
