@@ -204,3 +204,126 @@ def test_counters_removed_one_at_a_time_from_cards_chosen_each_time(cards_root: 
     steps = _steps(out)
     assert ("repeat", "rule_repeat_this_process_x_times") in steps
     assert out.final.cards["The Nihilist"].count("virus") == 0 and out.final.cards["Test Virus"].count("virus") == 0
+
+
+# --- a nested payment of the X a player chose -------------------------------------------------------------------
+
+
+def test_a_nested_cost_of_x_after_choose_number_pays_the_chosen_x(cards_root: Path):
+    out = _out("card-focus_group-1", cards_root)
+    steps = _steps(out)
+    chosen = steps.index(("number", "rule_values_defined_by_x"))
+    spent = steps.index(("credits_spent", "rule_cost"), chosen)
+    assert chosen < spent < steps.index(("counters", "rule_placing_advancement_counter"))
+    assert out.final.corp.credits == 3  # 8 - 3 (Focus Group) - 2 (X = 2, no X asked again as it is paid)
+    assert out.final.cards["Big Agenda"].count("advancement") == 2
+
+
+def test_choose_number_bounded_by_the_revealed_cards_of_the_chosen_type(cards_root: Path):
+    out = _out("card-focus_group-2", cards_root)
+    assert out.error is not None and out.error.rule == "rule_values_defined_by_x"
+
+
+# --- at most N cards trashed with this ice each encounter ---------------------------------------------------------
+
+
+def test_trash_limit_stops_the_second_trash_with_this_ice_in_one_encounter(cards_root: Path):
+    out = _out("card-sorocaban_blade-1", cards_root)
+    steps = _steps(out)
+    assert steps.count(("trashed", "rule_trashing")) == 1
+    assert steps.count(("cannot_trash", "rule_cannot_precedence")) == 2
+    trashed = [f.event for f in out.final.history if f.event.name == "trashed"]
+    assert [e.get("source") for e in trashed] == ["Sorocaban Blade"]
+
+
+def test_trash_limit_counts_trashes_not_subroutines(cards_root: Path):
+    out = _out("card-sorocaban_blade-2", cards_root)
+    steps = _steps(out)
+    assert steps.index(("trashed", "rule_trashing")) < steps.index(("cannot_trash", "rule_cannot_precedence"))
+    assert steps.count(("trashed", "rule_trashing")) == 1
+
+
+# --- an interrupt to a trace's initiation -------------------------------------------------------------------------
+
+
+def test_reduce_trace_base_interrupts_before_the_corp_spends(cards_root: Path):
+    out = _out("card-flip_switch-1", cards_root)
+    steps = _steps(out)
+    initiated = steps.index(("trace", "step_trace_initiated"))
+    reduced = steps.index(("trace_base", "step_trace_initiated"))
+    assert initiated < reduced < steps.index(("credits_spent", "rule_cost"), reduced)
+    assert steps.index(("trace", "step_trace_determine_success")) > reduced
+    assert out.final.runner.tags == 1  # 0 + 2 beats link 0 + 1: the trace still succeeds, from base 0
+
+
+def test_reduce_trace_base_only_during_your_turn(cards_root: Path):
+    out = _out("card-flip_switch-2", cards_root)
+    assert out.error is not None and out.error.rule == "rule_use_restriction"
+
+
+# --- a prevention paid per card of one trash ----------------------------------------------------------------------
+
+
+def test_trash_unless_paid_prevents_each_paid_card_of_one_trash(cards_root: Path):
+    out = _out("card-game_over-1", cards_root)
+    steps = _steps(out)
+    paid = steps.index(("credits_spent", "rule_cost"), steps.index(("choose", "rule_choice_instruction")))
+    assert paid < steps.index(("prevented", "sec_prevent_avoid")) < steps.index(("trashed", "rule_trashing"))
+    assert ("not_paid", "rule_nested_cost") in steps
+    # one trash: every card's trash is imminent together, before any is trashed
+    would = [i for i, s in enumerate(steps) if s == ("would_trash", "rule_interrupt_window_opening")]
+    assert len(would) == 2 and max(would) < steps.index(("trashed", "rule_trashing"))
+    assert steps.count(("trashed", "rule_trashing")) == 1  # Program B only
+    assert out.final.corp.bad_publicity == 1
+
+
+def test_trash_unless_paid_refuses_a_payment_the_runner_cannot_make(cards_root: Path):
+    out = _out("card-game_over-2", cards_root)
+    assert out.error is not None and out.error.rule == "rule_cost"
+
+
+# --- a nested cost whose X is valued as it resolves ---------------------------------------------------------------
+
+
+def test_pay_counted_values_x_as_it_resolves_and_pays_that_many_random_cards(cards_root: Path):
+    out = _out("card-shred-1", cards_root)
+    steps = _steps(out)
+    would = steps.index(("would_end_run", "rule_interrupt_window_opening"))
+    revealed = [i for i, s in enumerate(steps) if s == ("reveal", "rule_reveal") and i > would]
+    assert len(revealed) == 2  # X = 2 cards in the root of the attacked server
+    assert max(revealed) < steps.index(("end_the_run", "rule_end_the_run"))
+
+
+def test_pay_counted_declined_prevents_only_the_first_end_of_the_run(cards_root: Path):
+    out = _out("card-shred-2", cards_root)
+    steps = _steps(out)
+    assert ("not_paid", "rule_nested_cost") in steps
+    first_prevented = steps.index(("prevented", "sec_prevent_avoid"))
+    assert steps.count(("would_end_run", "rule_interrupt_window_opening")) == 2
+    assert first_prevented < steps.index(("end_the_run", "rule_end_the_run"))
+    assert steps.count(("end_the_run", "rule_end_the_run")) == 1
+
+
+def test_pay_counted_needs_x_in_its_cost():
+    with pytest.raises(ScenarioError, match="X"):
+        parse_ability({"effects": [{"pay_counted": {"credits": 2}, "x": 1}]}, At("a", 1), 0, "event")
+
+
+# --- taking another action, paying [click] less -------------------------------------------------------------------
+
+
+def test_take_action_takes_a_different_action_paying_a_click_less(cards_root: Path):
+    out = _out("card-mirrormorph_endless_iteration-3", cards_root)
+    steps = _steps(out)
+    chosen = steps.index(("choose", "rule_choice_instruction"))
+    extra = steps.index(("action", "rule_corp_basic_action_operation"), chosen)
+    played = steps.index(("played", "rule_playing"), extra)
+    assert ("click_discount", "rule_cost") in steps[extra:played]
+    assert ("clicks_spent", "rule_cost") not in steps[extra:played]  # 1[click] less than 1[click]
+    completed = [i for i, s in enumerate(steps) if s == ("action_completed", "rule_finish_action_trigger_condition")]
+    assert len([i for i in completed if i > extra]) >= 1  # the extra action is an action: it completes too
+
+
+def test_take_action_different_refuses_an_action_already_taken(cards_root: Path):
+    out = _out("card-mirrormorph_endless_iteration-4", cards_root)
+    assert out.error is not None and out.error.rule == "rule_action_window"

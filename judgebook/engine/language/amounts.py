@@ -5,6 +5,7 @@ itself in its kind's registry when `instructions.py` imports this module."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -20,7 +21,7 @@ from judgebook.engine.language.instructions import (
 )
 from judgebook.engine.language.nodes import At, check_keys, want_bool, want_str
 from judgebook.engine.language.quantities import QUANTITIES, Number, Quantity, parse_quantity
-from judgebook.engine.language.selectors import Selector, parse_selector
+from judgebook.engine.language.selectors import FILTERS, Filter, Selector, parse_selector
 from judgebook.engine.state.model import Game
 
 
@@ -305,3 +306,221 @@ class RezRest(Instruction):
 
     def render(self) -> str:
         return f"rez it, paying what is left of {self.discount}[c] less"
+
+
+@FILTERS.register("trash_limit")
+@dataclass(frozen=True, eq=False)
+class TrashLimit(Filter):
+    """{trash_limit: N}, in a `cannot: {what: trash}` static ("you cannot trash more than 1 installed Runner card
+    with this ice during each encounter"): an installed Runner card this card would now trash (as a subroutine on
+    it resolves), when N installed Runner cards were already trashed with this card during this encounter."""
+
+    limit: int
+
+    @classmethod
+    def parse(cls, arg: Any, at: At) -> TrashLimit:
+        if isinstance(arg, bool) or not isinstance(arg, int) or arg < 1:
+            at.fail("trash_limit is a whole number of cards, 1 or more")
+        return cls(arg)
+
+    def matches(self, g: Game, ctx: Ctx, cid: str) -> bool:
+        from judgebook.engine.rules.amounts import trashed_with_this_encounter
+        from judgebook.engine.rules.revealed import by_subroutine
+
+        return by_subroutine(g, ctx.source) and trashed_with_this_encounter(g, ctx.source) >= self.limit
+
+    def render(self) -> str:
+        return f"beyond the first {self.limit} trashed with this card during each encounter"
+
+
+@instruction("reduce_trace_base")
+@dataclass(frozen=True, eq=False)
+class ReduceTraceBase(Instruction):
+    """ "Reduce the base trace strength of a trace to 0": an interrupt to a trace's initiation (the interrupt
+    window opened as it is initiated, before the Corp spends credits: step_trace_initiated) lowers that trace's
+    base strength to the number, never raising it. `{reduce_trace_base: 0}`"""
+
+    to: Quantity
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> ReduceTraceBase:
+        return cls(parse_quantity(arg, at))
+
+    def interrupts(self, g: Game) -> bool:
+        """Relevant while a trace is initiated and the Corp has not yet spent credits on it."""
+        from judgebook.engine.rules.amounts import initiated_trace
+
+        return initiated_trace(g) is not None
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.amounts import reduce_trace_base
+
+        return reduce_trace_base(g, ctx, self.to.value(g, ctx))
+
+    def render(self) -> str:
+        return f"reduce the base trace strength of a trace to {self.to.render()}"
+
+
+@instruction("trash_unless_paid", "cost", "by")
+@dataclass(frozen=True, eq=False)
+class TrashUnlessPaid(Instruction):
+    """ "Trash all installed … . For each card that would be trashed this way, the Runner may pay 3[c] to prevent
+    that card from being trashed": one trash of every card the selector finds (one interrupt window); as it is
+    imminent, the player `by` may pay `cost` for each card in turn (decision `{pay: true|false}` per card, in the
+    selector's order), each payment preventing that card's trash (rule_nested_cost, sec_prevent_avoid).
+    `{trash_unless_paid: {zone: installed, side: opponent, type: program, count: all}, cost: {credits: 3}}`"""
+
+    selector: Selector
+    cost: Any = None  # a Cost (always given: parse requires it)
+    by: str = "opponent"
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> TrashUnlessPaid:
+        from judgebook.engine.language.costs import parse_cost
+
+        if "cost" not in mods:
+            whole.fail("trash_unless_paid needs `cost`: what preventing one card's trash costs")
+        return cls(parse_selector(arg, at), parse_cost(mods["cost"], whole.key(mods, "cost")),
+                   want_str(mods, "by", whole, "opponent", PLAYER_WORDS) or "opponent")
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        return bool(self.selector.candidates(g, ctx))
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.amounts import trash_unless_paid
+
+        targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
+        return trash_unless_paid(g, ctx, self, targets)
+
+    def render(self) -> str:
+        from judgebook.engine.language.context import player_phrase
+
+        return (f"trash {self.selector.render()}; for each card that would be trashed this way, "
+                f"{player_phrase(self.by)} may pay {self.cost.render()} to prevent that card from being trashed")
+
+
+@dataclass(frozen=True, eq=False)
+class PreventTrashOf(Instruction):
+    """Part of `trash_unless_paid` (not written in a card): prevent the imminent trash of one card."""
+
+    card: str
+    mods: Mods = field(default_factory=Mods)
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.amounts import prevent_trash_of
+
+        return prevent_trash_of(g, self.card)
+
+    def render(self) -> str:
+        return f"prevent {self.card} from being trashed"
+
+
+_SAY_X = 987654321
+
+
+@instruction("pay_counted", "x", "by", "optional", "then", "otherwise")
+@dataclass(frozen=True, eq=False)
+class PayCounted(Instruction):
+    """A nested cost with a count only known as it resolves ("unless the Corp reveals and trashes X cards from HQ
+    at random. X is equal to the number of cards in the root of the attacked server"): `x` is valued as it
+    resolves and written in for `X` wherever the cost says it (a card count too: `count: {at_random: X}`); then
+    it is a nested cost like `pay` (rule_nested_cost), with `by`, `optional`, `then`, `otherwise`. X = 0 asks for
+    nothing: paid at once if not optional.
+    `{pay_counted: {reveal_and_trash: {zone: hand, side: corp, count: {at_random: X}}}, x: 2, by: opponent}`"""
+
+    node: str = ""  # the cost's YAML, with X in it, as JSON (a value of the language is hashable)
+    where: Any = None  # its place in the file (for an error while parsing it with X written in)
+    x: Quantity = Number(0)
+    by: str = "you"
+    optional: bool = False
+    then: tuple[Instruction, ...] = ()
+    otherwise: tuple[Instruction, ...] = ()
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> PayCounted:
+        from judgebook.engine.language.costs import parse_cost
+        from judgebook.engine.language.revealed import _holds, _put_type
+
+        if "x" not in mods:
+            whole.fail("pay_counted needs `x`: the quantity the cost's X is")
+        if not _holds(arg, "X"):
+            at.fail("pay_counted's cost says X somewhere (else write `pay`)")
+        parse_cost(_put_type(arg, 1, "X"), at)  # the cost is valid whatever X is
+        return cls(json.dumps(arg, sort_keys=True), at, parse_quantity(mods["x"], whole.key(mods, "x")),
+                   want_str(mods, "by", whole, "you", PLAYER_WORDS) or "you",
+                   bool(want_bool(mods, "optional", whole)),
+                   parse_instructions(mods.get("then"), whole.key(mods, "then")),
+                   parse_instructions(mods.get("otherwise"), whole.key(mods, "otherwise")))
+
+    def cost(self, n: int) -> Any:
+        from judgebook.engine.language.costs import Cost, parse_cost
+        from judgebook.engine.language.revealed import _put_type
+
+        return parse_cost(_put_type(json.loads(self.node), n, "X"), self.where) if n > 0 else Cost()
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.language.instructions import NestedCost
+        from judgebook.engine.rules import costs
+
+        n = self.x.value(g, ctx)
+        nested = NestedCost(self.cost(n), self.by, self.optional, self.then, self.otherwise)
+        return costs.nested(g, ctx, nested)
+
+    def render(self) -> str:
+        from judgebook.engine.language.context import player_phrase
+
+        said = f"{player_phrase(self.by)} may pay" if self.optional else \
+            ("pay" if self.by == "you" else agreeing(self.by, "pay"))
+        # the cost as written, X in it (rendered with a number no card says, then named X again)
+        cost = self.cost(_SAY_X).render().replace(str(_SAY_X), "X")
+        text = f"{said} {cost}, X being {self.x.render()}"
+        if self.then:
+            text += "; if paid: " + render_all(self.then)
+        if self.otherwise:
+            text += "; if not: " + render_all(self.otherwise)
+        return text
+
+
+@instruction("take_action")
+@dataclass(frozen=True, eq=False)
+class TakeAction(Instruction):
+    """ "Take another different action, paying [click] less": the player takes one more action now, one not taken
+    yet this turn (`different: true`: not the same basic action, nor the same ability of the same card), its
+    [click] cost lowered by `clicks_less` (on its first payment of clicks, never below 0).
+    `{take_action: {different: true, clicks_less: 1}}`"""
+
+    different: bool = False
+    clicks_less: int = 0
+    mods: Mods = field(default_factory=Mods)
+
+    @classmethod
+    def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> TakeAction:
+        check_keys(arg, ("different", "clicks_less"), at)
+        less = arg.get("clicks_less", 0)
+        if isinstance(less, bool) or not isinstance(less, int) or less < 0:
+            at.key(arg, "clicks_less").fail("clicks_less is a whole number of [click], 0 or more")
+        return cls(bool(want_bool(arg, "different", at)), less)
+
+    def possible(self, g: Game, ctx: Ctx) -> bool:
+        from judgebook.engine.rules.amounts import extra_action_options
+
+        return bool(extra_action_options(g, ctx.controller, self.different, self.clicks_less)[0])
+
+    def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.amounts import ExtraAction
+
+        return push_frame(g, ExtraAction(ctx.controller, self.different, self.clicks_less))
+
+    def render(self) -> str:
+        what = "another different action" if self.different else "another action"
+        less = f", paying {'[click]' * self.clicks_less} less" if self.clicks_less else ""
+        return f"take {what}{less}"
+
+
+def push_frame(g: Game, frame: Any) -> Game:
+    from judgebook.engine.rules.frames import push
+
+    return push(g, frame)

@@ -116,7 +116,9 @@ def refusal(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any") ->
             if why is None:
                 return None
         return why
-    clicks = cost.clicks + cost.lose_clicks + clicks_of(g, cost, ctx)
+    from judgebook.engine.rules.amounts import click_discount  # an extra action "paying [click] less"
+
+    clicks = max(0, cost.clicks + clicks_of(g, cost, ctx) - click_discount(g, payer)) + cost.lose_clicks
     if clicks > p.clicks:
         return "rule_cost", f"needs {clicks}[click], has {p.clicks}"
     credits = max(0, cost.credits.value(g, ctx) - cost.pays) if cost.has_credits else 0
@@ -251,6 +253,9 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
         g = apply_part(g, part.verb, picks[0], ctx, payer)
     if cost.clicks_of is not None:
         cost = replace(cost, clicks=cost.clicks + clicks_of(g, cost, ctx), clicks_of=None)
+    from judgebook.engine.rules.amounts import use_click_discount
+
+    g, cost = use_click_discount(g, cost, payer)
     if cost.clicks:
         g = set_player(g, payer, clicks=p.clicks - cost.clicks)
         g = emit(

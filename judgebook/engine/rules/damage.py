@@ -65,7 +65,7 @@ class Imminent(Frame):
             if p.amount <= 0:
                 g = log(g, "prevented", f"{_describe(p, whole=True)}: all prevented", "sec_prevent_avoid", p.by)
                 continue
-            g = _apply(g, p)
+            g = _apply(g, p, self.source)
         return g
 
 
@@ -94,7 +94,7 @@ def _static_prevention(g: Game, p: Part) -> Part:
     return replace(p, amount=max(0, amount))
 
 
-def _apply(g: Game, p: Part) -> Game:
+def _apply(g: Game, p: Part, source: str = "") -> Game:
     if p.what == "damage":
         return suffer(g, p.kind or "net", p.amount, p.by)
     if p.what == "tags":
@@ -114,7 +114,7 @@ def _apply(g: Game, p: Part) -> Game:
             return g
         if p.by is not None and cannot(g, "trash", p.by, card=p.card):
             return log(g, "cannot_trash", f"{p.card} cannot be trashed", "rule_cannot_precedence", p.by)
-        return trash(g, p.card or "", p.by)
+        return trash(g, p.card or "", p.by, source=source)
     from judgebook.engine.rules.run import end_run
 
     g = log(g, "end_the_run", "the run ends", "rule_end_the_run", "corp")

@@ -186,7 +186,8 @@ def move(g: Game, cid: str, zone: str, index: int | None = None) -> Game:
     return g
 
 
-def trash(g: Game, cid: str, by: Side | None, cause: str = "", during_install: bool = False) -> Game:
+def trash(g: Game, cid: str, by: Side | None, cause: str = "", during_install: bool = False,
+          source: str = "") -> Game:
     card = g.cards[cid]
     d = q.definition(g, cid)
     was_installed = q.is_installed(g, cid)
@@ -218,6 +219,7 @@ def trash(g: Game, cid: str, by: Side | None, cause: str = "", during_install: b
             rezzed=card.rezzed,
             cost=cause == "cost" or None,
             during_install=during_install,  # "except during installation" (Yakov Erikovich Avdakov)
+            source=source or None,  # the card whose instruction trashed it ("with this ice": Sorocaban Blade)
         ),
         f"{cid} is trashed",
         "rule_trashing",

@@ -362,7 +362,13 @@ def start_trace(g: Game, ctx: Ctx, ins: Trace) -> Game:
     g = emit(
         g, event("trace", card=ctx.source), f"trace[{ins.base.render()}] is initiated", "step_trace_initiated", "corp"
     )
-    return push(g, TraceFrame(ctx, ins.base.value(g, ctx), ins.success, ins.failure))
+    g = push(g, TraceFrame(ctx, ins.base.value(g, ctx), ins.success, ins.failure))
+    from judgebook.engine.rules.windows import PriorityWindow, interrupt_options
+
+    # An interrupt to the trace's initiation ("reduce the base trace strength of a trace to 0": Flip Switch), in
+    # a window opened only when one can be used, before the Corp spends credits (step_trace_initiated).
+    return push(g, PriorityWindow(frozenset({"paid", "interrupt"}), "step_trace_initiated")) \
+        if interrupt_options(g) else g
 
 
 def identify_mark(g: Game, ctx: Ctx) -> Game:

@@ -230,7 +230,9 @@ def _usable_where_scored(g: Game, cid: str, side: Side, active_in: str | None) -
 def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
     opts: list[Option] = []
     refused: list[Refused] = []
-    clicks = g.player(side).clicks
+    from judgebook.engine.rules.amounts import click_discount  # an extra action "paying [click] less"
+
+    clicks = g.player(side).clicks + click_discount(g, side)
     if clicks < 1:
         return [], [Refused(decision("action", "run"), "take an action", "rule_cost", "no [click] left")]
     cite = BASIC[side]
@@ -349,7 +351,7 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                         opts.append(Option(up, f"install {cid} faceup in {server}", cite["install"]))
     if side == "corp":
         purge = decision("action", "purge")
-        if g.corp.clicks >= 3:
+        if g.corp.clicks + click_discount(g, "corp") >= 3:
             opts.append(
                 Option(purge, "purge virus counters ([click][click][click])", "corp_basic_action_purge_virus_counters")
             )

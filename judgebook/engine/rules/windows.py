@@ -52,7 +52,9 @@ class PriorityWindow(Frame):
         over = over_remote_limit(g)  # the checkpoint's card restrictions: a limit on remote servers
         if over is not None:
             return push(g, over)
-        if "interrupt" in self.kinds and not _imminent_live(g) and not _increase_pending(g):
+        # (a trace's initiation is no imminent instruction: its window closes when both players pass)
+        if "interrupt" in self.kinds and not _imminent_live(g) and not _increase_pending(g) \
+                and self.anchor != "step_trace_initiated":
             # Fully prevented: the remaining interrupts are no longer relevant (sec_relevant_interrupts).
             stale = tuple(p for p in g.pending if p.event.name.startswith("would_"))
             if stale:
@@ -190,6 +192,10 @@ def _relevant(g: Game, ab: Ability) -> bool:
     """An interrupt is relevant while something it prevents or increases is still imminent."""
     from judgebook.engine.language.instructions import ChangeImminent
 
+    # An interrupt to something other than an imminent instruction (a trace's initiation) says when it is relevant.
+    own = [e for e in ab.effects if hasattr(e, "interrupts")]
+    if own:
+        return any(e.interrupts(g) for e in own)
     imm = _imminent(g)
     if imm is None:
         return False
