@@ -32,7 +32,10 @@ def _tables() -> dict[str, dict[str, str]]:
             heading = line[3:].strip()
         m = re.match(r"^\| ([a-z_]+) \| .* \| `(.+)` \|$", line)
         if m:
-            out.setdefault(heading, {})[m.group(1)] = m.group(2)
+            table = out.setdefault(heading, {})
+            # One row a construct: a second row (two edits merged side by side) would hide which one is meant.
+            assert m.group(1) not in table, f"{heading}: {m.group(1)} has two rows"
+            table[m.group(1)] = m.group(2)
     return out
 
 
