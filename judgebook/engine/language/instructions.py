@@ -925,30 +925,39 @@ class Install(Instruction):
         return f"install {self.selector.render()}{rez}{how}{then}"
 
 
-@instruction("play", "pay_cost")
+@instruction("play", "pay_cost", "remove_after")
 @dataclass(frozen=True, eq=False)
 class Play(Instruction):
+    """Play cards (`pay_cost`: paying their costs). `remove_after`: "after it resolves, remove it from the game":
+    not trashed as it finishes resolving but removed from the game (rule_rfg_move; no `trashed` event)."""
+
     selector: Selector
     pay_cost: bool = False
+    remove_after: bool = False
     mods: Mods = field(default_factory=Mods)
 
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Play:
-        return cls(parse_selector(arg, at), want_bool(mods, "pay_cost", whole))
+        return cls(parse_selector(arg, at), want_bool(mods, "pay_cost", whole), want_bool(mods, "remove_after", whole))
 
     def possible(self, g: Game, ctx: Ctx) -> bool:
         return bool(self.selector.candidates(g, ctx))
 
     def run(self, g: Game, ctx: Ctx) -> Game:
+        from judgebook.engine.rules.additional_costs import play_and_remove
         from judgebook.engine.rules.turn import play
 
         targets = ctx.targets if self.selector.chooses else tuple(self.selector.candidates(g, ctx))
         for cid in reversed(targets):
-            g = play(g, ctx.controller, cid, pay=self.pay_cost)
+            if self.remove_after:
+                g = play_and_remove(g, ctx.controller, cid, self.pay_cost)
+            else:
+                g = play(g, ctx.controller, cid, pay=self.pay_cost)
         return g
 
     def render(self) -> str:
-        return f"play {self.selector.render()}"
+        after = "; after it resolves, remove it from the game" if self.remove_after else ""
+        return f"play {self.selector.render()}{after}"
 
 
 @instruction("run", "instead_of_breach")
