@@ -100,3 +100,24 @@ def test_only_files_under_the_scenarios_folder_open_at_the_table(client):
         assert scenario_at_table("sub/fun-two.yaml") is not None
         assert scenario_at_table("../../etc/passwd") is None
         assert scenario_at_table("missing.yaml") is None
+
+
+def test_a_double_faced_identitys_page_shows_its_other_face_printed_and_read(tmp_path, tmp_path_factory, corpora_root,
+                                                                               cards_root):
+    import shutil
+
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    shutil.copy(TESTS.parent / "rules_source" / "cards" / "standard" / "hoshiko_shiro_untold_protagonist.yaml", cards)
+    app = create_app(index_root=real_index(tmp_path_factory, corpora_root))
+    app.config.update(JUDGEBOOK_NRDB=str(cards_root), JUDGEBOOK_POOL_CARDS=str(cards),
+                      JUDGEBOOK_SCENARIOS=str(tmp_path))
+    page = app.test_client().get("/s/cards:hoshiko_shiro_untold_protagonist").data.decode()
+    section = page[page.index('class="card-definition"'):]
+    printed = text_of(section[section.index('class="def-printed"'):section.index('class="def-rendered"')].encode())
+    read = text_of(section[section.index('class="def-rendered"'):section.index("</ul>")].encode())
+    # NetrunnerDB's `faces` text of the back (Mahou Shoujo) beside the engine's reading of the definition's `flip:`
+    assert "Other side: Hoshiko Shiro: Mahou Shoujo" in printed and "Other side: Hoshiko Shiro: Mahou Shoujo" in read
+    assert "When your turn begins, draw 1 card and lose 1" in printed
+    assert "when your turn begins, draw 1 card; lose 1" in read
+    assert printed.index("flip this identity") < printed.index("Other side")   # the front face first

@@ -8,6 +8,7 @@ once per process and again only when a definition or scenario file changes.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -127,8 +128,23 @@ def card_panel(sec: Section) -> CardPanel | None:
         return CardPanel("undefined", NOT_WRITTEN, printed, (), "", (), scenarios_using(sec.title))
     rendered = tuple(render_card(found.card)) if found.card is not None else ()
     mismatches = tuple(compare(printed, "\n".join(rendered))) if found.card is not None else ()
+    back = found.card.back if found.card is not None else None
+    if back is not None:  # a double-faced identity: its other face, printed and read, below the first
+        title = f"Other side: {back.face_title or back.name}"
+        printed += f"\n{title}\n{_face_text(nrdb, card_id)}"
+        rendered += (title, *render_card(back))
     return CardPanel(found.status, found.missing, printed, rendered, _relative(found.file), mismatches,
                      scenarios_using(found.name or sec.title))
+
+
+def _face_text(nrdb: Path, card_id: str) -> str:
+    """The printed text of a card's other face, from its NetrunnerDB file ("" if it has none)."""
+    try:
+        raw = json.loads((nrdb / "v2" / "cards" / f"{card_id}.json").read_text(encoding="utf-8"))
+        faces = raw.get("faces") or [{}]
+        return clean_html(str(faces[0].get("text", "")))
+    except (OSError, ValueError, AttributeError):
+        return ""
 
 
 def _relative(file: str) -> str:
