@@ -13,6 +13,8 @@ import re
 from pathlib import Path
 
 import pytest
+from pool_scenarios import kinds_and_rules as _kinds
+from pool_scenarios import replay_named as _run
 from pool_slices import standard_pool_types
 from test_game_verbs import verbs_registered  # noqa: F401  (a fixture: the verbs, registered for this module)
 
@@ -114,14 +116,6 @@ def test_mismatches():
 
 
 # --- events and cited rules --------------------------------------------------------------------------
-
-
-def _run(name: str, cards_root: Path):  # type: ignore[no-untyped-def]
-    return replay(load_scenario(SCENARIOS / f"{name}.yaml", LIBRARY, cards_root))
-
-
-def _kinds(out) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
-    return [(s.kind, s.anchor) for s in out.steps]
 
 
 def _points(out, kind: str) -> list:  # type: ignore[no-untyped-def]

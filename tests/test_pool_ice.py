@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import CORPORA
+from pool_scenarios import kinds_and_rules as _kinds
 from pool_slices import standard_pool_types
 from test_game_verbs import verbs_registered  # noqa: F401  (a fixture: the verbs, registered for this module)
 
@@ -128,10 +129,6 @@ def _replay(text: str, cards_root: Path):  # type: ignore[no-untyped-def]
     out = replay(sc)
     assert check(sc, out) == []
     return out
-
-
-def _kinds(out) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
-    return [(s.kind, s.anchor) for s in out.steps]
 
 
 def _pending(out) -> list[str]:  # type: ignore[no-untyped-def]

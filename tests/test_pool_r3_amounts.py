@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pool_scenarios import kinds_and_rules as _steps
+from pool_scenarios import replay_named as _out
 
 from judgebook.engine.driver.script import check, replay
 from judgebook.engine.errors import ScenarioError
@@ -29,14 +31,6 @@ SCENARIOS = sorted(p for c in FAMILY for p in SCENARIOS_DIR.glob(f"card-{c}-*.ya
 def test_family_scenario_replays_to_its_expectation(path: Path, cards_root: Path):
     sc = load_scenario(path, LIBRARY, cards_root)
     assert check(sc, replay(sc)) == []
-
-
-def _out(name: str, cards_root: Path):  # type: ignore[no-untyped-def]
-    return replay(load_scenario(SCENARIOS_DIR / f"{name}.yaml", LIBRARY, cards_root))
-
-
-def _steps(out) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
-    return [(s.kind, s.anchor) for s in out.steps]
 
 
 # --- break X subroutines, X hosted counters ------------------------------------------------------------------

@@ -6,19 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pool_scenarios import replay_named as _out
 
-from judgebook.engine.driver.script import replay
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.language.nodes import At
-from judgebook.engine.language.nrdb import load_scenario, parse_scenario
+from judgebook.engine.language.nrdb import parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
 SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
-
-
-def _out(name: str, cards_root: Path):  # type: ignore[no-untyped-def]
-    return replay(load_scenario(SCENARIOS / f"{name}.yaml", LIBRARY, cards_root))
 
 
 def _points(out, kind: str) -> list:  # type: ignore[no-untyped-def]

@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
+from pool_scenarios import kinds_and_rules as _kinds
+from pool_scenarios import replay_named as _run
 
 from judgebook.cards.compare import compare
 from judgebook.engine.driver.script import check, replay
@@ -38,14 +40,6 @@ MINE = sorted(p for p in SCENARIOS.glob("*.yaml") if any(p.stem.startswith((f"ca
 def _card(card_id: str, cards_root: Path):  # type: ignore[no-untyped-def]
     item = library_items(LIBRARY / f"{card_id}.yaml")[0]
     return parse_with_stats(item, card_source(cards_root), At("card", node_line(item, 1)), card_id)
-
-
-def _run(name: str, cards_root: Path):  # type: ignore[no-untyped-def]
-    return replay(load_scenario(SCENARIOS / f"{name}.yaml", LIBRARY, cards_root))
-
-
-def _kinds(out) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
-    return [(s.kind, s.anchor) for s in out.steps]
 
 
 @pytest.mark.parametrize("path", MINE, ids=[p.stem for p in MINE])

@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pool_scenarios import kinds_and_rules as _kinds
+from pool_scenarios import replay_named as _run
 
 from judgebook.engine.driver.script import check, replay
 from judgebook.engine.language.nrdb import load_scenario
@@ -19,14 +21,6 @@ CARDS = ("tatu_bola", "mitra_aman", "project_yagi_uda", "proprionegation", "leth
          "maintenance_access", "spree", "muse")
 MINE = sorted(p for p in SCENARIOS.glob("*.yaml") if any(p.stem.startswith((f"card-{c}-", f"ruling-{c}-"))
                                                          for c in CARDS))
-
-
-def _run(name: str, cards_root: Path):  # type: ignore[no-untyped-def]
-    return replay(load_scenario(SCENARIOS / f"{name}.yaml", LIBRARY, cards_root))
-
-
-def _kinds(out) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
-    return [(s.kind, s.anchor) for s in out.steps]
 
 
 @pytest.mark.parametrize("path", MINE, ids=[p.stem for p in MINE])

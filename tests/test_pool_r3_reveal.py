@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pool_scenarios import replay_named as _run
 
 from judgebook.engine.driver.script import check, replay
 from judgebook.engine.language.context import Ctx
@@ -22,10 +23,6 @@ CARDS = ("moon_pool", "loot_box", "descent", "diviner", "saisentan", "engram_flu
          "pretty_mary_da_silva", "magdalene_keino_chemutai_cryptarchitect", "khusyuk", "the_back",
          "complete_image", "storgotic_resonator", "whistleblower")
 MINE = sorted(p for p in SCENARIOS.glob("*.yaml") if re.sub(r"^(card|ruling)-|-\d+$", "", p.stem) in CARDS)
-
-
-def _run(name: str, cards_root: Path):  # type: ignore[no-untyped-def]
-    return replay(load_scenario(SCENARIOS / f"{name}.yaml", LIBRARY, cards_root))
 
 
 @pytest.mark.parametrize("path", MINE, ids=[p.stem for p in MINE])
