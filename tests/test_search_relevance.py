@@ -74,6 +74,23 @@ CASES_FILE = Path(__file__).with_name("search_relevance.toml")
 # (0.774), a "when" question lifting the timing steps (0.764-0.769), and
 # irregular verb forms indexed as their verb ("rezzed" as "rez", "won" as
 # "win": 0.757).
+# Fourth pass (28 Nov 2026): a question's meaning. A static word table
+# distilled from all-MiniLM-L6-v2 and fine-tuned on pairs the documents make
+# (anchor words, titles, examples -> their rules; no rulings, no question of
+# this file), judgebook/search/semantic_table.bin, made offline by
+# tools/train_semantic_table.py; each hit of a question is lifted by
+# e ** (2 * cosine) of the two texts' summed word vectors (ranking.SEMANTIC_WEIGHT,
+# fixed at 2 before this table was trained; 1 to 4 measured: the tuning two
+# thirds' recall@3 + MRR 1.645, 1.661, 1.669, 1.673, 1.654, 1.684 at 1, 1.5,
+# 2, 2.5, 3, 4). Questions recall@3 0.848 -> 0.880, MRR 0.782 -> 0.798
+# (tuning two thirds 0.839 / 0.777 -> 0.871 / 0.798; held-out third 0.867 /
+# 0.793 -> 0.900 / 0.800); the others unchanged (the table weighs questions
+# only); all 0.921 / 0.875 -> 0.938 / 0.884. And 36 questions written that
+# day without running the search (kind "unseen-question", never tuned on):
+# recall@3 0.528 -> 0.583, MRR 0.454 -> 0.442. The unseen questions are
+# longer and their expected answers were not widened, but the gap is the
+# point: an answer in the top 3 for 58 % of them against 88 % of the
+# questions the ranking was tuned on. That is the figure to improve.
 # Issue 11 asks for questions recall@3 >= 0.90 and MRR >= 0.80, and all
 # queries recall@3 >= 0.96, MRR >= 0.92: NOT yet reached on this set, so the
 # floors below pin what is measured (a little under it), to report a
@@ -82,10 +99,13 @@ CASES_FILE = Path(__file__).with_name("search_relevance.toml")
 FLOOR_RECALL_1 = 0.86          # the queries other than questions
 FLOOR_RECALL_3 = 0.95
 FLOOR_MRR = 0.905
-QUESTION_FLOOR_RECALL_3 = 0.84
-QUESTION_FLOOR_MRR = 0.775
-ALL_FLOOR_RECALL_3 = 0.915
-ALL_FLOOR_MRR = 0.87
+QUESTION_FLOOR_RECALL_3 = 0.87
+QUESTION_FLOOR_MRR = 0.79
+ALL_FLOOR_RECALL_3 = 0.93
+ALL_FLOOR_MRR = 0.88
+UNSEEN = "unseen-question"     # written without running the search, never tuned on
+UNSEEN_FLOOR_RECALL_3 = 0.55
+UNSEEN_FLOOR_MRR = 0.43
 MIN_QUESTIONS = 60 + 15        # issue 11 added at least 60 to the 15 there were
 MIN_CASES = 60
 
@@ -147,16 +167,17 @@ def test_relevance(full_index, capsys):
     cases = load_cases()
     ranks = [(c, rank_of(c, api.search(c.query, limit=10, index_dir=full_index))) for c in cases]
     questions = [r for c, r in ranks if c.kind == "question"]
-    others = [r for c, r in ranks if c.kind != "question"]
-    everything = [r for _, r in ranks]
+    unseen = [r for c, r in ranks if c.kind == UNSEEN]
+    others = [r for c, r in ranks if c.kind not in ("question", UNSEEN)]
+    everything = questions + others   # as measured before the unseen questions were added
     # Every third question in file order was held out while the question
     # ranking's constants were chosen (on the other two thirds): reported apart.
     held_out = questions[2::3]
     lines = []
-    for name, rs in (("questions", questions), ("  held out", held_out), ("other queries", others),
-                     ("all", everything)):
+    for name, rs in (("questions", questions), ("  held out", held_out), ("unseen questions", unseen),
+                     ("other queries", others), ("all", everything)):
         r1, r3, mrr = figures(rs)
-        lines.append(f"  {name:14} {len(rs):4} queries: recall@1 {r1:.3f}, recall@3 {r3:.3f}, MRR {mrr:.3f}")
+        lines.append(f"  {name:16} {len(rs):4} queries: recall@1 {r1:.3f}, recall@3 {r3:.3f}, MRR {mrr:.3f}")
     misses = [f"  {c.kind:8} {c.query!r}: rank {r or '>10'}" for c, r in ranks if r != 1]
     report = "\nsearch relevance\n" + "\n".join(lines) + "\nnot first:\n" + "\n".join(misses)
     with capsys.disabled():
@@ -167,6 +188,8 @@ def test_relevance(full_index, capsys):
     assert r3 >= QUESTION_FLOOR_RECALL_3 and mrr >= QUESTION_FLOOR_MRR, report
     _, r3, mrr = figures(everything)
     assert r3 >= ALL_FLOOR_RECALL_3 and mrr >= ALL_FLOOR_MRR, report
+    _, r3, mrr = figures(unseen)
+    assert r3 >= UNSEEN_FLOOR_RECALL_3 and mrr >= UNSEEN_FLOOR_MRR, report
 
 
 def test_the_ranking_does_not_depend_on_the_limit(full_index):

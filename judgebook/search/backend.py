@@ -22,6 +22,7 @@ from whoosh import query as Q
 from whoosh.lang.porter import stem as _porter
 from whoosh.support.charset import accent_map
 
+from judgebook.search import semantic
 from judgebook.search.fuzzy import transpositions
 from judgebook.search.querygrammar import Filters
 from judgebook.search.schema import (
@@ -99,6 +100,8 @@ def schema() -> fields.Schema:
         superseded=fields.STORED(),
         stems=fields.STORED(),
         heads=fields.STORED(),
+        about=fields.STORED(),
+        about2=fields.STORED(),
     )
 
 
@@ -142,6 +145,9 @@ def _document(rec: IndexRecord) -> dict:
         # its headings have (what the text is about).
         stems=" ".join(sorted(set(terms))),
         heads=" ".join(heading_stems(rec)),
+        # What the text is about, for a question's semantic re-ranking.
+        about=(about := semantic.record_vector(semantic.default_table(), rec.title, rec.text)),
+        about2=semantic.norm2(about),
     )
 
 
@@ -591,7 +597,8 @@ def _stored(f: dict, score: float) -> StoredHit:
                      family=f.get("family") or (members[0].id if members else ""),
                      superseded_by=f.get("superseded") or "",
                      stems=frozenset((f.get("stems") or "").split()),
-                     heads=frozenset((f.get("heads") or "").split()))
+                     heads=frozenset((f.get("heads") or "").split()),
+                     about=f.get("about") or b"", about2=f.get("about2") or 0)
 
 
 @lru_cache(maxsize=20_000)

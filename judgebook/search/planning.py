@@ -30,7 +30,7 @@ def make_plan(reader, parsed: ParsedQuery, filters: Filters) -> tuple[Plan, str,
     the documents use ("tie", "brian") is never rewritten: when a neighbour
     disowns it ("brian damage"), its correction is searched alongside it.
     """
-    from judgebook.search import backend, fuzzy, synonyms
+    from judgebook.search import backend, fuzzy, semantic, synonyms
 
     words, numbers, units = [], [], []
     for clause in parsed.keywords:
@@ -63,9 +63,10 @@ def make_plan(reader, parsed: ParsedQuery, filters: Filters) -> tuple[Plan, str,
     # Words with a question word between them were not typed side by side.
     kept = [i for i, c in enumerate(parsed.positive) if c in parsed.keywords]
     apart = question and bool(kept) and kept[-1] - kept[0] + 1 > len(kept)
+    about = semantic.question_vector(semantic.default_table(), parsed) if question else ()
     plan = Plan(units=tuple(units), exclude=tuple(c.words for c in parsed.negative),
                 numbers=tuple(numbers), filters=filters, question=question,
-                apart=apart, names_card=bool(cards) or _single_card_name(reader, fixed))
+                apart=apart, names_card=bool(cards) or _single_card_name(reader, fixed), about=about)
     rewritten = query_text(parsed, dict(zip(words, fixed, strict=True)))
     suggested = query_text(parsed, dict(zip(words, searched, strict=True)))
     return plan, rewritten, suggested, variants

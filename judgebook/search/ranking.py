@@ -6,9 +6,9 @@ defines; today's rules before history and before superseded texts; rules
 before the card texts, rulings and examples that share their words (unless
 the query names a card); for a question, the share of its words a text has
 and the share its headings have ("Draw Phase", "Approach Ice Phase"), the
-priors counted twice, and an example counting for the rule it illustrates;
-one hit per rule across CR versions; and an old word's modern equivalent
-among the first two.
+priors counted twice, how close its meaning is to the question's (semantic.py),
+and an example counting for the rule it illustrates; one hit per rule across
+CR versions; and an old word's modern equivalent among the first two.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import dataclasses
 import math
 from functools import lru_cache
 
+from judgebook.search import semantic
 from judgebook.search.planning import phrase_key
 from judgebook.search.querygrammar import Filters
 from judgebook.search.schema import Member, Plan, StoredHit, Unit
@@ -53,6 +54,13 @@ COVERAGE_FOR_ALL = False
 # of tests/search_relevance.toml and checked on the other third.
 QUESTION_PRIOR_POWER = 2.0
 HEADING_WEIGHT = 0.5
+# And a question's answer is about what it asks, often in other words
+# ("pay anything to install" / "no cost to install"): the cosine of the two
+# texts' vectors in the semantic table (semantic.py) lifts a hit by
+# e ** (SEMANTIC_WEIGHT * cosine). Fixed at 2 by the experiment that chose
+# the method, before this table was trained; on the tuning two thirds 2 to 4
+# differ by one question (tests/test_search_relevance.py has the figures).
+SEMANTIC_WEIGHT = 2.0
 
 
 def rerank(hits: list[StoredHit], variants: set[str], plan: Plan) -> list[tuple[float, StoredHit]]:
@@ -95,9 +103,16 @@ def rerank(hits: list[StoredHit], variants: set[str], plan: Plan) -> list[tuple[
         return math.exp(HEADING_WEIGHT * (_share(units, h.heads) / total))
 
     power = QUESTION_PRIOR_POWER if plan.question else 1.0
+    q2 = semantic.norm2(plan.about)
+
+    def about(h: StoredHit) -> float:
+        # e ** (SEMANTIC_WEIGHT * the cosine of the question's and the text's vectors)
+        if not plan.question:
+            return 1.0
+        return math.exp(SEMANTIC_WEIGHT * semantic.cosine(plan.about, q2, h.about, h.about2))
 
     def boosted(h: StoredHit) -> float:
-        return h.score * _prior(h, plan) ** power * bonus(h) * cover(h) * headed(h)
+        return h.score * _prior(h, plan) ** power * bonus(h) * cover(h) * headed(h) * about(h)
     return sorted(((boosted(h), h) for h in hits), key=lambda p: (-p[0], p[1].rank, p[1].id))
 
 

@@ -73,6 +73,8 @@ class StoredHit:
     superseded_by: str = ""
     stems: frozenset[str] = frozenset()  # its indexed words, each once
     heads: frozenset[str] = frozenset()  # the indexed words of its title and enclosing headings
+    about: bytes = b""                   # what it is about (semantic.record_vector) ...
+    about2: int = 0                      # ... and that vector's squared length
 
     @property
     def id(self) -> str:
@@ -122,6 +124,9 @@ class Plan:
     # The query names a card ("Hedge Fund", "tollbooth ghost runner"): card
     # texts and rulings are what it asks about, so they keep their full weight.
     names_card: bool = False
+    # A question's vector in the semantic table (semantic.vector), for the
+    # re-ranker; () for other queries.
+    about: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,8 @@ Progress = Callable[[str], None]
 BUILDING = ".building"          # marker inside a generation still being written
 FORMAT = 1                      # bump when the generation layout changes
 _CODE_DIRS = ("ingestion", "linking", "store", "search")
-_CODE_FILES = ("model.py", "symbols.py")
+# The semantic table's vectors are stored with each text: a new table needs a new index.
+_CODE_FILES = ("model.py", "symbols.py", "search/semantic_table.bin")
 
 
 class BuildError(Exception):

@@ -15,6 +15,7 @@ assigns `window.JB_INDEX`. Postings are base-36 document gaps and counts.
 """
 from __future__ import annotations
 
+import base64
 import json
 import re
 from collections import defaultdict
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
-from judgebook.search import api, backend, fuzzy, indexer, planning, ranking, synonyms
+from judgebook.search import api, backend, fuzzy, indexer, planning, ranking, semantic, synonyms
 from judgebook.search import querygrammar as qg
 from judgebook.search.schema import IndexRecord, fold, index_text
 from judgebook.text import deaccent
@@ -73,7 +74,9 @@ def build(corpus: Corpus, href: Callable[[str], str], doc_label: Callable[[str],
             for t, c in counts.items():
                 postings[t].append((i, c))
         _learn_words(words, rec)
-        items.append(_item(rec, i, href, doc_pos, section_record, position))
+        items.append(_item(rec, i, href, doc_pos, section_record, position)
+                     + [base64.b64encode(doc["about"]).decode("ascii"), doc["about2"]])
+    _learn_synonym_words(words)
     n = len(records)
     payload = {
         "v": FORMAT,
@@ -86,6 +89,7 @@ def build(corpus: Corpus, href: Callable[[str], str], doc_label: Callable[[str],
         "cards": sorted({r.card_name for r in records if r.card_name}),
         "spell": _spelling(records),
         "synonyms": _synonyms(),
+        "semantic": _semantic(),
         "consts": _constants(),
     }
     text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
@@ -97,7 +101,7 @@ def build(corpus: Corpus, href: Callable[[str], str], doc_label: Callable[[str],
 def _item(rec: IndexRecord, i: int, href: Callable[[str], str], doc_pos: dict[str, int],
           section_record: dict[str, int], position: dict[str, int]) -> list:
     """[href, kind, title, snippet, family, superseded href, members, title key, defined keys, parent,
-    heading words]."""
+    heading words]; the caller adds what it is about (semantic vector, base 64, and squared length)."""
     members = [[href(m.id), doc_pos[m.doc], m.era, m.number, m.rank, m.id] for m in rec.members]
     crumbs = rec.members[0].breadcrumb
     parent = section_record.get(crumbs[-1][0], -1) if crumbs else -1
@@ -127,6 +131,17 @@ def _learn_words(words: dict[str, list[str]], rec: IndexRecord) -> None:
         key = fold(raw).replace(" ", "")
         if key and key not in words:
             words[key] = [backend.stem(raw), backend.word_key(raw)]
+
+
+def _learn_synonym_words(words: dict[str, list[str]]) -> None:
+    """The words the synonym table is triggered by, also when no document uses them ("pumps"):
+    the static side cannot stem a word it was not given, and the table is keyed by stems."""
+    for entry in synonyms.default_table():
+        for phrasing in entry.words:
+            for word in phrasing:
+                key = fold(word).replace(" ", "")
+                if key and key not in words:
+                    words[key] = [backend.stem(word), backend.word_key(word)]
 
 
 def _spelling(records: list[IndexRecord]) -> dict[str, int]:
@@ -160,6 +175,14 @@ def _synonyms() -> list:
     return [[list(pattern), [list(a) for a in syn.also]] for pattern, syn in patterns]
 
 
+def _semantic() -> dict:
+    """The semantic table, for a question's vector: its words, weights and rows (signed bytes, base 64)."""
+    table = semantic.default_table()
+    rows = table.vectors.tobytes()
+    return {"dims": table.dims, "words": sorted(table.rows, key=table.rows.__getitem__),
+            "weights": list(table.weights), "vectors": base64.b64encode(rows).decode("ascii")}
+
+
 def _constants() -> dict:
     """The numbers and word lists both searches use, read from the server's modules."""
     r = ranking
@@ -173,6 +196,7 @@ def _constants() -> dict:
         "CARD_PRIOR": r.CARD_PRIOR, "EXAMPLE_PRIOR": r.EXAMPLE_PRIOR, "EXAMPLE_AS_RULE": r.EXAMPLE_AS_RULE,
         "CARD_KINDS": sorted(r.CARD_KINDS), "COVERAGE_POWER": r.COVERAGE_POWER,
         "QUESTION_PRIOR_POWER": r.QUESTION_PRIOR_POWER, "HEADING_WEIGHT": r.HEADING_WEIGHT,
+        "SEMANTIC_WEIGHT": r.SEMANTIC_WEIGHT,
         "COVERAGE_FOR_ALL": r.COVERAGE_FOR_ALL, "TODAYS_WORD_POOL": r.TODAYS_WORD_POOL,
         "SYNONYM_WEIGHT": planning.SYNONYM_WEIGHT, "MAX_CARD_WORDS": planning.MAX_CARD_WORDS,
         "RARE": planning.RARE, "COMMON_FACTOR": planning.COMMON_FACTOR,

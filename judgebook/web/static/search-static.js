@@ -39,6 +39,12 @@
   function indexText(s) {
     return s.replace(SYMBOL, function (m) { return SYMBOLS[m.toLowerCase()]; }).replace(RND, " rnd ");
   }
+  // Signed bytes from base 64 (semantic vectors).
+  function bytesOf(b64) {
+    var raw = atob(b64), out = new Int8Array(raw.length);
+    for (var k = 0; k < raw.length; k++) out[k] = raw.charCodeAt(k) << 24 >> 24;
+    return out;
+  }
   function b36list(s) { return s ? s.split(",").map(function (x) { return parseInt(x, 36); }) : []; }
 
   // ---- the index --------------------------------------------------------------------------
@@ -52,10 +58,12 @@
     this.stop = new Set(this.c.STOP);
     this.articles = new Set(this.c.ARTICLES);
     this.synonyms = ix.synonyms;
+    this.semantic = semanticTable(ix.semantic);
     this.items = ix.items.map(function (it, i) {
       return {i: i, href: it[0], kind: it[1], title: it[2], snippet: it[3], family: it[4],
               superseded: it[5], titleKey: it[7], defines: it[8], parent: it[9],
               heads: new Set(it[10] ? it[10].split(" ") : []),
+              about: it[11] ? bytesOf(it[11]) : null, about2: it[12] || 0,
               members: it[6].map(function (m) {
                 return {href: m[0], doc: ix.docs[m[1]][0], label: ix.docs[m[1]][1], era: m[2],
                         number: m[3], rank: m[4], id: m[5]};
@@ -327,6 +335,38 @@
   };
   function fuzzable(word, c) { return word.length >= c.MIN_LENGTH && word.length <= c.MAX_LENGTH && /^\p{L}+$/u.test(word); }
 
+  // ---- the semantic table (semantic.py): integers, so both sides get the very same cosines --------
+  function semanticTable(t) {
+    var rows = new Map();
+    t.words.forEach(function (w, r) { rows.set(w, r); });
+    return {dims: t.dims, rows: rows, weights: t.weights, vectors: bytesOf(t.vectors)};
+  }
+  Engine.prototype.questionVector = function (parsed) {
+    // semantic.question_vector: the weighted sum of the rows of all the question's words as typed.
+    var t = this.semantic, words = [];
+    parsed.positive.forEach(function (c) { words = words.concat(c.words); });
+    var counts = new Map(), acc = new Array(t.dims).fill(0);
+    fold(indexText(words.join(" "))).split(" ").forEach(function (w) {
+      if (w && t.rows.has(w)) counts.set(w, (counts.get(w) || 0) + 1);
+    });
+    counts.forEach(function (n, w) {
+      var r = t.rows.get(w), k = t.weights[r] * n, base = r * t.dims;
+      for (var d = 0; d < t.dims; d++) acc[d] += k * t.vectors[base + d];
+    });
+    return acc;
+  };
+  function norm2(v) {
+    var s = 0;
+    for (var d = 0; d < v.length; d++) s += v[d] * v[d];
+    return s;
+  }
+  function cosine(q, q2, about, about2) {
+    if (!q2 || !about2 || !about) return 0;
+    var dot = 0;
+    for (var d = 0; d < q.length; d++) dot += q[d] * about[d];
+    return dot / Math.sqrt(q2 * about2);
+  }
+
   // ---- planning (planning.py) ---------------------------------------------------------------
   Engine.prototype.rarity = function (words) {
     var terms = this.analyze(words.join(" "));
@@ -424,7 +464,8 @@
     var apart = question && kept.length > 0 && kept[kept.length - 1] - kept[0] + 1 > kept.length;
     var namesCard = cards.size > 0 || (fixed.length === 1 && this.cards.has(fold(fixed[0])));
     return {corrected: changed ? words.join(" ") : "", units: units, exclude: parsed.negative.map(function (c) { return c.words; }), numbers: numbers,
-            filters: filters, question: question, apart: apart, namesCard: namesCard, variants: variants};
+            filters: filters, question: question, apart: apart, namesCard: namesCard, variants: variants,
+            about: question ? this.questionVector(parsed) : []};
   };
 
   // ---- the backend's queries, as maps docnum -> score -------------------------------------------
@@ -600,6 +641,12 @@
       return Math.exp(c.HEADING_WEIGHT * share);
     }
     var power = plan.question ? c.QUESTION_PRIOR_POWER : 1;
+    var q2 = norm2(plan.about);
+    function about(it) {
+      // A question: e ** (SEMANTIC_WEIGHT * the cosine of its vector and the text's).
+      if (!plan.question) return 1;
+      return Math.exp(c.SEMANTIC_WEIGHT * cosine(plan.about, q2, it.about, it.about2));
+    }
     function bonus(it) {
       var title = it.titleKey, reasons = [1];
       if (title && variants.has(title)) reasons.push(c.TITLE_BONUS);
@@ -614,7 +661,7 @@
     }
     return hits.map(function (h) {
       return {item: h.item, raw: h.score, score: h.score * Math.pow(self.prior(h.item, plan), power) * bonus(h.item) * cover(h.item) *
-        headed(h.item)};
+        headed(h.item) * about(h.item)};
     }).sort(rankKey);
   };
   Engine.prototype.examplesToRules = function (plan, hits) {
