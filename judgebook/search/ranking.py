@@ -55,7 +55,7 @@ COVERAGE_FOR_ALL = False
 QUESTION_PRIOR_POWER = 2.0
 HEADING_WEIGHT = 0.5
 # And a question's answer is about what it asks, often in other words
-# ("pay anything to install" / "no cost to install"): the cosine of the two
+# ("money" / "credits", "start with" / "takes from the bank"): the cosine of the two
 # texts' vectors in the semantic table (semantic.py) lifts a hit by
 # e ** (SEMANTIC_WEIGHT * cosine). Fixed at 2 by the experiment that chose
 # the method, before this table was trained; on the tuning two thirds 2 to 4

@@ -1,7 +1,7 @@
 """What a text is about, as a vector: a static word table learned from a sentence model.
 
-A question's words are rarely the rule's words ("does the Corp pay anything
-to install an asset" / "There is no cost to install an asset"). A sentence
+A question's words are rarely the rule's words ("how much money do I start
+with" / "Each player takes five credits from the bank"). A sentence
 model (all-MiniLM-L6-v2) knows such texts are close, but running it costs
 tens of milliseconds a query and cannot run in the static export. So it is
 distilled offline (tools/train_semantic_table.py) into one vector per word,
