@@ -169,8 +169,8 @@ def replay_round(engine: str, scenarios: list[Any]) -> tuple[float, float]:
 def timed_steps(samples: list[float], cpu: list[float]) -> Iterator[None]:
     """Time each `choices` + `advance` call the scripted replay makes (the driver's own module global)."""
     from judgebook.engine.driver import script
-    from judgebook.engine.driver.choice import Decision
     from judgebook.engine.driver.step import choices
+    from judgebook.engine.state.choice import Decision
     from judgebook.engine.state.model import Game, Step
 
     real = script.advance

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from judgebook.engine import IllegalDecision, advance, choices
-from judgebook.engine.driver.choice import decision
 from judgebook.engine.driver.script import Outcome, check, replay
 from judgebook.engine.driver.step import start
 from judgebook.engine.driver.timeline import timeline
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.scenario.load import Scenario, load, parse, setup
+from judgebook.engine.state.choice import decision
 from judgebook.engine.state.model import Game, Step
 
 ICE_WALL = """

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from judgebook.engine import IllegalDecision, advance, choices
-from judgebook.engine.driver.choice import decision
 from judgebook.engine.driver.script import check, replay
 from judgebook.engine.driver.step import start
 from judgebook.engine.errors import ScenarioError
@@ -21,6 +20,7 @@ from judgebook.engine.language.nodes import At
 from judgebook.engine.language.quantities import parse_quantity
 from judgebook.engine.language.selectors import parse_selector
 from judgebook.engine.scenario.load import load, parse, setup
+from judgebook.engine.state.choice import decision
 
 HERE = Path(__file__).parent / "game"
 SCENARIOS = sorted(HERE.glob("*.yaml"))

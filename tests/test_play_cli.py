@@ -22,11 +22,11 @@ from judgebook.commands.play import (
     with_decisions,
 )
 from judgebook.engine import advance, choices
-from judgebook.engine.driver.choice import ChoicePoint, Option, decision
 from judgebook.engine.driver.script import check, replay
 from judgebook.engine.driver.step import start
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.scenario.load import load, setup
+from judgebook.engine.state.choice import ChoicePoint, Option, decision
 
 FEMME = Path(__file__).parent / "game" / "femme_tollbooth.yaml"
 
@@ -306,8 +306,8 @@ SHIPPED = sorted((Path(__file__).resolve().parent.parent / "rules_source" / "sce
 def test_saved_decisions_replay_through_the_same_states(path):
     """Random legal play from every shipped scenario: every decision the engine offers is written so that the
     scenario parser reads it back and the scripted replay takes it, through the very same states."""
-    from judgebook.engine.driver.choice import ANY_NUMBER
     from judgebook.engine.scenario.load import parse
+    from judgebook.engine.state.choice import ANY_NUMBER
 
     library = path.resolve().parent.parent / "cards"
     library = library if library.is_dir() else None

@@ -10,9 +10,9 @@ the web table are drivers over these three. Undo is the previous state.
 This package imports nothing from the rest of judgebook.
 """
 
-from judgebook.engine.driver.choice import ChoicePoint, Decision, Option, Refused
 from judgebook.engine.driver.step import advance, choices, start
 from judgebook.engine.errors import IllegalDecision, ScenarioError
+from judgebook.engine.state.choice import ChoicePoint, Decision, Option, Refused
 from judgebook.engine.state.model import Game
 
 __all__ = [

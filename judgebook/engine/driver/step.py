@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from judgebook.engine.driver.choice import ChoicePoint, Decision
 from judgebook.engine.errors import EngineLimit, IllegalDecision
+from judgebook.engine.state.choice import ChoicePoint, Decision
 from judgebook.engine.state.model import Game, Step, evolve
 
 MAX_AUTOMATIC = 2000

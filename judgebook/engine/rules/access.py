@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import Cost
 from judgebook.engine.language.quantities import Number
@@ -14,6 +13,7 @@ from judgebook.engine.rules.frames import Frame, current_run, event, find, log, 
 from judgebook.engine.rules.gained_abilities import abilities
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.state import queries as q
+from judgebook.engine.state.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.state.model import Game, evolve
 
 

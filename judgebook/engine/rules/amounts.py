@@ -7,7 +7,6 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
-from judgebook.engine.driver.choice import ANY_NUMBER, ChoicePoint, Option, Refused, decision
 from judgebook.engine.errors import IllegalDecision
 from judgebook.engine.language.amounts import ChooseNumber, RepeatProcess
 from judgebook.engine.language.cards import Ability
@@ -15,6 +14,7 @@ from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.quantities import TheX
 from judgebook.engine.rules.frames import Frame, log, path, pop, push, set_top
 from judgebook.engine.rules.resolve import Resolve, resolve_now
+from judgebook.engine.state.choice import ANY_NUMBER, ChoicePoint, Option, Refused, decision
 from judgebook.engine.state.model import Game, Side
 
 

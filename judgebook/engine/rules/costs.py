@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.errors import IllegalDecision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import CardPart, Cost
@@ -19,6 +18,7 @@ from judgebook.engine.rules.resolve import resolve_now
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.rules.values import statics
 from judgebook.engine.state import queries as q
+from judgebook.engine.state.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.state.model import Game, Side, evolve
 
 if TYPE_CHECKING:

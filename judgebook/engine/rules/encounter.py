@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from judgebook.engine.driver.choice import ChoicePoint
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.rules.frames import (
     Frame,
@@ -25,6 +24,7 @@ from judgebook.engine.rules.triggers import emit, record
 from judgebook.engine.rules.values import subroutines
 from judgebook.engine.rules.windows import PriorityWindow
 from judgebook.engine.state import queries as q
+from judgebook.engine.state.choice import ChoicePoint
 from judgebook.engine.state.model import Game
 from judgebook.engine.timing.structures import RUN
 

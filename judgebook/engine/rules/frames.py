@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from judgebook.engine.state.model import Game, GameEvent, Side, Step, evolve
 
 if TYPE_CHECKING:
-    from judgebook.engine.driver.choice import ChoicePoint, Option
+    from judgebook.engine.state.choice import ChoicePoint, Option
 
 
 class Frame:

@@ -19,8 +19,8 @@ from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game
 
 if TYPE_CHECKING:
-    from judgebook.engine.driver.choice import ChoicePoint, Option
     from judgebook.engine.language.cards import Ability
+    from judgebook.engine.state.choice import ChoicePoint, Option
 
 
 @dataclass(frozen=True)
@@ -155,7 +155,7 @@ class ChooseSubtypesFrame(Frame):
     instr: Any  # language.gained_abilities.ChooseSubtypes
 
     def step(self, g: Game) -> Game | ChoicePoint:
-        from judgebook.engine.driver.choice import ChoicePoint, Option, decision
+        from judgebook.engine.state.choice import ChoicePoint, Option, decision
 
         options = self.instr.options()
         return ChoicePoint(
@@ -191,8 +191,8 @@ class ChooseSubroutineFrame(Frame):
     ice: str
 
     def step(self, g: Game) -> Game | ChoicePoint:
-        from judgebook.engine.driver.choice import ChoicePoint, Option, decision
         from judgebook.engine.rules.values import subroutines
+        from judgebook.engine.state.choice import ChoicePoint, Option, decision
 
         subs = subroutines(g, self.ice)
         if not subs:
@@ -227,7 +227,7 @@ class ChooseServerFrame(Frame):
     instr: Any  # language.gained_abilities.ChooseServerReplaceSubroutines
 
     def step(self, g: Game) -> Game | ChoicePoint:
-        from judgebook.engine.driver.choice import ChoicePoint, Option, decision
+        from judgebook.engine.state.choice import ChoicePoint, Option, decision
 
         return ChoicePoint(
             self.ctx.controller,
@@ -328,7 +328,7 @@ class PreventionWindow(Frame):
     option: Any  # the reaction window's option resolving it
 
     def step(self, g: Game) -> Game | ChoicePoint:
-        from judgebook.engine.driver.choice import ChoicePoint, Option, decision
+        from judgebook.engine.state.choice import ChoicePoint, Option, decision
 
         opts = tuple(Option(decision("use", cid, ability=ab.id), f"{cid}: {ab.text or ab.id}", "sec_prevent_avoid")
                      for cid, ab in _preventions(g))

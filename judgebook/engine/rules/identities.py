@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from judgebook.engine.driver.choice import ChoicePoint, Option, decision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.rules.effects import move
 from judgebook.engine.rules.frames import Frame, event, log, path, pop, push
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.state import queries as q
+from judgebook.engine.state.choice import ChoicePoint, Option, decision
 from judgebook.engine.state.model import Game, Side, evolve
 
 WIN_SCORE = 7  # rule_game_win

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judgebook.engine.driver.choice import ChoicePoint, Option, decision
 from judgebook.engine.rules.frames import Frame, log, path, pop
+from judgebook.engine.state.choice import ChoicePoint, Option, decision
 from judgebook.engine.state.model import Game, Side, evolve
 
 

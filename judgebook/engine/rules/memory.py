@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from judgebook.engine.driver.choice import ChoicePoint, Refused, decision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.rules.procedures import ChooseServer, InstallWhere
 from judgebook.engine.state import queries as q
+from judgebook.engine.state.choice import ChoicePoint, Refused, decision
 from judgebook.engine.state.model import Game, Side
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from judgebook.engine.driver.choice import ChoicePoint, Option, decision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.rules.effects import move
 from judgebook.engine.rules.frames import (
@@ -24,6 +23,7 @@ from judgebook.engine.rules.frames import (
 from judgebook.engine.rules.resolve import resolve_now
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.state import queries as q
+from judgebook.engine.state.choice import ChoicePoint, Option, decision
 from judgebook.engine.state.fmap import FMap
 from judgebook.engine.state.model import Game
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.instructions import ChooseOne, Instruction
 from judgebook.engine.language.selectors import InZone, Matching, Selector
 from judgebook.engine.rules.checkpoint import checkpoint
 from judgebook.engine.rules.frames import Frame, log, path, pop, push, set_top
+from judgebook.engine.state.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.state.model import Game
 
 

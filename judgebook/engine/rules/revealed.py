@@ -122,8 +122,8 @@ class NameChoice(Frame):
     then: tuple[Any, ...]
 
     def step(self, g: Game) -> Any:
-        from judgebook.engine.driver.choice import ChoicePoint, Option, decision
         from judgebook.engine.rules.frames import path
+        from judgebook.engine.state.choice import ChoicePoint, Option, decision
 
         names = sorted({c.name for c in g.cards.values()}) + [OTHER_NAME]
         return ChoicePoint(

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from judgebook.engine.driver.choice import ChoicePoint, Option, decision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.rules.frames import (
     Frame,
@@ -23,6 +22,7 @@ from judgebook.engine.rules.frames import (
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.rules.windows import PriorityWindow
 from judgebook.engine.state import queries as q
+from judgebook.engine.state.choice import ChoicePoint, Option, decision
 from judgebook.engine.state.model import Game, evolve
 from judgebook.engine.timing.structures import RUN
 
@@ -210,7 +210,7 @@ class JackOutChoice(Frame):
         opts = [Option(decision("jack_out", False), "continue the run", "step_jack_out_choice")]
         refused = []
         if cannot(g, "jack_out", "runner"):
-            from judgebook.engine.driver.choice import Refused
+            from judgebook.engine.state.choice import Refused
 
             refused.append(
                 Refused(decision("jack_out", True), "jack out", "rule_cannot_precedence", "a card forbids jacking out")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import Cost
 from judgebook.engine.language.identities import may_install_faceup, remote_limit_refuses
@@ -26,6 +25,7 @@ from judgebook.engine.rules.values import (
 )
 from judgebook.engine.rules.windows import PriorityWindow, ReactionWindow, use_ability
 from judgebook.engine.state import queries as q
+from judgebook.engine.state.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.state.model import Game, Side, evolve, other
 from judgebook.engine.timing.structures import CORP_TURN, RUNNER_TURN
 

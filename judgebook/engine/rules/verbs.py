@@ -12,13 +12,13 @@ from dataclasses import dataclass, replace
 from itertools import combinations, permutations
 from typing import TYPE_CHECKING
 
-from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.rules.effects import move
 from judgebook.engine.rules.frames import Frame, event, log, path, pop, push
 from judgebook.engine.rules.resolve import resolve_now
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.state import queries as q
+from judgebook.engine.state.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.state.fmap import FMap
 from judgebook.engine.state.model import Game, Side
 

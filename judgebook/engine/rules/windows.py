@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from judgebook.engine.driver.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.language.cards import Ability
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.rules import costs
@@ -24,6 +23,7 @@ from judgebook.engine.rules.resolve import Resolve
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.rules.values import ability_active, strength, subroutines
 from judgebook.engine.state import queries as q
+from judgebook.engine.state.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.state.model import Game, Pending, Side, Use, evolve, other
 
 if TYPE_CHECKING:

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any, Literal
 from judgebook.engine.state.fmap import FMap
 
 if TYPE_CHECKING:
-    from judgebook.engine.driver.choice import ChoicePoint
     from judgebook.engine.language.cards import Ability, CardLibrary
     from judgebook.engine.language.statics import Static
     from judgebook.engine.rules.frames import Frame
+    from judgebook.engine.state.choice import ChoicePoint
 
 Side = Literal["corp", "runner"]
 SIDES: tuple[Side, Side] = ("corp", "runner")
