@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from judgebook.engine.errors import ScenarioError
+from judgebook.engine.language import families as _families  # noqa: F401  (every family registers its words)
 from judgebook.engine.language.conditions import Condition, parse_condition
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import Cost, parse_cost

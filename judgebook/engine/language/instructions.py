@@ -57,9 +57,6 @@ INSTRUCTIONS: Registry[Instruction] = Registry("instruction", MODIFIERS)
 EXTRA: dict[str, tuple[str, ...]] = {}
 
 
-_MODIFIERS_FOR = [-1]  # how many instructions INSTRUCTIONS.modifiers was computed for
-
-
 def parse_instructions(node: Any, at: At) -> tuple[Instruction, ...]:
     if node is None:
         return ()
@@ -69,9 +66,6 @@ def parse_instructions(node: Any, at: At) -> tuple[Instruction, ...]:
 
 
 def parse_instruction(node: Any, at: At) -> Instruction:
-    if len(EXTRA) != _MODIFIERS_FOR[0]:  # recomputed only when an instruction was registered since
-        _MODIFIERS_FOR[0] = len(EXTRA)
-        INSTRUCTIONS.modifiers = tuple(sorted(set(MODIFIERS) | {k for keys in EXTRA.values() for k in keys}))
     cls, arg = INSTRUCTIONS.head(node, at)
     name = cls.name  # type: ignore[attr-defined]
     mods = node if isinstance(node, dict) else {}
@@ -90,6 +84,8 @@ def parse_instruction(node: Any, at: At) -> Instruction:
 def instruction(name: str, *extra: str) -> Any:
     def add(cls: type) -> type:
         EXTRA[name] = extra
+        # a key some instruction reads may stand beside any head (which instruction reads it is checked after)
+        INSTRUCTIONS.modifiers = tuple(sorted(set(INSTRUCTIONS.modifiers) | set(extra)))
         return INSTRUCTIONS.register(name)(cls)
 
     return add
@@ -1293,13 +1289,3 @@ class ResolveSubroutine(Instruction):
         return f"resolve subroutine {self.subroutine} of {self.selector.render()}"
 
 
-# The verbs that move and rearrange cards register themselves into INSTRUCTIONS: importing them here, once
-# every construct they build on exists, makes parsing any card see them.
-from judgebook.engine.language import additional_costs as _additional_costs  # noqa: E402,F401
-from judgebook.engine.language import amounts as _amounts  # noqa: E402,F401
-from judgebook.engine.language import gained_abilities as _gained_abilities  # noqa: E402,F401
-from judgebook.engine.language import identities as _identities  # noqa: E402,F401
-from judgebook.engine.language import memory as _memory  # noqa: E402,F401
-from judgebook.engine.language import movement as _movement  # noqa: E402,F401
-from judgebook.engine.language import revealed as _revealed  # noqa: E402,F401
-from judgebook.engine.language import verbs as _verbs  # noqa: E402,F401
