@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from judgebook.engine.driver.script import replay
-from judgebook.engine.language.nrdb import load_scenario
+from judgebook.engine.scenario.load import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from judgebook.engine.errors import ScenarioError
-from judgebook.engine.language.nrdb import CardSource, card_source, load_scenario, load_with_stats
+from judgebook.engine.language.nrdb import CardSource, card_source, load_with_stats
+from judgebook.engine.scenario.load import load_scenario
 
 
 def _raw(cards_root: Path, card_id: str) -> dict:  # type: ignore[type-arg]

@@ -19,10 +19,9 @@ from judgebook.engine import IllegalDecision, advance, choices
 from judgebook.engine.driver.script import check, replay
 from judgebook.engine.driver.step import start
 from judgebook.engine.errors import EngineLimit
-from judgebook.engine.language.nrdb import load_scenario
 from judgebook.engine.rules.frames import current_encounter
 from judgebook.engine.rules.values import hand_size, strength
-from judgebook.engine.scenario.load import setup
+from judgebook.engine.scenario.load import load_scenario, setup
 from judgebook.engine.state import queries as q
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,10 +13,9 @@ import pytest
 from judgebook.engine import ChoicePoint, Game, advance, choices
 from judgebook.engine.driver.step import start
 from judgebook.engine.errors import ScenarioError
-from judgebook.engine.language.nrdb import parse_scenario
 from judgebook.engine.rules.encounter import Encounter
 from judgebook.engine.rules.run import INDEX, Run
-from judgebook.engine.scenario.load import parse, setup
+from judgebook.engine.scenario.load import parse, parse_scenario, setup
 from judgebook.engine.state.choice import decision
 from judgebook.engine.state.model import Step
 

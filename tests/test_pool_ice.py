@@ -21,7 +21,8 @@ from test_game_verbs import verbs_registered  # noqa: F401  (a fixture: the verb
 from judgebook.engine.driver.script import check, replay
 from judgebook.engine.language.cards import library_items, undefined_reason
 from judgebook.engine.language.nodes import At, node_line
-from judgebook.engine.language.nrdb import card_source, load_scenario, load_with_stats, parse_scenario, parse_with_stats
+from judgebook.engine.language.nrdb import card_source, load_with_stats, parse_with_stats
+from judgebook.engine.scenario.load import load_scenario, parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"

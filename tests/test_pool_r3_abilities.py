@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from judgebook.engine.driver.script import check, replay
-from judgebook.engine.language.nrdb import parse_scenario
+from judgebook.engine.scenario.load import parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"

@@ -16,7 +16,7 @@ from judgebook.engine.driver.script import check, replay
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.language.cards import parse_ability
 from judgebook.engine.language.nodes import At
-from judgebook.engine.language.nrdb import load_scenario
+from judgebook.engine.scenario.load import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"

@@ -10,7 +10,7 @@ from pool_scenarios import replay_named as _out
 
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.language.nodes import At
-from judgebook.engine.language.nrdb import parse_scenario
+from judgebook.engine.scenario.load import parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"

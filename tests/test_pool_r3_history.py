@@ -11,7 +11,7 @@ import pytest
 from test_game_verbs import verbs_registered  # noqa: F401  (a fixture: the verbs, registered for this module)
 
 from judgebook.engine.driver.script import check, replay
-from judgebook.engine.language.nrdb import load_scenario
+from judgebook.engine.scenario.load import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"

@@ -18,8 +18,9 @@ from judgebook.cards.compare import compare
 from judgebook.engine.driver.script import check, replay
 from judgebook.engine.language.cards import library_items
 from judgebook.engine.language.nodes import At, node_line
-from judgebook.engine.language.nrdb import card_source, load_scenario, parse_with_stats
+from judgebook.engine.language.nrdb import card_source, parse_with_stats
 from judgebook.engine.language.render import render_ability
+from judgebook.engine.scenario.load import load_scenario
 from judgebook.ingestion.nrdb import clean_html
 
 ROOT = Path(__file__).resolve().parents[1]

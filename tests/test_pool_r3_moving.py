@@ -11,7 +11,7 @@ from pool_scenarios import kinds_and_rules as _kinds
 from pool_scenarios import replay_named as _run
 
 from judgebook.engine.driver.script import check, replay
-from judgebook.engine.language.nrdb import load_scenario
+from judgebook.engine.scenario.load import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"

@@ -11,8 +11,8 @@ from pool_scenarios import replay_named as _run
 from judgebook.engine.driver.script import check, replay
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.nodes import At
-from judgebook.engine.language.nrdb import load_scenario
 from judgebook.engine.language.selectors import InZone, Matching, parse_selector
+from judgebook.engine.scenario.load import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"

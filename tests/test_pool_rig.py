@@ -18,7 +18,8 @@ from pool_slices import standard_pool_types
 from judgebook.engine.driver.script import check, replay
 from judgebook.engine.language.cards import library_items, undefined_reason
 from judgebook.engine.language.nodes import At, node_line
-from judgebook.engine.language.nrdb import card_source, load_scenario, parse_with_stats
+from judgebook.engine.language.nrdb import card_source, parse_with_stats
+from judgebook.engine.scenario.load import load_scenario
 from judgebook.engine.state import queries as q
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -16,8 +16,8 @@ from judgebook.cards.definitions import read_definitions
 from judgebook.engine import advance, choices, start
 from judgebook.engine.errors import EngineLimit
 from judgebook.engine.language.cards import CardDef
-from judgebook.engine.language.nrdb import card_source, parse_scenario
-from judgebook.engine.scenario.load import setup
+from judgebook.engine.language.nrdb import card_source
+from judgebook.engine.scenario.load import parse_scenario, setup
 
 TESTS = Path(__file__).resolve().parent
 FOLDERS = (TESTS.parent / "rules_source" / "cards" / "standard", TESTS / "fixtures" / "pool_cards")

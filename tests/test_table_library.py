@@ -11,7 +11,7 @@ import pytest
 
 from judgebook.config import card_library
 from judgebook.engine.driver.script import check, replay
-from judgebook.engine.language.nrdb import parse_scenario
+from judgebook.engine.scenario.load import parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((ROOT / "rules_source" / "scenarios").rglob("*.yaml"))

@@ -16,7 +16,7 @@ from test_web_corpus import FakeSearcher, documents, sections
 from test_web_replay import clean
 
 from judgebook.engine.driver.script import replay
-from judgebook.engine.language.nrdb import parse_scenario
+from judgebook.engine.scenario.load import parse_scenario
 from judgebook.store.corpus import Corpus
 from judgebook.web.app import create_app
 from judgebook.web.board_form import Board, Built, from_scenario, read_form, scenario_text

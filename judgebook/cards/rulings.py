@@ -11,7 +11,8 @@ from typing import Any
 
 from judgebook.engine.driver.script import check, replay
 from judgebook.engine.errors import ScenarioError
-from judgebook.engine.language.nrdb import CardSource, load_scenario
+from judgebook.engine.language.nrdb import CardSource
+from judgebook.engine.scenario.load import load_scenario
 from judgebook.engine.scenario.verdict import Verdict, verdict
 from judgebook.store.paths import project_root
 

@@ -255,7 +255,7 @@ def save(session: Session, target: str, library: Path | list[Path] | None) -> li
     from judgebook.commands.replay import LibraryError, library_for
     from judgebook.config import card_data
     from judgebook.engine.driver.script import replay
-    from judgebook.engine.language.nrdb import load_scenario
+    from judgebook.engine.scenario.load import load_scenario
 
     notes = []
     try:

@@ -216,7 +216,7 @@ def read_scenario(command: str, file: str, library: Path | list[Path] | None) ->
     `judgebook build --with` when there is any; None (the reason on stderr) when it cannot be read."""
     from judgebook.config import card_data
     from judgebook.engine.errors import ScenarioError
-    from judgebook.engine.language.nrdb import load_scenario
+    from judgebook.engine.scenario.load import load_scenario
 
     try:
         return load_scenario(file, library, card_data())

@@ -120,7 +120,7 @@ def replay_all(folder: Path, cards_root: Path | None) -> list[ScenarioRef]:
     """Replay every scenario under `folder` (each with the library `judgebook replay` gives it)."""
     # Imported lazily: the engine's drivers are needed only when citations are computed.
     from judgebook.engine.driver.script import replay
-    from judgebook.engine.language.nrdb import load_scenario
+    from judgebook.engine.scenario.load import load_scenario
 
     out = []
     for ref, path in zip(titles(folder), _files(folder), strict=True):

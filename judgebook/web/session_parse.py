@@ -19,8 +19,8 @@ from flask import current_app
 from judgebook.config import ConfigError, card_library
 from judgebook.config import card_data as configured_card_data
 from judgebook.engine.errors import ScenarioError
-from judgebook.engine.language.nrdb import parse_scenario
 from judgebook.engine.scenario import board as scenario_board
+from judgebook.engine.scenario.load import parse_scenario
 from judgebook.engine.yamlnodes import load_text
 
 MAX_STEPS = 2000          # a session cannot raise options.max_steps above the default (as an upload)

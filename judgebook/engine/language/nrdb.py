@@ -252,17 +252,3 @@ def load_with_stats(library_dir: Library, cards_source: str | Path | CardSource 
         else card_source(cards_source)
     return load_library(library_dir, names, lambda item, at, file: parse_with_stats(item, source, at, file))
 
-
-def parse_scenario(text: str, file: str | None, library: Library | None,
-                   cards_source: str | Path | CardSource | None) -> Any:
-    """`scenario.load.parse` with NetrunnerDB's statistics joined onto its card definitions."""
-    from judgebook.engine.scenario.load import parse
-
-    return parse(text, file, library, cards_source)
-
-
-def load_scenario(path: str | Path, library: Library | None,
-                  cards_source: str | Path | CardSource | None) -> Any:
-    from judgebook.engine.scenario.load import load
-
-    return load(path, library, cards_source)

@@ -231,3 +231,8 @@ def setup(sc: Scenario) -> Game:
 
     g = evolve(g, stack=(Turn(first, action + 1), ActionCompleted(first, "run")))
     return run_in_progress(g, sc.run.server, sc.run.at, sc.run.ice - 1)
+
+
+# The names the callers outside the engine use (scenario loading used to live beside the NetrunnerDB join).
+parse_scenario = parse
+load_scenario = load
