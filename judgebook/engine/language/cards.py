@@ -13,12 +13,13 @@ from judgebook.engine.language.conditions import Condition, parse_condition
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import Cost, parse_cost
 from judgebook.engine.language.events import Trigger, parse_trigger
+from judgebook.engine.language.identities import current_face
 from judgebook.engine.language.instructions import Instruction, parse_instructions
 from judgebook.engine.language.nodes import At, check_keys, node_line, want_bool, want_int, want_list, want_str
 from judgebook.engine.language.selectors import Selector, parse_selector
 from judgebook.engine.language.statics import Static, parse_static
 from judgebook.engine.language.value import Value
-from judgebook.engine.state.model import Game
+from judgebook.engine.state.model import Card, Game
 from judgebook.engine.yamlnodes import load_text
 
 SIDES = ("corp", "runner")
@@ -140,6 +141,11 @@ class CardLibrary:
 
     def card(self, name: str) -> CardDef:
         return self.cards[name]
+
+    def face(self, card: Card) -> CardDef:
+        """The definition that applies to a card now (its other face, or what it is as an agenda): asked by
+        `state/queries.py`, which so imports nothing of the language."""
+        return current_face(self.cards[card.name], card)
 
     def __contains__(self, name: object) -> bool:
         return name in self.cards

@@ -15,12 +15,9 @@ CENTRAL_ZONES = {"HQ": "corp.hand", "R&D": "corp.deck", "Archives": "corp.discar
 
 def definition(g: Game, cid: str) -> CardDef:
     card = g.cards[cid]
-    d = g.library.card(card.name)
     if card.flipped or card.as_agenda is not None:  # its other face, or a card converted to an agenda
-        from judgebook.engine.language.identities import current_face
-
-        return current_face(d, card)
-    return d
+        return g.library.face(card)
+    return g.library.card(card.name)
 
 
 def ice_zone(server: str) -> str:
