@@ -4,14 +4,12 @@ stated defaults otherwise, and checks the outcome against the scenario's `expect
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
-
 from judgebook.engine.driver.choice import ChoicePoint, Decision, Refused, decision
 from judgebook.engine.driver.step import advance, start
 from judgebook.engine.errors import EngineLimit, IllegalDecision, ScenarioError
 from judgebook.engine.scenario.board import Decision as ScriptDecision
 from judgebook.engine.scenario.load import Scenario, setup
-from judgebook.engine.state import queries as q
+from judgebook.engine.scenario.verdict import check  # noqa: F401 - the verdict's old home, still imported
 from judgebook.engine.state.model import Game, Step
 
 
@@ -200,153 +198,3 @@ def replay(sc: Scenario, stop_when_used: bool = False) -> Outcome:
             line=d.line,
         )
     return out
-
-
-def check(sc: Scenario, out: Outcome) -> list[str]:
-    """The differences between the outcome and the scenario's `expect` (empty: as expected)."""
-    exp = sc.expect
-    if exp is None:
-        return []
-    diffs: list[str] = []
-    if exp.error_rule:
-        got = out.error.rule if out.error else None
-        if got != exp.error_rule:
-            diffs.append(f"error: expected rule {exp.error_rule}, got {got} ({out.error})")
-        return diffs
-    if out.error is not None:
-        diffs.append(f"the replay stopped: {out.error}")
-    if out.limit is not None:
-        diffs.append(f"the replay stopped: {out.limit}")
-    if not out.states:
-        return diffs
-    g = out.final
-    if exp.winner is not None:
-        got_w = g.winner or "none"
-        if got_w != exp.winner:
-            diffs.append(f"winner: expected {exp.winner}, got {got_w}")
-    if exp.win_reason and g.win_reason != exp.win_reason:
-        diffs.append(f"win reason: expected {exp.win_reason}, got {g.win_reason}")
-    runs = [s for s in out.steps if s.kind == "run_ends"]
-    if exp.run:
-        ends = [e for e in _run_events(out)]
-        if not ends:
-            diffs.append("run: no run ended")
-        else:
-            last = ends[-1]
-            for key, want in exp.run:
-                if last.get(key) != want:
-                    diffs.append(f"run.{key}: expected {want}, got {last.get(key)}")
-    _ = runs
-    resolved = [f"{s.card}:{s.ability}" for s in out.steps if s.kind == "resolve"]
-    for label in exp.resolved:
-        if not any(r == label or r.startswith(label + ":") for r in resolved):
-            diffs.append(f"resolved: {label} never resolved")
-    order = [
-        next((k for k, r in enumerate(resolved) if r == lab or r.startswith(lab + ":")), -1) for lab in exp.resolved
-    ]
-    if all(o >= 0 for o in order) and order != sorted(order):
-        diffs.append(f"resolved: expected the order {list(exp.resolved)}")
-    for label in exp.not_resolved:
-        if any(r == label or r.startswith(label + ":") for r in resolved):
-            diffs.append(f"not_resolved: {label} resolved")
-    for label, where in exp.resolved_in:
-        places = [s for s in out.steps if s.kind == "resolve" and f"{s.card}:{s.ability}" in (label, f"{label}")]
-        places = places or [s for s in out.steps if s.kind == "resolve" and f"{s.card}:{s.ability}".startswith(label)]
-        if not places:
-            diffs.append(f"resolved_in: {label} never resolved")
-        elif not any(where in s.path or where == s.anchor for s in places):
-            diffs.append(f"resolved_in: {label} resolved in {' > '.join(places[0].path)}, not in {where!r}")
-    for side, fields in exp.state:
-        diffs += _state_diffs(g, side, dict(fields))
-    return diffs
-
-
-def _run_events(out: Outcome) -> list[dict[str, Any]]:
-    found = []
-    for g in out.states:
-        for fact in g.history:
-            if fact.event.name == "run_ends":
-                found.append(dict(fact.event.fields))
-    seen: list[dict[str, Any]] = []
-    for f in found:
-        if f not in seen:
-            seen.append(f)
-    return seen
-
-
-def _state_diffs(g: Game, side: str, fields: dict[str, Any]) -> list[str]:
-    if side == "cards":
-        diffs = []
-        for cid, body in fields.items():
-            card = g.cards.get(cid)
-            if card is None:
-                diffs.append(f"cards.{cid}: no such card")
-                continue
-            for key, want in body.items():
-                if key == "rezzed" and card.rezzed != want:
-                    diffs.append(f"cards.{cid}.rezzed: expected {want}, got {card.rezzed}")
-                elif key == "counters":
-                    for kind, n in want.items():
-                        if card.count(kind) != n:
-                            diffs.append(f"cards.{cid}.counters.{kind}: expected {n}, got {card.count(kind)}")
-                elif key == "zone":
-                    if _zone_word(g, cid) != want:
-                        diffs.append(f"cards.{cid}.zone: expected {want}, got {_zone_word(g, cid)}")
-                elif key == "strength":
-                    from judgebook.engine.rules.values import strength
-
-                    if strength(g, cid) != want:
-                        diffs.append(f"cards.{cid}.strength: expected {want}, got {strength(g, cid)}")
-        return diffs
-    p = g.player(side)  # type: ignore[arg-type]
-    diffs = []
-    got: Any
-    for key, want in fields.items():
-        if key in ("credits", "clicks", "tags", "bad_publicity", "core_damage"):
-            got = getattr(p, key)
-        elif key in ("hand", "deck", "discard"):
-            ids = list(g.zone(f"{side}.{key}"))
-            got = len(ids) if isinstance(want, int) else ids
-            if isinstance(want, list):
-                got = [c for c in want if c in ids] if set(want) <= set(ids) else ids
-        elif key == "installed":
-            inst = q.installed(g, side)  # type: ignore[arg-type]
-            missing = [c for c in want if c not in inst]
-            if missing:
-                diffs.append(f"{side}.installed: {missing} not installed")
-            continue
-        elif key == "trashed":
-            missing = [c for c in want if c not in g.cards or not g.cards[c].zone.endswith("discard")]
-            if missing:
-                diffs.append(f"{side}.trashed: {missing} not in a discard pile")
-            continue
-        elif key == "score":
-            from judgebook.engine.rules.values import agenda_points
-
-            got = agenda_points(g, side)  # type: ignore[arg-type]
-        elif key == "scored":
-            missing = [c for c in want if c not in g.zone(f"{side}.score")]
-            if missing:
-                diffs.append(f"{side}.scored: {missing} not in the score area")
-            continue
-        elif key == "rezzed":
-            missing = [c for c in want if not g.cards[c].rezzed]
-            if missing:
-                diffs.append(f"{side}.rezzed: {missing} not rezzed")
-            continue
-        else:
-            diffs.append(f"{side}.{key}: not checked by this engine yet")
-            continue
-        if got != want:
-            diffs.append(f"{side}.{key}: expected {want}, got {got}")
-    return diffs
-
-
-def _zone_word(g: Game, cid: str) -> str:
-    z = g.cards[cid].zone
-    if q.is_installed(g, cid):
-        return "installed"
-    for word in ("hand", "deck", "discard", "score", "identity", "play", "removed"):
-        if z.endswith(word):
-            return word
-    return z

@@ -450,8 +450,13 @@ def _expect(node: Any) -> Expect | None:
         if side == "cards":
             check_keys(fields, tuple(map(str, fields)) if isinstance(fields, dict) else (), "expect.state.cards")
             for cid, body in fields.items():
-                check_keys(body, ("counters", "strength", "zone", "rezzed"), f"expect.state.cards.{cid}")
+                check_keys(body, ("counters", "strength", "zone", "rezzed", "server", "position"),
+                           f"expect.state.cards.{cid}")
                 want_str(body, "zone", f"expect.state.cards.{cid}", None, CARD_ZONES)
+                want_str(body, "server", f"expect.state.cards.{cid}")
+                if (want_int(body, "position", f"expect.state.cards.{cid}") or 1) < 1:
+                    raise _fail("`position` counts a server's ice from the outermost (1) inward",
+                                f"expect.state.cards.{cid}.position", body, "position")
             continue
         check_keys(fields, STATE_KEYS, f"expect.state.{side}")
     error = node.get("error") or {}
