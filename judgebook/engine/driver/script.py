@@ -4,12 +4,13 @@ stated defaults otherwise, and checks the outcome against the scenario's `expect
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
 from judgebook.engine.driver.choice import ChoicePoint, Decision, Refused, decision
 from judgebook.engine.driver.step import advance, start
 from judgebook.engine.errors import EngineLimit, IllegalDecision, ScenarioError
 from judgebook.engine.scenario.board import Decision as ScriptDecision
 from judgebook.engine.scenario.load import Scenario, setup
-from judgebook.engine.scenario.verdict import check  # noqa: F401 - the verdict's old home, still imported
+from judgebook.engine.scenario.verdict import check as check  # the verdict's old home, still imported by tests
 from judgebook.engine.state.model import Game, Step
 
 

@@ -412,6 +412,9 @@ AT_KEYS = (
     "access",
 )
 CARD_ZONES = ("hand", "deck", "discard", "score", "installed", "play", "identity", "removed")
+# `expect.state.cards.<id>`: `server` the server an installed Corp card is in, `position` a piece of ice's
+# position counted from the outermost (1) inward, as `start.run.ice` counts it
+CARD_EXPECT_KEYS = ("counters", "strength", "zone", "rezzed", "server", "position")
 STATE_KEYS = (
     "credits",
     "clicks",
@@ -450,11 +453,13 @@ def _expect(node: Any) -> Expect | None:
         if side == "cards":
             check_keys(fields, tuple(map(str, fields)) if isinstance(fields, dict) else (), "expect.state.cards")
             for cid, body in fields.items():
-                check_keys(body, ("counters", "strength", "zone", "rezzed", "server", "position"),
-                           f"expect.state.cards.{cid}")
+                check_keys(body, CARD_EXPECT_KEYS, f"expect.state.cards.{cid}")
                 want_str(body, "zone", f"expect.state.cards.{cid}", None, CARD_ZONES)
-                want_str(body, "server", f"expect.state.cards.{cid}")
-                if (want_int(body, "position", f"expect.state.cards.{cid}") or 1) < 1:
+                if not isinstance(body.get("server", ""), str):
+                    raise _fail("`server` names one server (HQ, R&D, Archives or a remote's name)",
+                                f"expect.state.cards.{cid}.server", body, "server")
+                position = want_int(body, "position", f"expect.state.cards.{cid}")
+                if position is not None and position < 1:
                     raise _fail("`position` counts a server's ice from the outermost (1) inward",
                                 f"expect.state.cards.{cid}.position", body, "position")
             continue
