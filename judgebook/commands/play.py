@@ -323,7 +323,7 @@ def play_script(session: Session, out: IO[str], cite: Cite) -> None:
     """The scenario's own decisions, taken as a scripted replay takes them (a decision that does not fit the
     point lets the point's default be taken; a refused `if_able` one falls back to it), up to the last one;
     then the player goes on. Unlike a replay, it takes no default after the last decision."""
-    from judgebook.engine.driver.script import RUN_PHASES, _fits_here, as_decision  # the replay's own reading
+    from judgebook.engine.driver.session import RUN_PHASES, as_decision, fits_here  # the replay's own reading
     from judgebook.engine.errors import EngineLimit, IllegalDecision
 
     script = list(session.scenario.decisions)
@@ -331,7 +331,7 @@ def play_script(session: Session, out: IO[str], cite: Cite) -> None:
     while i < len(script) and session.game.point is not None:
         point = session.game.point
         scripted = script[i]
-        fits = _fits_here(scripted, point)
+        fits = fits_here(scripted, point)
         wanted = as_decision(scripted)
         refused = point.refusal(wanted) if fits else None
         how = "chosen"
