@@ -1,9 +1,11 @@
 """A session at the judge's table: a scenario text whose `decisions:` are the choices made so far.
 
-The server keeps nothing: every request carries the session (packed by `session_link`), and this module
-replays it to its open choice point. Decisions are taken as a scripted replay takes them (a decision
+Every request carries the session (packed by `session_link`), and this module follows it to its open choice
+point (`engine.driver.session`); the server keeps only caches: the sessions it read lately by their decision
+prefix (`PREFIXES`, at most 64), so a pick costs one step from the page before it.
+Decisions are taken as a scripted replay takes them (a decision
 where it fits, the stated default at a point it does not fit) but, unlike a scripted replay, nothing is
-assumed after the last one: the session stops at the next choice point (`replay(stop_when_used=True)`).
+assumed after the last one: the session stops at the next choice point (`stop_when_used`).
 A decision the rules refuse stops the session at the last legal state, with the rule.
 Reading the text: `session_parse`; the download: `session_download`.
 """
@@ -15,7 +17,8 @@ from typing import Any
 from flask import current_app
 
 from judgebook.engine.driver.choice import ANY_NUMBER, ChoicePoint
-from judgebook.engine.driver.script import Outcome, replay
+from judgebook.engine.driver.script import Outcome
+from judgebook.engine.driver.session import PREFIXES
 from judgebook.engine.driver.timeline import timeline as make_timeline
 from judgebook.engine.errors import ScenarioError
 from judgebook.scenario_text import PLAY_HEAD, flow, plain, read_decision
@@ -109,7 +112,9 @@ def _read(text: str, corpus: Any) -> Session:
     s.scenario = sc
     s.decisions = [decision_data(d) for d in sc.decisions]
     try:
-        out = replay(sc, stop_when_used=True)
+        # one `follow` step from the session one decision shorter when it was read lately (the page before
+        # this pick): a click costs an advance, not a replay from the start
+        out = PREFIXES.follow(_board_key(text), sc).outcome()
     except ScenarioError as exc:
         s.error = error_view(exc, corpus) | {"kind": "malformed"}
         return s
@@ -136,6 +141,15 @@ def _read(text: str, corpus: Any) -> Session:
         if g.point is not None and not g.over:
             s.point = point_view(g.point, g, corpus)
     return s
+
+
+def _board_key(text: str) -> tuple[Any, ...]:
+    """What a session's states depend on besides its decisions: the text without them, and the cards read."""
+    try:
+        board_text = rewrite(text, [], head="", expect=None)
+    except Exception:   # text the parser read but the rewrite cannot: no sharing, only itself
+        board_text = text
+    return (board_text, tuple(map(str, library())), str(card_data()), library_stamp())
 
 
 def decision_data(d: Any) -> dict[str, Any]:

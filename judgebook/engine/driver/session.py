@@ -284,17 +284,18 @@ class Prefixes:
 
     def __init__(self, cap: int = 64) -> None:
         self.cap = cap
-        self.items: OrderedDict[tuple[Hashable, tuple[ScriptDecision, ...]], Session] = OrderedDict()
+        # decisions are keyed by their repr: a decision holds YAML lists (its `using:`), which do not hash
+        self.items: OrderedDict[tuple[Hashable, tuple[str, ...]], Session] = OrderedDict()
         self.lock = threading.Lock()
 
-    def _get(self, key: tuple[Hashable, tuple[ScriptDecision, ...]]) -> Session | None:
+    def _get(self, key: tuple[Hashable, tuple[str, ...]]) -> Session | None:
         with self.lock:
             hit = self.items.get(key)
             if hit is not None:
                 self.items.move_to_end(key)
             return hit
 
-    def _put(self, key: tuple[Hashable, tuple[ScriptDecision, ...]], s: Session) -> None:
+    def _put(self, key: tuple[Hashable, tuple[str, ...]], s: Session) -> None:
         with self.lock:
             self.items[key] = s
             while len(self.items) > self.cap:
@@ -304,19 +305,20 @@ class Prefixes:
         """`sc`'s decisions followed to the open point after the last (`stop_when_used`), from the longest kept
         prefix that stopped there: one decision past a kept session costs one `follow`, not a replay."""
         script = tuple(sc.decisions)
-        hit = self._get((base, script))
+        names = tuple(map(repr, script))
+        hit = self._get((base, names))
         if hit is not None:
             return hit
         start_from: Session | None = None
         for n in (len(script) - 1, len(script) - 2):
             if n < 0:
                 break
-            prev = self._get((base, script[:n]))
+            prev = self._get((base, names[:n]))
             if prev is not None and prev.ended == "decisions used":
                 start_from = replace(prev, scenario=sc)
                 break
         s = (start_from or Session.begin(sc)).follow(script, stop_when_used=True)
-        self._put((base, script), s)
+        self._put((base, names), s)
         return s
 
 
