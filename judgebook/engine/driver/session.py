@@ -99,7 +99,7 @@ class Session:
     marks: tuple[int, ...] = ()     # len(steps) after each state
     used: tuple[int, ...] = ()      # scripted decisions used when each state was reached
     script: tuple[ScriptDecision, ...] = ()   # the decisions followed so far (the first `used[-1]` taken)
-    taken: tuple[Decision | None, ...] = ()   # the decision that led to each state after the first
+    taken: tuple[Decision, ...] = ()   # the decision that led to each state after the first
     unchosen: int = 0               # advances in a row with no scripted decision
     waiting: Refused | None = None  # the last refusal of the next scripted decision at a point it fitted
     ended: str = ""
