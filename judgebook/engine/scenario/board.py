@@ -338,6 +338,12 @@ def start_of(node: Any, corp: PlayerSpec) -> Start:
 # --- decisions and expectations ---------------------------------------------
 
 
+def read_decisions(node: Any) -> tuple[Decision, ...]:
+    """A `decisions:` list (YAML nodes with lines), checked as a scenario file's: what the edges that turn
+    text into decisions (the table's link, `judgebook play`'s commands) read with."""
+    return _decisions(node)
+
+
 def _decisions(node: Any) -> tuple[Decision, ...]:
     if node is None:
         return ()
