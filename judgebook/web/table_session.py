@@ -26,7 +26,15 @@ from judgebook.scenario_text import with_decisions as rewrite
 from judgebook.store.citations import rule_ref, timeline_data
 from judgebook.web.board_view import BoardView, Changes, board, changes, step_boards
 from judgebook.web.routes_replay import error_view
-from judgebook.web.session_parse import SESSION_FILE, Recent, card_data, library, library_stamp, parse_text
+from judgebook.web.session_parse import (
+    SESSION_FILE,
+    Recent,
+    card_data,
+    library,
+    library_stamp,
+    parse_text,
+    split_decisions,
+)
 
 TABLE_HEAD = "# the decisions taken at the judge's table (judgebook /replay/play)\n"
 EXPECT_HEAD = ("# expect: where a scripted replay of these decisions ends (`judgebook replay --check` checks it);\n"
@@ -145,11 +153,8 @@ def _read(text: str, corpus: Any) -> Session:
 
 def _board_key(text: str) -> tuple[Any, ...]:
     """What a session's states depend on besides its decisions: the text without them, and the cards read."""
-    try:
-        board_text = rewrite(text, [], head="", expect=None)
-    except Exception:   # text the parser read but the rewrite cannot: no sharing, only itself
-        board_text = text
-    return (board_text, tuple(map(str, library())), str(card_data()), library_stamp())
+    parts = split_decisions(text)       # a line scan, not a YAML load; None: no sharing, the text is its key
+    return (parts[0] if parts is not None else text, tuple(map(str, library())), str(card_data()), library_stamp())
 
 
 def decision_data(d: Any) -> dict[str, Any]:
