@@ -154,7 +154,10 @@ def _read(text: str, corpus: Any) -> Session:
 def _board_key(text: str) -> tuple[Any, ...]:
     """What a session's states depend on besides its decisions: the text without them, and the cards read."""
     parts = split_decisions(text)       # a line scan, not a YAML load; None: no sharing, the text is its key
-    return (parts[0] if parts is not None else text, tuple(map(str, library())), str(card_data()), library_stamp())
+    # the board part keeps a blank line for each line of the decisions block: without them it is the same
+    # board one decision later
+    board_text = "\n".join(line for line in parts[0].splitlines() if line.strip()) if parts is not None else text
+    return (board_text, tuple(map(str, library())), str(card_data()), library_stamp())
 
 
 def decision_data(d: Any) -> dict[str, Any]:
