@@ -153,10 +153,12 @@ def _read(text: str, corpus: Any) -> Session:
 
 def _board_key(text: str) -> tuple[Any, ...]:
     """What a session's states depend on besides its decisions: the text without them, and the cards read."""
-    parts = split_decisions(text)       # a line scan, not a YAML load; None: no sharing, the text is its key
-    # the board part keeps a blank line for each line of the decisions block: without them it is the same
-    # board one decision later
-    board_text = "\n".join(line for line in parts[0].splitlines() if line.strip()) if parts is not None else text
+    parts = split_decisions(text)       # a line scan, not a YAML load; None: no decisions block, all is board
+    # the board part keeps a blank line for each line of the decisions block, and each rewrite puts its own
+    # comment lines above it: without them it is the same board one decision later (comments change no state;
+    # a block scalar's line starting with `#` is dropped from the key too, a collision only of display text)
+    lines = (parts[0] if parts is not None else text).splitlines()
+    board_text = "\n".join(line for line in lines if line.strip() and not line.lstrip().startswith("#"))
     return (board_text, tuple(map(str, library())), str(card_data()), library_stamp())
 
 
