@@ -15,6 +15,13 @@ folder) is rendered as many times. One warm-up round first; the figures are over
 Each request's CPU time (the serving thread's) is reported beside its wall time: on a busy machine the wall
 time grows with the load, the CPU time hardly. Goal (issue 10): a choice (pick + page) under 50 ms at p95.
 
+Figures (2026-11-28, the session driver: a pick follows on from the session a decision shorter, kept by
+prefix; before/after in one run, card-nebula_talent_management_making_stars-2.yaml, 55 choices x 3 rounds, load
+4.5-4.7 on 2 CPUs), CPU ms median/p95:
+    choice (pick + page), before   77.7 / 129.6      after   52.9 / 90.8
+    scripted replay page, before   89.7 / 112.5      after   77.3 / 109.2
+What is left of a choice is the page: the timeline of every step and the boards, rendered again.
+
 Figures (2026-11-25, 547 Standard definitions, ~340 shipped scenarios; largest: standard/
 card-sisyphus_protocol-1.yaml, 36 choices x 5 rounds, card data, load 1.5 on 2 CPUs), ms median/p95/max:
     choice (pick + page)   wall 17.5 / 25.8 / 80.3    CPU 17.3 / 24.4 / 78.9    goal met
