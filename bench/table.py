@@ -6,13 +6,21 @@ scripted replay page of the same scenario, in the same run.
 The scenario (default: the shipped scenario whose scripted replay has the most choice points) is played
 at the table from an empty decision list, taking at every choice point the option its scripted replay
 took (found once, before timing, by advancing each option and comparing the states). A choice is two
-requests through the Flask test client, each timed whole: the pick (`?s=..&pick=N`: unpack, replay to
-the open point, append the option, pack, 303) and the page it leads to (unpack, replay, choices,
-render); the session the page reads is the one the next pick reads again (a small cache serves it, none
-is kept across rounds). The scripted replay page (`/replay/NAME`, or an upload for a scenario outside the listed
+requests through the Flask test client, each timed whole: the pick (`?s=..&pick=N`: unpack, the session
+to the open point, append the option, pack, 303) and the page it leads to (unpack, the session one
+`follow` step on from the one the pick read, choices, render); the session the page reads is the one the
+next pick reads again (small caches serve it, by text and by decision prefix; none is kept across rounds).
+The scripted replay page (`/replay/NAME`, or an upload for a scenario outside the listed
 folder) is rendered as many times. One warm-up round first; the figures are over the timed rounds.
 Each request's CPU time (the serving thread's) is reported beside its wall time: on a busy machine the wall
 time grows with the load, the CPU time hardly. Goal (issue 10): a choice (pick + page) under 50 ms at p95.
+
+Figures (2026-11-28, the session driver: a pick follows on from the session a decision shorter, kept by
+prefix; before/after in one run, card-nebula_talent_management_making_stars-2.yaml, 55 choices x 3 rounds, load
+4.5-4.7 on 2 CPUs), CPU ms median/p95:
+    choice (pick + page), before   77.7 / 129.6      after   52.9 / 90.8
+    scripted replay page, before   89.7 / 112.5      after   77.3 / 109.2
+What is left of a choice is the page: the timeline of every step and the boards, rendered again.
 
 Figures (2026-11-25, 547 Standard definitions, ~340 shipped scenarios; largest: standard/
 card-sisyphus_protocol-1.yaml, 36 choices x 5 rounds, card data, load 1.5 on 2 CPUs), ms median/p95/max:
@@ -115,6 +123,10 @@ def main() -> int:
     from judgebook.web.searching import IndexSearcher
     from judgebook.web.session_link import pack
     from judgebook.web.table_session import RECENT
+    try:    # the sessions kept by decision prefix (absent before the session driver): none across rounds either
+        from judgebook.engine.driver.session import PREFIXES
+    except ImportError:
+        PREFIXES = None
 
     cards = args.cards if args.cards and (args.cards / "v2" / "cards").is_dir() else None
     corpus = Corpus.load(args.index) if args.index else Corpus([], [])
@@ -152,6 +164,8 @@ def main() -> int:
         # every session of a walk is new to the server, as a judge's would be: nothing cached from a round
         # before (within the walk, a pick reads the session its page just read: that is the cache's use)
         RECENT.items.clear()
+        if PREFIXES is not None:
+            PREFIXES.items.clear()
         pick_ms, page_ms = [], []
         url = "/replay/play?s=" + pack(with_decisions(text, []))
         for n in picks:

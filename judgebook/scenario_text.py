@@ -15,11 +15,11 @@ def read_decision(node: dict[str, Any]) -> Any:
     errors (ScenarioError naming the key)."""
     import yaml
 
-    from judgebook.engine.driver.script import as_decision
+    from judgebook.engine.driver.session import as_decision
     from judgebook.engine.scenario import board
     from judgebook.engine.yamlnodes import load_text
 
-    parsed = board._decisions(load_text(yaml.safe_dump([node]), "<input>"))
+    parsed = board.read_decisions(load_text(yaml.safe_dump([node]), "<input>"))
     return as_decision(parsed[0])
 
 

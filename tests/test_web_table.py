@@ -425,3 +425,26 @@ def test_the_replay_page_offers_to_reopen_a_downloaded_session(client):
     assert re.search(r'<form class="rp-form" action="/replay/play" method="post" enctype="multipart/form-data">',
                      form)
     assert 'type="file"' in form and '<textarea id="tb-text" name="scenario"' in form
+
+
+def test_a_pick_follows_on_from_the_session_before_it_not_from_the_start(client, monkeypatch):
+    # the table keeps the sessions it read by decision prefix: after the first page, no pick starts the game again
+    from judgebook.engine.driver import session as driver
+    from judgebook.web.table_session import RECENT
+
+    RECENT.items.clear()
+    driver.PREFIXES.items.clear()
+    begun = []
+    original = driver.Session.begin.__func__
+
+    def counted(cls, sc):
+        begun.append(sc.title)
+        return original(cls, sc)
+
+    monkeypatch.setattr(driver.Session, "begin", classmethod(counted))
+    html = page(client, fresh(FEMME.read_text(encoding="utf-8")))
+    assert len(begun) == 1
+    for d in ["{pass: runner}", "{pass: corp}", "{action: run, server: HQ}", "{pass: runner}", "{pass: corp}"]:
+        html = take(client, html, d)
+    assert len(begun) == 1, begun
+    assert decisions_of(html)[-1] == "{pass: corp}"

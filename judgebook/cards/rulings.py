@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from judgebook.engine.driver.script import check, replay
+from judgebook.engine.driver.script import replay
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.language.nrdb import CardSource
 from judgebook.engine.scenario.load import load_scenario
-from judgebook.engine.scenario.verdict import Verdict, verdict
+from judgebook.engine.scenario.verdict import Verdict, check, verdict
 from judgebook.store.paths import project_root
 
 SOURCE = re.compile(r"NetrunnerDB ruling: ([a-z0-9_]+), (\d{4}-\d\d-\d\d), (NSG-verified|not NSG-verified)")

@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING, Any
 from judgebook.scenario_text import flow, plain, with_decisions
 
 if TYPE_CHECKING:
-    from judgebook.engine.driver.choice import ChoicePoint, Decision
+    from judgebook.engine.state.choice import ChoicePoint, Decision
     from judgebook.engine.scenario.load import Scenario
     from judgebook.engine.state.model import Game, Step
 
@@ -146,7 +146,7 @@ class Session:
 
 
 def option_decision(point: ChoicePoint, cmd: Command) -> Decision:
-    from judgebook.engine.driver.choice import ANY_NUMBER
+    from judgebook.engine.state.choice import ANY_NUMBER
 
     if not 1 <= cmd.number <= len(point.options):
         raise CommandError(f"no option {cmd.number}: choose 1 to {len(point.options)}")
@@ -320,64 +320,32 @@ def run(args: argparse.Namespace, stdin: IO[str] | None = None, stdout: IO[str] 
 
 
 def play_script(session: Session, out: IO[str], cite: Cite) -> None:
-    """The scenario's own decisions, taken as a scripted replay takes them (a decision that does not fit the
-    point lets the point's default be taken; a refused `if_able` one falls back to it), up to the last one;
-    then the player goes on. Unlike a replay, it takes no default after the last decision."""
-    from judgebook.engine.driver.script import RUN_PHASES, _fits_here, as_decision  # the replay's own reading
-    from judgebook.engine.errors import EngineLimit, IllegalDecision
+    """The scenario's own decisions, taken as a scripted replay takes them (the engine session's `follow`, which
+    holds the policy), up to the last one; then the player goes on. Unlike a replay, it takes no default after
+    the last decision. Each step taken is the player's session's own (undoable)."""
+    from judgebook.engine.driver.session import Session as Driver
 
-    script = list(session.scenario.decisions)
-    i = 0
-    while i < len(script) and session.game.point is not None:
-        point = session.game.point
-        scripted = script[i]
-        fits = _fits_here(scripted, point)
-        wanted = as_decision(scripted)
-        refused = point.refusal(wanted) if fits else None
+    script = tuple(session.scenario.decisions)
+    followed = Driver(session.scenario, (session.game,), (), (0,), (0,)).follow(script, stop_when_used=True)
+    for k, chosen in enumerate(followed.taken):
+        steps = followed.steps[followed.marks[k]:followed.marks[k + 1]]
+        for s in steps:
+            if s.kind == "not_able":      # if_able: the reason, then the default
+                out.write(f"script: {s.text} (rule {cite(s.anchor)})\n")
+        moved = tuple(s for s in steps if s.kind != "not_able")
+        before = followed.states[k]
         how = "chosen"
-        if fits and point.find(wanted) is not None:
-            chosen = wanted
-            i += 1
-        elif refused is not None and not refused.later and not scripted.get("if_able"):
-            print(f"script: decision {scripted.describe()} (line {scripted.line}) is refused: {refused.reason} "
-                  f"(rule {cite(refused.rule)}); go on by hand", file=sys.stderr)
-            return
-        elif point.default is None or not point.options:
-            print(f"script: decision {scripted.describe()} (line {scripted.line}) fits no choice point; "
-                  "go on by hand", file=sys.stderr)
-            return
-        else:
-            if refused is not None and not refused.later:     # if_able: the reason, then the default
-                out.write(f"script: {flow(wanted)} is not possible: {refused.reason} (rule {cite(refused.rule)}); "
-                          "the default is taken\n")
-                i += 1
-            chosen = point.options[point.default].decision
-            how = "only" if len(point.options) == 1 else "assumed"
-        try:
-            steps = session.take(chosen, how)
-        except (IllegalDecision, EngineLimit) as exc:
-            print(f"script: {exc}; go on by hand", file=sys.stderr)
-            return
+        if followed.used[k + 1] == followed.used[k] or len(moved) < len(steps):    # no scripted decision taken
+            how = "only" if before.point is not None and len(before.point.options) == 1 else "assumed"
+        session.taken.append((before, chosen))
+        session.game = followed.states[k + 1]
         out.write(f"script: {flow(chosen)}\n" if how == "chosen" else f"script, {how}: {flow(chosen)}\n")
-        out.write(render_steps(steps, cite))
-        late = _too_late(script[i], steps, RUN_PHASES) if i < len(script) else None
-        if late is not None:
-            print(f"script: decision {script[i].describe()} (line {script[i].line}): {late[0]} (rule "
-                  f"{cite(late[1])}); go on by hand", file=sys.stderr)
-            return
-    out.write(f"script: {i} of {len(script)} decision(s) played\n")
-
-
-def _too_late(next_up: Any, steps: tuple[Step, ...], run_phases: tuple[str, ...]) -> tuple[str, str] | None:
-    """The next scripted decision can no longer come, as the scripted replay judges it: an action after the
-    action phase ended, or a decision for a point of a run that has ended."""
-    ended = next((s.player for s in steps if s.kind == "action_phase_ends"), None)
-    if next_up.kind == "action" and ended is not None and (next_up.player or ended) == ended:
-        return f"the {ended} has no [click] left, so the action phase ends", f"step_{ended}_turn_action"
-    if next_up.get("at") in run_phases and any(s.kind == "run_ends" for s in steps):
-        return "it waits for a point of the run, but the run ended: its priority windows closed", \
-            "rule_run_ends_close_paws"
-    return None
+        out.write(render_steps(moved, cite))
+    failed = followed.error or followed.limit
+    if failed is not None:
+        print(f"script: {failed} (rule {cite(failed.rule)}); go on by hand", file=sys.stderr)
+        return
+    out.write(f"script: {followed.used[-1]} of {len(script)} decision(s) played\n")
 
 
 def loop(session: Session, stdin: IO[str], out: IO[str], cite: Cite, library: Path | list[Path] | None) -> int:

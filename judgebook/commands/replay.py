@@ -230,8 +230,9 @@ def read_scenario(command: str, file: str, library: Path | list[Path] | None) ->
 
 
 def _replay(args: argparse.Namespace, file: str, library: Path | list[Path] | None, corpus: Any) -> Result:
-    from judgebook.engine.driver.script import check, replay
+    from judgebook.engine.driver.script import replay
     from judgebook.engine.errors import IllegalDecision, ScenarioError
+    from judgebook.engine.scenario.verdict import check
 
     scenario = read_scenario("replay", file, library)
     if scenario is None:

@@ -21,10 +21,11 @@ import yaml
 from flask import Blueprint, abort, current_app, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from judgebook.engine.driver.script import check, replay
+from judgebook.engine.driver.script import replay
 from judgebook.engine.driver.timeline import timeline as make_timeline
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.scenario.load import parse
+from judgebook.engine.scenario.verdict import check
 from judgebook.engine.timing.structures import FORCED_ENCOUNTER, STRUCTURES
 from judgebook.engine.yamlnodes import load_text
 from judgebook.scenario_text import with_decisions

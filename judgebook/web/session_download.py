@@ -7,8 +7,9 @@ from typing import Any
 
 import yaml
 
-from judgebook.engine.driver.script import Outcome, check, replay
+from judgebook.engine.driver.script import Outcome, replay
 from judgebook.engine.errors import ScenarioError
+from judgebook.engine.scenario.verdict import check
 from judgebook.engine.state import queries as q
 from judgebook.scenario_text import plain
 from judgebook.web.session_parse import parse_text

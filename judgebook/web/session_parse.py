@@ -105,7 +105,7 @@ def _parse_in_parts(text: str, file: str) -> Any:
         node = load_text(decisions, file)
         if not isinstance(node, dict) or list(node) != ["decisions"]:
             return None
-        return dataclasses.replace(sc, decisions=scenario_board._decisions(node["decisions"]))
+        return dataclasses.replace(sc, decisions=scenario_board.read_decisions(node["decisions"]))
     except ScenarioError:
         return None
 

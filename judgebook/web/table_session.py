@@ -1,9 +1,11 @@
 """A session at the judge's table: a scenario text whose `decisions:` are the choices made so far.
 
-The server keeps nothing: every request carries the session (packed by `session_link`), and this module
-replays it to its open choice point. Decisions are taken as a scripted replay takes them (a decision
+Every request carries the session (packed by `session_link`), and this module follows it to its open choice
+point (`engine.driver.session`); the server keeps only caches: the sessions it read lately by their decision
+prefix (`PREFIXES`, at most 64), so a pick costs one step from the page before it.
+Decisions are taken as a scripted replay takes them (a decision
 where it fits, the stated default at a point it does not fit) but, unlike a scripted replay, nothing is
-assumed after the last one: the session stops at the next choice point (`replay(stop_when_used=True)`).
+assumed after the last one: the session stops at the next choice point (`stop_when_used`).
 A decision the rules refuse stops the session at the last legal state, with the rule.
 Reading the text: `session_parse`; the download: `session_download`.
 """
@@ -14,8 +16,9 @@ from typing import Any
 
 from flask import current_app
 
-from judgebook.engine.driver.choice import ANY_NUMBER, ChoicePoint
-from judgebook.engine.driver.script import Outcome, replay
+from judgebook.engine.state.choice import ANY_NUMBER, ChoicePoint
+from judgebook.engine.driver.script import Outcome
+from judgebook.engine.driver.session import PREFIXES
 from judgebook.engine.driver.timeline import timeline as make_timeline
 from judgebook.engine.errors import ScenarioError
 from judgebook.scenario_text import PLAY_HEAD, flow, plain, read_decision
@@ -23,7 +26,15 @@ from judgebook.scenario_text import with_decisions as rewrite
 from judgebook.store.citations import rule_ref, timeline_data
 from judgebook.web.board_view import BoardView, Changes, board, changes, step_boards
 from judgebook.web.routes_replay import error_view
-from judgebook.web.session_parse import SESSION_FILE, Recent, card_data, library, library_stamp, parse_text
+from judgebook.web.session_parse import (
+    SESSION_FILE,
+    Recent,
+    card_data,
+    library,
+    library_stamp,
+    parse_text,
+    split_decisions,
+)
 
 TABLE_HEAD = "# the decisions taken at the judge's table (judgebook /replay/play)\n"
 EXPECT_HEAD = ("# expect: where a scripted replay of these decisions ends (`judgebook replay --check` checks it);\n"
@@ -109,7 +120,9 @@ def _read(text: str, corpus: Any) -> Session:
     s.scenario = sc
     s.decisions = [decision_data(d) for d in sc.decisions]
     try:
-        out = replay(sc, stop_when_used=True)
+        # one `follow` step from the session one decision shorter when it was read lately (the page before
+        # this pick): a click costs an advance, not a replay from the start
+        out = PREFIXES.follow(_board_key(text), sc).outcome()
     except ScenarioError as exc:
         s.error = error_view(exc, corpus) | {"kind": "malformed"}
         return s
@@ -136,6 +149,17 @@ def _read(text: str, corpus: Any) -> Session:
         if g.point is not None and not g.over:
             s.point = point_view(g.point, g, corpus)
     return s
+
+
+def _board_key(text: str) -> tuple[Any, ...]:
+    """What a session's states depend on besides its decisions: the text without them, and the cards read."""
+    parts = split_decisions(text)       # a line scan, not a YAML load; None: no decisions block, all is board
+    # the board part keeps a blank line for each line of the decisions block, and each rewrite puts its own
+    # comment lines above it: without them it is the same board one decision later (comments change no state;
+    # a block scalar's line starting with `#` is dropped from the key too, a collision only of display text)
+    lines = (parts[0] if parts is not None else text).splitlines()
+    board_text = "\n".join(line for line in lines if line.strip() and not line.lstrip().startswith("#"))
+    return (board_text, tuple(map(str, library())), str(card_data()), library_stamp())
 
 
 def decision_data(d: Any) -> dict[str, Any]:

@@ -338,6 +338,12 @@ def start_of(node: Any, corp: PlayerSpec) -> Start:
 # --- decisions and expectations ---------------------------------------------
 
 
+def read_decisions(node: Any) -> tuple[Decision, ...]:
+    """A `decisions:` list (YAML nodes with lines), checked as a scenario file's: what the edges that turn
+    text into decisions (the table's link, `judgebook play`'s commands) read with."""
+    return _decisions(node)
+
+
 def _decisions(node: Any) -> tuple[Decision, ...]:
     if node is None:
         return ()
@@ -412,6 +418,9 @@ AT_KEYS = (
     "access",
 )
 CARD_ZONES = ("hand", "deck", "discard", "score", "installed", "play", "identity", "removed")
+# `expect.state.cards.<id>`: `server` the server an installed Corp card is in, `position` a piece of ice's
+# position counted from the outermost (1) inward, as `start.run.ice` counts it
+CARD_EXPECT_KEYS = ("counters", "strength", "zone", "rezzed", "server", "position")
 STATE_KEYS = (
     "credits",
     "clicks",
@@ -450,8 +459,15 @@ def _expect(node: Any) -> Expect | None:
         if side == "cards":
             check_keys(fields, tuple(map(str, fields)) if isinstance(fields, dict) else (), "expect.state.cards")
             for cid, body in fields.items():
-                check_keys(body, ("counters", "strength", "zone", "rezzed"), f"expect.state.cards.{cid}")
+                check_keys(body, CARD_EXPECT_KEYS, f"expect.state.cards.{cid}")
                 want_str(body, "zone", f"expect.state.cards.{cid}", None, CARD_ZONES)
+                if not isinstance(body.get("server", ""), str):
+                    raise _fail("`server` names one server (HQ, R&D, Archives or a remote's name)",
+                                f"expect.state.cards.{cid}.server", body, "server")
+                position = want_int(body, "position", f"expect.state.cards.{cid}")
+                if position is not None and position < 1:
+                    raise _fail("`position` counts a server's ice from the outermost (1) inward",
+                                f"expect.state.cards.{cid}.position", body, "position")
             continue
         check_keys(fields, STATE_KEYS, f"expect.state.{side}")
     error = node.get("error") or {}
