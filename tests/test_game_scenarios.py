@@ -17,8 +17,8 @@ SCENARIOS = sorted(SCENARIO_DIR.glob("*.yaml"))
 
 
 def test_all_worked_examples_are_here():
-    # 72 worked examples before the engine rebuild, and 7 more from CR 26.03's examples (cr26-examples.toml).
-    assert len(SCENARIOS) == 79
+    # 72 worked examples before the engine rebuild, and 9 more from CR 26.03's examples (cr26-examples.toml).
+    assert len(SCENARIOS) == 81
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
