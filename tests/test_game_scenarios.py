@@ -17,15 +17,19 @@ SCENARIOS = sorted(SCENARIO_DIR.glob("*.yaml"))
 
 
 def test_all_worked_examples_are_here():
-    # 72 worked examples: `ls rules_source/scenarios/*.yaml | wc -l` before the engine rebuild.
-    assert len(SCENARIOS) == 72
+    # 72 worked examples before the engine rebuild, and 9 more from CR 26.03's examples (cr26-examples.toml).
+    assert len(SCENARIOS) == 81
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_replays_to_documented_outcome(path):
     sc = load(path)
     out = replay(sc)
-    assert check(sc, out) == []
+    if sc.mismatch is not None:
+        # a CR example the engine is known to get wrong: it must still miss (a stale mark fails)
+        assert sc.mismatch.wrong == "engine" and check(sc, out) != []
+    else:
+        assert check(sc, out) == []
     again = replay(sc)
     assert [(s.kind, s.anchor, s.how) for s in again.steps] == [(s.kind, s.anchor, s.how) for s in out.steps]
     assert again.states == out.states
