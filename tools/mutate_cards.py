@@ -60,6 +60,11 @@ ZONES_TO = ("hand", "deck", "discard", "removed", "score", "top", "bottom")
 SERVER_KEYS = ("server", "run", "run_on", "protecting", "install_on", "in_server", "into", "where")
 
 
+def set_cards_root(path: Path) -> None:
+    global CARDS_ROOT
+    CARDS_ROOT = path.resolve()
+
+
 @dataclass
 class Mutant:
     card: str
@@ -297,7 +302,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=20, help="the sample's and --limit's seed")
     ap.add_argument("--limit", type=int, help="at most N mutants per card (drawn with the seed)")
     ap.add_argument("--json", action="store_true", help="the report as JSON")
+    ap.add_argument("--cards-root", type=Path, help=f"the netrunner-cards-json checkout (default {CARDS_ROOT})")
     args = ap.parse_args(argv)
+    if args.cards_root is not None:
+        set_cards_root(args.cards_root)
     if not CARDS_ROOT.is_dir():
         print(f"mutate_cards: no NetrunnerDB checkout at {CARDS_ROOT}", file=sys.stderr)
         return 2
