@@ -1,0 +1,27 @@
+"""The second reading of the pool's definitions (issue 20): each card fixed has a scenario written from its printed
+text or a ruling that failed on the definition before the fix and replays to its `expect` now; a card marked
+partial keeps a scenario whose known mismatch is still the engine's (it goes stale when the engine is fixed)."""
+from __future__ import annotations
+
+import pytest
+
+from judgebook.engine.driver.script import check
+from pool_scenarios import LIBRARY, replay_named
+
+FIXED = ["card-stegodon_mk_iv-3", "card-stavka-1", "card-drafter-1", "card-eminent_domain-1",
+         "card-business_as_usual-1"]
+
+
+@pytest.mark.parametrize("name", FIXED)
+def test_a_fixed_card_replays_to_its_printed_outcome(name, cards_root):
+    from judgebook.engine.language.nrdb import load_scenario
+    from pool_scenarios import SCENARIOS
+
+    sc = load_scenario(SCENARIOS / f"{name}.yaml", LIBRARY, cards_root)
+    assert check(sc, replay_named(name, cards_root)) == []
+
+
+def test_rene_loup_arcemont_still_pays_out_on_a_second_trash(cards_root):
+    # Partial: the printed text gives 4 credits and 1 card (only the first trash pays out); the engine pays twice.
+    out = replay_named("card-rene_loup_arcemont_party_animal-1", cards_root)
+    assert (out.final.runner.credits, len(out.final.zone("runner.hand"))) == (5, 2)
