@@ -105,8 +105,9 @@ def _edits(node: Any, path: str = "") -> Iterator[tuple[str, str, str, Any]]:
             yield "may", here, "drop optional (may → must)", ("drop", key)
         elif key == "if_able":
             yield "if_able", here, "drop if_able", ("drop", key)
-        elif key == "up_to":
-            yield "up_to", here, "drop up_to (up to → exactly)", ("drop", key)
+        elif isinstance(value, dict) and list(value) == ["up_to"] and isinstance(value["up_to"], int):
+            yield "up_to", here, f"{key}: up to {value['up_to']} → exactly {value['up_to']}", \
+                ("set", key, value["up_to"])
         elif key == "once_per":
             yield "once", here, "drop the once-per limit", ("drop", key)
             if isinstance(value, str):
