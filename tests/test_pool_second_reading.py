@@ -25,3 +25,22 @@ def test_rene_loup_arcemont_still_pays_out_on_a_second_trash(cards_root):
     # Partial: the printed text gives 4 credits and 1 card (only the first trash pays out); the engine pays twice.
     out = replay_named("card-rene_loup_arcemont_party_animal-1", cards_root)
     assert (out.final.runner.credits, len(out.final.zone("runner.hand"))) == (5, 2)
+
+
+def test_the_reading_log_names_defined_cards_and_settles_each_defect():
+    import re
+    import tomllib
+
+    from pool_scenarios import ROOT
+
+    log = tomllib.loads((ROOT / "rules_source" / "cards" / "READING.toml").read_text("utf-8"))["card"]
+    ids = {p.stem for p in LIBRARY.glob("*.yaml")}
+    commits = re.compile(r"[0-9a-f]{7,40}")
+    for row in log:
+        assert row["id"] in ids and row["result"] in ("exact", "minor", "wrong", "undefined"), row
+        for d in row.get("defect", []):
+            assert d["status"] in ("fixed", "partial", "open") and d["what"].strip(), row
+            assert d["status"] == "open" or commits.fullmatch(d["commit"]), row
+            if d["status"] == "partial":
+                assert "partial:" in (LIBRARY / f"{row['id']}.yaml").read_text("utf-8"), row
+    assert len({row["id"] for row in log}) == len(log)
