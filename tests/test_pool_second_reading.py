@@ -4,9 +4,9 @@ partial keeps a scenario whose known mismatch is still the engine's (it goes sta
 from __future__ import annotations
 
 import pytest
+from pool_scenarios import LIBRARY, replay_named
 
 from judgebook.engine.driver.script import check
-from pool_scenarios import LIBRARY, replay_named
 
 FIXED = ["card-stegodon_mk_iv-3", "card-stavka-1", "card-drafter-1", "card-eminent_domain-1",
          "card-business_as_usual-1"]
@@ -14,8 +14,9 @@ FIXED = ["card-stegodon_mk_iv-3", "card-stavka-1", "card-drafter-1", "card-emine
 
 @pytest.mark.parametrize("name", FIXED)
 def test_a_fixed_card_replays_to_its_printed_outcome(name, cards_root):
-    from judgebook.engine.language.nrdb import load_scenario
     from pool_scenarios import SCENARIOS
+
+    from judgebook.engine.language.nrdb import load_scenario
 
     sc = load_scenario(SCENARIOS / f"{name}.yaml", LIBRARY, cards_root)
     assert check(sc, replay_named(name, cards_root)) == []
