@@ -21,6 +21,7 @@ import argparse
 import copy
 import json
 import random
+import re
 import sys
 import time
 from collections import Counter, defaultdict
@@ -166,8 +167,10 @@ def mutants_of(node: Any) -> Iterator[tuple[str, str, str, Any]]:
 
 
 def scenarios_naming(name: str, texts: dict[Path, str]) -> list[Path]:
-    needles = (f" {name}", f"[{name}", f"{{{name}", f'"{name}', f"'{name}", f":{name}")
-    return [p for p, text in texts.items() if any(n in text for n in needles)]
+    """The scenarios that name the card: its whole title, not a word of a longer one ("Extract" is not named by
+    "Ob Superheavy Logistics: Extract. Export. Excel.")."""
+    title = re.compile(r"(?<![\w.:-])" + re.escape(name) + r"(?![\w.:-])")
+    return [p for p, text in texts.items() if title.search(text)]
 
 
 def verdict(path: Path) -> str:
