@@ -67,7 +67,7 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (len(defined), len(partial), len(undefined)) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-# Issue 20: the "break up to N" breakers and the hosted-not-installed cards (Matryoshka, Madani, Asmund Pudlat) marked partial
+# Issue 20: the "break up to N" breakers and the hosted-not-installed cards marked partial
 DEFINED, PARTIAL, UNDEFINED = 149, 18, 5
 
 
