@@ -40,8 +40,7 @@ def by_change(report, change):
 
 
 def test_the_scenarios_naming_the_card_are_replayed(stegodon):
-    assert stegodon.scenarios == ["card-stegodon_mk_iv-1.yaml", "card-stegodon_mk_iv-2.yaml",
-                                  "card-stegodon_mk_iv-3.yaml"]
+    assert stegodon.scenarios == [f"card-stegodon_mk_iv-{n}.yaml" for n in range(1, 6)]
 
 
 def test_a_dropped_may_is_killed_by_the_scenario_that_declines_it(stegodon):
@@ -49,9 +48,15 @@ def test_a_dropped_may_is_killed_by_the_scenario_that_declines_it(stegodon):
     assert (m.status, m.killed_by) == ("killed", "card-stegodon_mk_iv-2.yaml")
 
 
-def test_a_changed_once_per_limit_no_scenario_tests_survives(stegodon):
-    # Every scenario makes one run: once per turn and once per run play alike.
-    assert by_change(stegodon, "once per turn → once per run").status == "survived"
+def test_a_mutant_no_scenario_tells_apart_survives(stegodon):
+    # "Derez 1 piece of ice": each scenario has a single other rezzed ice, so derezzing 2 plays alike.
+    m = by_change(stegodon, "count: 1 → 2")
+    assert (m.status, m.path) == ("survived", "abilities[1].effects[0].derez.count")
+
+
+def test_a_changed_once_per_limit_is_killed_by_a_second_run(stegodon):
+    m = by_change(stegodon, "once per turn → once per run")
+    assert (m.status, m.killed_by) == ("killed", "card-stegodon_mk_iv-4.yaml")
 
 
 def test_a_mutant_that_does_not_load_is_invalid_not_killed(tool):
@@ -77,4 +82,4 @@ def test_the_report_counts_killed_share_by_kind(tool, stegodon):
     s = tool.summary([stegodon], 1.0, 547)
     assert s["overall"]["killed"] + s["overall"]["survived"] + s["overall"].get("invalid", 0) == len(stegodon.mutants)
     assert "may" in s["by_kind"] and "survivors" in s
-    assert "Stegodon MK IV: once: once per turn → once per run" in tool.render(s)
+    assert "Stegodon MK IV: number: count: 1 → 2 (at abilities[1].effects[0].derez.count)" in tool.render(s)
