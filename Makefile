@@ -7,7 +7,7 @@ TESTSTAMP := $(VENV)/.test-installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install build bench bench-load bench-engine bench-cards bench-table bench-first-visit bench-ingest clean
+.PHONY: run test install build bench bench-load bench-engine bench-cards bench-mutation bench-table bench-first-visit bench-ingest clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -59,6 +59,11 @@ bench-engine: $(STAMP)
 # Loading every card definition of the pool against the 86 of rules_source/cards/, fresh processes, one run.
 bench-cards: $(STAMP)
 	$(BIN)/python bench/cards.py
+
+# Mutation testing of the Standard pool: single meaning-changing edits to each definition, replayed against every
+# scenario naming the card; the share no scenario notices (ARGS="--sample 40", "--cards NAME", "--json").
+bench-mutation: $(STAMP)
+	$(BIN)/python tools/mutate_cards.py $(ARGS)
 
 # The judge's table: server time per choice at /replay/play against the scripted replay page (issue 10).
 bench-table: $(STAMP)

@@ -68,7 +68,8 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
     assert (len(defined), len(partial), len(undefined)) == (DEFINED, PARTIAL, UNDEFINED)
 
 
-DEFINED, PARTIAL, UNDEFINED = 166, 1, 5
+# Issue 20: the "break up to N" breakers and the hosted-not-installed cards marked partial
+DEFINED, PARTIAL, UNDEFINED = 149, 18, 5
 
 
 # The slice's ids, read from the corpus at collection (tests read it at ../shared/corpora, as conftest does):
