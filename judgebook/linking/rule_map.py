@@ -100,7 +100,7 @@ def _strings(value: object, where: str, key: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def parse(text: str, file: str = str(MAP_FILE)) -> RuleMap:
+def parse(text: str, file: str) -> RuleMap:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -137,7 +137,7 @@ def parse(text: str, file: str = str(MAP_FILE)) -> RuleMap:
 
 @cache
 def rule_map() -> RuleMap:
-    return parse(MAP_FILE.read_text(encoding="utf-8"))
+    return parse(MAP_FILE.read_text(encoding="utf-8"), str(MAP_FILE))
 
 
 __all__ = ["MAP_FILE", "STATUSES", "RuleMap", "RuleMapError", "RuleRow", "parse", "rule_map"]
