@@ -19,7 +19,8 @@ def test_json_lists_every_rule_with_counts(capsys):
     code, out, err = run(capsys, "--json")
     assert code == 0 and err == ""
     data = json.loads(out)
-    assert data["counts"] == {"enforced": 165, "no-behaviour": 128, "not-yet": 1258}
+    counts = rm.rule_map().counts()          # asserted exactly in tests/test_rule_map.py
+    assert data["counts"] == counts and sum(counts.values()) == 1551
     assert len(data["rules"]) == 1551
     flatline = next(r for r in data["rules"] if r["anchor"] == "rule_flatline")
     assert flatline == {"anchor": "rule_flatline", "number": "1.7.2b", "status": "enforced",
@@ -31,7 +32,7 @@ def test_json_lists_every_rule_with_counts(capsys):
 def test_status_filters_the_rules_not_the_counts(capsys):
     code, out, _ = run(capsys, "--json", "--status", "not-yet")
     data = json.loads(out)
-    assert code == 0 and len(data["rules"]) == 1258
+    assert code == 0 and len(data["rules"]) == rm.rule_map().counts()["not-yet"] > 0
     assert {r["status"] for r in data["rules"]} == {"not-yet"} and all(r["reason"] for r in data["rules"])
     assert data["counts"]["enforced"] == 165
 
@@ -43,7 +44,8 @@ def test_text_is_a_table_with_the_counts(capsys):
     assert "1.7.2b    enforced      rule_flatline: judgebook.engine.rules.damage; 1 scenario(s): " \
            "glossary-boom-flatline.yaml" in lines
     assert len([line for line in lines if " enforced " in line]) == 165
-    assert lines[-1] == "whole map: 165 enforced, 128 no-behaviour, 1258 not-yet"
+    c = rm.rule_map().counts()
+    assert lines[-1] == f"whole map: 165 enforced, {c['no-behaviour']} no-behaviour, {c['not-yet']} not-yet"
 
 
 def test_a_bad_status_is_an_error_on_stderr(capsys):

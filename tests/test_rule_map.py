@@ -43,18 +43,19 @@ def test_every_anchor_of_the_cr_has_exactly_one_row_with_its_number(cr_sections)
 
 def test_counts_by_status_and_chapter():
     m = rm.rule_map()
-    assert m.counts() == {"enforced": 165, "no-behaviour": 128, "not-yet": 1258}
+    assert m.counts() == {"enforced": 165, "no-behaviour": 188, "not-yet": 1198}
     assert {c.chapter: tuple(c.counts.values()) for c in m.by_chapter()} == {
-        "1": (31, 22, 234), "2": (2, 19, 69), "3": (4, 11, 78), "4": (5, 10, 118), "5": (25, 8, 72),
+        "1": (31, 22, 234), "2": (2, 79, 9), "3": (4, 11, 78), "4": (5, 10, 118), "5": (25, 8, 72),
         "6": (27, 10, 114), "7": (7, 4, 55), "8": (15, 9, 120), "9": (30, 13, 314), "10": (19, 15, 82),
         "11": (0, 7, 2)}
 
 
-def test_headings_are_the_no_behaviour_rows_for_now(cr_sections):
+def test_a_heading_has_no_behaviour_of_its_own_unless_the_engine_cites_it(cr_sections):
     kinds = {s.anchor: s.kind for s in cr_sections}
+    cited = cited_anchors()
     for r in rm.rule_map().rows:
-        if r.status == "no-behaviour":
-            assert kinds[r.anchor] in ("chapter", "section") and r.reason == f"a {kinds[r.anchor]} heading"
+        if kinds[r.anchor] in ("chapter", "section") and r.anchor not in cited:
+            assert (r.status, r.reason) == ("no-behaviour", f"a {kinds[r.anchor]} heading"), r.anchor
 
 
 def test_enforced_rows_name_modules_that_exist():
