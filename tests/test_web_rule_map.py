@@ -59,7 +59,7 @@ def test_a_sub_folder_scenario_opens_at_the_table(client):
 
 def test_a_not_yet_rule_says_why_and_a_heading_says_nothing(client):
     part = _engine_part(client.get("/s/cr-26.03:rule_player_definitions").get_data(as_text=True))
-    assert f"Not yet enforced: {rm.rule_map().row('rule_player_definitions').reason}" in part
+    assert f"<strong>Not yet enforced:</strong> {rm.rule_map().row('rule_player_definitions').reason}" in part
     assert 'id="engine"' not in client.get("/s/cr-26.03:sec_concepts_general").get_data(as_text=True)
 
 
@@ -67,7 +67,7 @@ def test_the_map_page_lists_every_rule_with_counts_by_chapter(client):
     resp = client.get("/engine/rules")
     html = resp.get_data(as_text=True)
     assert resp.status_code == 200
-    assert html.count('<tr class="st-') == 1551
+    assert html.count('<li class="st-') == 1551
     assert '<tr><th scope="row"><a href="#ch-11">11</a></th><td>0</td><td>9</td><td>0</td></tr>' in html
     c = rm.rule_map().counts()               # asserted exactly in tests/test_rule_map.py
     assert (f'<tr class="total"><th scope="row">All</th><td>165</td><td>{c["no-behaviour"]}</td>'
@@ -78,7 +78,7 @@ def test_the_map_page_lists_every_rule_with_counts_by_chapter(client):
 
 def test_the_map_page_filters_by_status_and_refuses_an_unknown_one(client):
     html = client.get("/engine/rules?status=enforced").get_data(as_text=True)
-    assert html.count('<tr class="st-enforced"') == 165 and 'class="st-not-yet"' not in html
+    assert html.count('<li class="st-enforced"') == 165 and 'class="st-not-yet"' not in html
     assert client.get("/engine/rules?status=%3Cb%3E").status_code == 404
 
 
