@@ -6,9 +6,9 @@ import sys
 
 # Each command module is light at import (its heavy dependencies are imported in
 # its `run`), so all are imported plainly: a renamed command fails loudly here.
-from judgebook.commands import build, cards, dump, export, play, replay, search, serve, show
+from judgebook.commands import build, cards, dump, engine, export, play, replay, search, serve, show
 
-COMMANDS = (build, dump, show, search, replay, play, serve, export, cards)
+COMMANDS = (build, dump, show, search, replay, play, serve, export, cards, engine)
 
 
 def build_parser() -> argparse.ArgumentParser:

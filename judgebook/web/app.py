@@ -35,6 +35,7 @@ BLUEPRINTS = [
     ("judgebook.web.routes_table", "bp"),
     ("judgebook.web.routes_builder", "bp"),
     ("judgebook.web.scenario_links", "bp"),
+    ("judgebook.web.rule_map_page", "bp"),
 ]
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
