@@ -374,7 +374,8 @@ def test_what_a_decision_changed_is_said_in_a_players_words(client):
     assert re.findall(r"<li>([^<]*)</li>", last) == ["the Runner loses 1 credit (10 → 9)",
                                                       "Corroder: strength 2 → 3"]
     assert re.search(r'bd-program is-changed" data-card="Corroder"', html)
-    assert re.search(r'<span class="bd-str is-boosted" title="strength \(printed 2\)">strength 3</span>', html)
+    assert re.search(r'<span class="bd-str is-boosted" title="strength \(printed 2\)">strength 3 '
+                     r'<span class="bd-printed">\(printed 2\)</span></span>', html)
 
 
 def test_the_session_is_split_only_where_it_reads_as_the_whole(app):

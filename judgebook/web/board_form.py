@@ -323,6 +323,10 @@ SLOT_KINDS: dict[str, tuple[tuple[str, ...], str]] = {
     "rig": (("program", "hardware", "resource"), "the rig holds programs, hardware and resources"),
     "score": (("agenda",), "the score area holds agendas"),
     "identity": (("identity",), "choose an identity card"),
+    # what a card can host: the Runner's programs, hardware and resources (Tranquilizer on ice, a resource on
+    # The Supplier), agendas (Film Critic) and assets; never an identity, ice, an upgrade or a one-shot
+    "hosted": (("program", "hardware", "resource", "agenda", "asset"),
+               "a hosted card is a program, hardware, resource, agenda or asset"),
 }
 
 

@@ -33,6 +33,8 @@ bp = Blueprint("builder", __name__)
 
 # the completion endpoint's `slot`: the card types it offers and whose cards they are
 SLOTS: dict[str, tuple[tuple[str, ...], str | None]] = {
+    "hosted": (SLOT_KINDS["hosted"][0], None),
+    "hosted_ice": ((), None),       # only the cards installed on ice ("Install only on a piece of ice")
     "ice": (SLOT_KINDS["ice"][0], "corp"),
     "root": (SLOT_KINDS["root"][0], "corp"),
     "rig": (SLOT_KINDS["rig"][0], "runner"),
@@ -112,7 +114,7 @@ def cards():
         return jsonify({"error": f"the query is longer than {MAX_QUERY} characters"}), 400
     types, side = SLOTS[slot]
     cat = the_catalog()
-    found = cat.find(q, types, side, limit=12)
+    found = cat.find(q, types, side, limit=12, install_on="ice" if slot == "hosted_ice" else None)
     return jsonify({"query": q, "slot": slot, "total": len(cat), "cards": [c.as_json() for c in found]})
 
 

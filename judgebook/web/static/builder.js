@@ -10,24 +10,29 @@
   var url = form.getAttribute("data-cards");
   var max = parseInt(form.getAttribute("data-max"), 10) || 100;
   var input = null, cards = [], sel = -1, timer = 0, seq = 0;
+  // the text the open list was found for, and the keys (↓ ↑ Enter) pressed before the list for the field's
+  // current text arrived: they apply to that list, never to a stale one
+  var shownFor = null, queued = [];
 
   function close() {
     list.hidden = true;
     list.textContent = "";
-    cards = []; sel = -1;
+    cards = []; sel = -1; shownFor = null;
     if (input) { input.setAttribute("aria-expanded", "false"); input.removeAttribute("aria-activedescendant"); }
   }
 
-  function show(target, found) {
+  function show(target, found, q) {
     list.textContent = "";
     cards = found; sel = -1;
-    if (!found.length || document.activeElement !== target) { close(); return; }
+    if (!found.length || document.activeElement !== target) { close(); queued = []; return; }
+    shownFor = q;
     found.forEach(function (c, i) {
       var li = document.createElement("li");
       li.id = "bd-opt-" + i;
       li.className = "bd-opt";
       li.setAttribute("role", "option");
       li.setAttribute("aria-selected", "false");
+      if (i === 0) li.classList.add("bd-first");   // what Enter picks while nothing is marked
       var name = document.createElement("span");
       name.className = "bd-opt-name";
       name.textContent = c.name;
@@ -44,7 +49,18 @@
     holder.parentNode.insertBefore(list, holder.nextSibling);
     list.hidden = false;
     target.setAttribute("aria-expanded", "true");
+    var keys = queued;
+    queued = [];
+    keys.forEach(function (k) { if (!list.hidden) key(k); });
   }
+
+  function key(k) {
+    if (k === "ArrowDown") mark(sel + 1);
+    else if (k === "ArrowUp") mark(sel - 1);
+    else if (k === "Enter") pick(sel >= 0 ? sel : 0);
+  }
+
+  function current(target) { return target.value.slice(0, max); }
 
   function mark(i) {
     var opts = list.querySelectorAll(".bd-opt");
@@ -95,7 +111,7 @@
     var n = ++seq;
     fetch(url + "?q=" + encodeURIComponent(q) + "&slot=" + encodeURIComponent(target.getAttribute("data-slot") || "any"))
       .then(function (r) { return r.ok ? r.json() : { cards: [] }; })
-      .then(function (data) { if (n === seq && input === target) show(target, data.cards || []); })
+      .then(function (data) { if (n === seq && input === target) show(target, data.cards || [], q); })
       .catch(function () { close(); });
   }
 
@@ -185,7 +201,7 @@
     if (!t.classList || !t.classList.contains("bd-name")) return;
     input = t;
     clearTimeout(timer);
-    timer = setTimeout(function () { lookup(t); }, 90);
+    timer = setTimeout(function () { timer = 0; lookup(t); }, 90);
     grow(t);
   });
   form.addEventListener("focusin", function (e) {
@@ -202,10 +218,19 @@
     if (e.target.id === "run_server" && e.target.value && at) at.value = "run";
   });
   form.addEventListener("keydown", function (e) {
-    if (e.target !== input || list.hidden) return;
-    if (e.key === "ArrowDown") { e.preventDefault(); mark(sel + 1); }
-    else if (e.key === "ArrowUp") { e.preventDefault(); mark(sel - 1); }
-    else if (e.key === "Enter" && sel >= 0) { e.preventDefault(); pick(sel); }
+    var t = e.target;
+    if (t !== input || !t.classList.contains("bd-name")) return;
+    var nav = e.key === "ArrowDown" || e.key === "ArrowUp" || e.key === "Enter";
+    if (nav && (timer || shownFor !== current(t)) && t.value.trim()) {
+      // the list on screen (if any) is for older text: wait for the current one, then apply the key
+      e.preventDefault();
+      queued.push(e.key);
+      if (timer) { clearTimeout(timer); timer = 0; }
+      if (queued.length === 1) lookup(t);
+      return;
+    }
+    if (list.hidden) return;
+    if (nav) { e.preventDefault(); key(e.key); }
     else if (e.key === "Escape") { e.preventDefault(); close(); }
   });
 })();
