@@ -141,7 +141,7 @@
       el.removeAttribute("aria-describedby");
       if (el.tagName === "INPUT") { if (el.type === "checkbox") el.checked = false; else el.value = ""; }
       if (el.classList.contains("bd-stat")) el.textContent = "";
-      if (el.tagName === "DETAILS") el.open = false;
+      if (el.tagName === "DETAILS") el.open = el.classList.contains("bd-keep-open");
     });
     copy.querySelectorAll(".bd-list").forEach(function (sub) {
       var row = sub.querySelector(":scope > .bd-entry");
