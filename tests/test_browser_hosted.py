@@ -67,6 +67,9 @@ def test_tranquilizer_on_palisade_is_the_runners_and_derezzes_it_when_the_runner
     pg.select_option("#at", "runner_turn")
     do.clicks += 2                                      # open the menu, choose
     no_overflow(pg)
+    # the sticky button bar takes one line, on a phone too
+    tops = pg.locator(".bd-actions button").evaluate_all("bs => bs.map(b => b.getBoundingClientRect().top)")
+    assert len(tops) == 3 and len(set(tops)) == 1, tops
     shot(pg, f"builder-tranquilizer-{size}")
     with pg.expect_navigation():
         do.click("button.bd-play")

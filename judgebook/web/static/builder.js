@@ -98,6 +98,9 @@
     if (!c || !input) return;
     input.value = c.name;
     describe(input.closest(".bd-entry, .bd-ident"), c);
+    // a hosted card picked: its counters open (Tranquilizer's virus counters are why it is there)
+    var more = input.closest(".bd-entry") && input.closest(".bd-entry").querySelector(":scope > details.bd-keep-open");
+    if (more) more.open = true;
     var err = input.closest(".bd-entry, p");
     input.removeAttribute("aria-invalid");
     close();
@@ -141,7 +144,7 @@
       el.removeAttribute("aria-describedby");
       if (el.tagName === "INPUT") { if (el.type === "checkbox") el.checked = false; else el.value = ""; }
       if (el.classList.contains("bd-stat")) el.textContent = "";
-      if (el.tagName === "DETAILS") el.open = el.classList.contains("bd-keep-open");
+      if (el.tagName === "DETAILS") el.open = false;
     });
     copy.querySelectorAll(".bd-list").forEach(function (sub) {
       var row = sub.querySelector(":scope > .bd-entry");
