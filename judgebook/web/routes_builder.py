@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +23,11 @@ from judgebook.engine.language.nrdb import CardSource, card_source
 from judgebook.engine.rules.turn import ALLOTTED
 from judgebook.engine.scenario.board import all_specs
 from judgebook.engine.scenario.load import setup
-from judgebook.web import board_form
+from judgebook.ingestion import nrdb
+from judgebook.ingestion.errors import ParseError
+from judgebook.web import board_form, board_rules
 from judgebook.web import table_session as ts
-from judgebook.web.board_form import SLOT_KINDS, Board, Built, read_form, scenario_text
+from judgebook.web.board_form import SLOT_KINDS, Board, Built, Entry, read_form, scenario_text
 from judgebook.web.card_catalog import Catalog, catalog
 from judgebook.web.routes_table import play_url
 from judgebook.web.session_link import SessionLinkError, unpack
@@ -47,7 +50,7 @@ SLOTS: dict[str, tuple[tuple[str, ...], str | None]] = {
 }
 MAX_QUERY = 100
 FILE = "built scenario"
-_GO = ("play", "update", "add_remote", "yaml")
+_GO = ("play", "play_anyway", "update", "add_remote", "yaml", "filler")
 
 
 # ---- the library the table uses (the play view's: a built board is read as a session is) ----------
@@ -92,9 +95,13 @@ def build():
         return _page(board_form.add_remote(board), {}, 200)
     if go == "update":
         return _page(board, {}, 200)
+    if go == "filler":
+        return _page(fill_rnd(board), {}, 200)
     built, errors = check(board)
     if errors:
         return _page(board, errors, 400)
+    if go == "play" and the_review(board, built).stops_play:
+        return _page(board, {}, 200, stopped=True)     # said before play starts: "play anyway" goes on
     if go == "yaml":
         return Response(built.text, mimetype="application/yaml", headers={
             "Content-Disposition": f'attachment; filename="{_filename(board.title)}.yaml"'})
@@ -102,6 +109,15 @@ def build():
         return redirect(play_url(built.text), code=303)
     except SessionLinkError as exc:        # a board too large for a link: say so, keep the board
         return _page(board, {"": str(exc)}, 400)
+
+
+@bp.post("/replay/new/review.json")
+def review_json():
+    """The rules of the board as it is being built (builder.js asks on every change)."""
+    board = read_form(request.form)
+    if board.format not in board_form.FORMATS:
+        return jsonify({"error": f"unknown format (one of {', '.join(board_form.FORMATS)})"}), 400
+    return jsonify(the_review(board).as_json())
 
 
 @bp.get("/replay/new/cards.json")
@@ -116,6 +132,58 @@ def cards():
     cat = the_catalog()
     found = cat.find(q, types, side, limit=12, install_on="ice" if slot == "hosted_ice" else None)
     return jsonify({"query": q, "slot": slot, "total": len(cat), "cards": [c.as_json() for c in found]})
+
+
+# ---- the rules of the board (board_rules.py) ----------------------------------------------------
+_FORMATS: dict[tuple[str, str], Any] = {}
+
+
+def legality(fmt: str) -> Any:
+    """A card id's status in format `fmt` ("legal", "banned", "not in the card pool"...), None when the
+    NetrunnerDB folder has no formats. Read once per folder and format."""
+    data = ts.card_data()
+    if data is None or fmt not in board_form.FORMATS:
+        return None
+    key = (str(data), fmt)
+    if key not in _FORMATS:
+        v2 = data / "v2" if (data / "v2").is_dir() else data
+        try:
+            rules = next((r for r in nrdb.read_formats(v2, v2.parent) if r.id == fmt), None)
+            sets = nrdb.card_sets(v2, v2.parent) if rules is not None else {}
+        except (ParseError, OSError) as exc:
+            current_app.logger.warning("the %s format cannot be read from %s: %s", fmt, data, exc)
+            rules, sets = None, {}
+        _FORMATS[key] = None if rules is None else (lambda cid: rules.status(cid, sets.get(cid, set())))
+    return _FORMATS[key]
+
+
+def the_review(board: Board, built: Built | None = None) -> board_rules.Review:
+    cat = the_catalog()
+    return board_rules.review(board, cat, legality(board.format), _free_memory(board, cat, built))
+
+
+def _free_memory(board: Board, cat: Catalog, built: Built | None) -> int | None:
+    """The Runner's unused memory as the engine counts it (hardware and identities included); None when the
+    board does not set up yet (its mistakes are said when it is played)."""
+    from judgebook.engine.rules.values import unused_memory
+
+    if not any(e.card for e in board.rig) and not any(h.card for s in board.servers for e in s.ice for h in e.hosted):
+        return None
+    if built is None:
+        built = scenario_text(board, lambda name: c.type if (c := cat.get(name)) is not None else None)
+    if built.errors:
+        return None
+    try:
+        return unused_memory(setup(ts.parse_text(built.text, FILE)))
+    except Exception:     # a board that does not set up: its mistake is said at Play, next to its field
+        return None
+
+
+def fill_rnd(board: Board) -> Board:
+    """R&D filled with cards that change nothing until played, so the Corp can draw."""
+    deck = tuple(Entry(f"corp_deck{i}", board_rules.FILLER) for i in range(board_rules.FILLER_COUNT))
+    piles = tuple((name, pile) for name, pile in board.corp.piles if name != "deck") + (("deck", deck),)
+    return replace(board, corp=replace(board.corp, piles=piles))
 
 
 # ---- checking a board --------------------------------------------------------------------------
@@ -180,7 +248,8 @@ def _filename(title: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:60] or "scenario"
 
 
-def _page(board: Board, errors: dict[str, str], status: int, left_out: list[str] | None = None):
+def _page(board: Board, errors: dict[str, str], status: int, left_out: list[str] | None = None,
+          stopped: bool = False):
     cat = the_catalog()
     info = {e.key: cat.get(e.card) for e in board.entries() if e.card}
     for side in ("corp", "runner"):
@@ -191,7 +260,8 @@ def _page(board: Board, errors: dict[str, str], status: int, left_out: list[str]
                            blank=board_form.Entry, defaults=_defaults(board), numbers=board_form.NUMBERS,
                            counters=board_form.COUNTERS, starts=board_form.STARTS, run_steps=board_form.RUN_STEPS,
                            piles=PILE_LABELS, catalog_size=len(cat), max_query=MAX_QUERY, left_out=left_out or [],
-                           points=_points(board, cat)), status
+                           points=_points(board, cat), review=the_review(board), stopped=stopped,
+                           formats=board_rules.FORMAT_NAMES), status
 
 
 PILE_LABELS: dict[str, list[tuple[str, str, str]]] = {

@@ -107,6 +107,7 @@
     grow(input);
     if (err) err.querySelectorAll(":scope > .bd-err").forEach(function (e) { e.remove(); });
     iceIds();
+    later();
   }
 
   function lookup(target) {
@@ -197,6 +198,55 @@
       });
     });
   }
+
+  // the rules of the board, asked again after each change (the server's board_rules.py says them)
+  var review = form.getAttribute("data-review"), rtimer = 0, rseq = 0;
+  function notes(title, cls, items) {
+    if (!items.length) return null;
+    var frag = document.createDocumentFragment();
+    var h = document.createElement("p");
+    h.className = "bd-rule-h";
+    h.textContent = title;
+    var ul = document.createElement("ul");
+    ul.className = cls;
+    items.forEach(function (n) {
+      var li = document.createElement("li");
+      li.setAttribute("data-key", n.key);
+      li.textContent = n.text;
+      ul.appendChild(li);
+    });
+    frag.appendChild(h);
+    frag.appendChild(ul);
+    return frag;
+  }
+  function reviewed(data) {
+    var box = document.getElementById("bd-review-notes");
+    if (!box || !data.broken) return;
+    box.textContent = "";
+    var a = notes("Breaks a rule of the game", "bd-broken", data.broken);
+    var b = notes("Legal, but worth knowing", "bd-surprising", data.surprising);
+    if (a) box.appendChild(a);
+    if (b) box.appendChild(b);
+    if (!a && !b) {
+      var fine = document.createElement("p");
+      fine.className = "bd-fine";
+      fine.textContent = "Nothing breaks a rule of the game.";
+      box.appendChild(fine);
+    }
+    var filler = document.getElementById("bd-filler"), anyway = document.getElementById("bd-anyway");
+    if (filler) filler.hidden = !data.empty_rnd;
+    if (anyway) anyway.hidden = !data.stops_play;
+  }
+  function ask() {
+    if (!review) return;
+    var n = ++rseq;
+    fetch(review, { method: "POST", body: new FormData(form) })
+      .then(function (r) { return r.ok ? r.json() : {}; })
+      .then(function (data) { if (n === rseq) reviewed(data); })
+      .catch(function () {});
+  }
+  function later() { clearTimeout(rtimer); rtimer = setTimeout(ask, 250); }
+  form.addEventListener("change", later);
 
   form.addEventListener("input", function (e) {
     var t = e.target;
