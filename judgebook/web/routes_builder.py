@@ -74,6 +74,12 @@ def the_catalog() -> Catalog:
 @bp.get("/replay/new")
 def new():
     board, left_out = Board(), []
+    named = request.args.getlist("card")
+    if named:
+        if len(named) > MAX_PLACED or any(len(n) > board_form.MAX_TEXT for n in named):
+            return _page(board, {"": f"at most {MAX_PLACED} cards of at most {board_form.MAX_TEXT} characters"}, 400)
+        board, notes = placed(named, request.args.get("ruling", ""))
+        return _page(board, {}, 200, notes=notes)
     packed = request.args.get("s")
     if packed is not None:
         try:
@@ -132,6 +138,47 @@ def cards():
     cat = the_catalog()
     found = cat.find(q, types, side, limit=12, install_on="ice" if slot == "hosted_ice" else None)
     return jsonify({"query": q, "slot": slot, "total": len(cat), "cards": [c.as_json() for c in found]})
+
+
+# ---- a situation with these cards (a card page's and a ruling's link) ---------------------------
+MAX_PLACED = 8
+
+
+def placed(names: list[str], ruling: str) -> tuple[Board, list[str]]:
+    """A board with each named card where it most plainly goes: ice rezzed on HQ, a card installed only on
+    ice hosted on the first ice, the rig, a remote server's root, an identity, a one-shot in its player's
+    hand. What is not a defined card is said, not guessed."""
+    cat = the_catalog()
+    found = [(n, cat.get(n)) for n in dict.fromkeys(names)]
+    notes = [f"{n} is not a card the engine defines: add it by hand if it matters" for n, c in found if c is None]
+    cards = [c for _, c in found if c is not None]
+    ice = [Entry(f"s0_ice{i}", c.name, rezzed=True) for i, c in enumerate(x for x in cards if x.type == "ice")]
+    hosted = [c for c in cards if c.card.install_on == "ice"]
+    if ice and hosted:
+        ice[0] = replace(ice[0], hosted=tuple(Entry(f"s0_ice0_h{k}", c.name) for k, c in enumerate(hosted)))
+    elif hosted:
+        notes.append(f"{', '.join(c.name for c in hosted)}: installed only on ice — add the ice, then host it")
+    rig = [c for c in cards if c.type in ("program", "hardware", "resource") and c.card.install_on != "ice"]
+    roots = [c for c in cards if c.type in ("asset", "agenda", "upgrade")]
+    servers = list(Board().servers)
+    servers[0] = replace(servers[0], ice=tuple(ice))
+    for k, c in enumerate(roots):
+        key = f"s{3 + k}"
+        servers.append(board_form.Server(key, f"Server {k + 1}", root=(Entry(f"{key}_root0", c.name),)))
+    players = {}
+    for side in ("corp", "runner"):
+        hand = [c for c in cards if c.side == side and c.type in ("operation", "event")]
+        hosted_only = [c for c in hosted if c.side == side and not ice]
+        hand += hosted_only
+        ident = next((c.name for c in cards if c.side == side and c.type == "identity"), "")
+        piles = (("hand", tuple(Entry(f"{side}_hand{i}", c.name) for i, c in enumerate(hand))),)
+        players[side] = board_form.Player(side, identity=ident, piles=piles)
+    subject = " and ".join(c.name for c in cards[:3]) or "these cards"
+    title = f"For a ruling on {cards[0].name}" if ruling and cards else f"A situation with {subject}"
+    board = Board(title=title[: board_form.MAX_TEXT], servers=tuple(servers),
+                  rig=tuple(Entry(f"rig{i}", c.name) for i, c in enumerate(rig)),
+                  corp=players["corp"], runner=players["runner"])
+    return board, notes
 
 
 # ---- the rules of the board (board_rules.py) ----------------------------------------------------
@@ -249,7 +296,7 @@ def _filename(title: str) -> str:
 
 
 def _page(board: Board, errors: dict[str, str], status: int, left_out: list[str] | None = None,
-          stopped: bool = False):
+          stopped: bool = False, notes: list[str] | None = None):
     cat = the_catalog()
     info = {e.key: cat.get(e.card) for e in board.entries() if e.card}
     for side in ("corp", "runner"):
@@ -260,7 +307,7 @@ def _page(board: Board, errors: dict[str, str], status: int, left_out: list[str]
                            blank=board_form.Entry, defaults=_defaults(board), numbers=board_form.NUMBERS,
                            counters=board_form.COUNTERS, starts=board_form.STARTS, run_steps=board_form.RUN_STEPS,
                            piles=PILE_LABELS, catalog_size=len(cat), max_query=MAX_QUERY, left_out=left_out or [],
-                           points=_points(board, cat), review=the_review(board), stopped=stopped,
+                           points=_points(board, cat), review=the_review(board), stopped=stopped, notes=notes or [],
                            formats=board_rules.FORMAT_NAMES), status
 
 
