@@ -51,3 +51,32 @@ def test_the_builder_says_the_rules_of_the_board(browser, server, size):
     assert "/replay/play?s=" in pg.url
     web.no_errors(pg)
     ctx.close()
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_from_a_card_page_and_a_ruling_to_the_builder(browser, server, size):
+    ctx, pg = new_page(browser, size)
+    pg.goto(f"{server}/s/cards:palisade")
+    with pg.expect_navigation():
+        pg.get_by_role("link", name="Set up a situation with this card").click()
+    expect(pg.locator("#s0_ice0_card")).to_have_value("Palisade")         # ice, rezzed, on HQ
+    assert pg.locator("input[name=s0_ice0_rezzed]").is_checked()
+    no_overflow(pg)
+
+    # Tranquilizer's third ruling names Cookbook and Hivemind: all three are placed, in the rig or hand
+    pg.goto(f"{server}/s/cards:tranquilizer")
+    link = pg.locator("a.situation", has_text="Set up a situation for this ruling").nth(2)
+    with pg.expect_navigation():
+        link.click()
+    expect(pg.locator("#title")).to_have_value("For a ruling on Tranquilizer")
+    rig = [pg.locator(f"#rig{i}_card").input_value() for i in range(2)]
+    notes = [t.strip() for t in pg.locator(".bd-note").all_text_contents()]
+    assert rig[0] == "Cookbook"
+    # Hivemind is placed if the engine defines it, else said to be missing: never silently dropped
+    assert rig[1] == "Hivemind" or \
+        "Hivemind is not a card the engine defines: add it by hand if it matters" in notes
+    assert pg.locator("#runner_hand0_card").input_value() == "Tranquilizer"
+    assert "Tranquilizer: installed only on ice — add the ice, then host it" in notes
+    no_overflow(pg)
+    web.no_errors(pg)
+    ctx.close()
