@@ -92,6 +92,10 @@ def test_home_lists_documents_and_the_newest_cr(client):
         assert title in html
     assert re.search(r'is-newest">\s*<a href="/d/cr-26.03"', html)
     assert "effective <time datetime=\"2022-07-22\">" in html
+    # the current CR and the judge's table come first, and the current CR heads the documents
+    first = re.search(r'<nav class="home-first".*?</nav>', html, re.S).group(0)
+    assert re.findall(r'<a class="home-go" href="([^"]*)"', first) == ["/d/cr-26.03", "/replay/new"]
+    assert re.findall(r'<li class="docrow[^"]*">\s*<a href="([^"]*)"', html)[0] == "/d/cr-26.03"
 
 
 def test_section_page_links_terms_cards_and_references(client):
