@@ -364,3 +364,15 @@ def test_a_corpus_without_crs_cards_or_rulings_still_serves_every_page():
     html = client.get("/s/glossary:access").get_data(as_text=True)
     assert '<span class="unresolved" title="not in the loaded documents">Runs' in html
     assert client.get("/r/1.16.10b").status_code == 404
+
+
+@pytest.mark.parametrize("q", ["1.16.10b", " rule 1.16.10b ", "RULE 1.16.10B"])
+def test_a_rule_number_typed_into_search_opens_that_rule(client, q):
+    r = client.get("/search", query_string={"q": q})
+    # the newest CR that has the number (the fixture numbers its recurring-credits rule 1.16.10b)
+    assert r.status_code == 303 and r.headers["Location"].endswith("/s/cr-26.03:rule_recurring")
+
+
+def test_a_number_with_filters_or_no_such_rule_stays_a_search(client):
+    assert client.get("/search", query_string={"q": "1.16.10b", "kind": "rule"}).status_code == 200
+    assert client.get("/search", query_string={"q": "99.99"}).status_code == 200
