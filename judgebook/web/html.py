@@ -15,7 +15,7 @@ from judgebook.linking.versions import word_diff
 from judgebook.model import Section
 from judgebook.store.corpus import Corpus
 from judgebook.symbols import SYMBOLS
-from judgebook.web import pages, render
+from judgebook.web import pages, render, run_story
 from judgebook.web.searching import safe_snippet
 from judgebook.web.urls import Urls, file_slug
 
@@ -146,6 +146,12 @@ class Html:
             return None
         query = [("card", c) for c in cards[:8]] + ([("ruling", sec.id)] if sec.kind == "ruling" else [])
         return self.urls.page("replay/new") + "?" + urlencode(query)
+
+    def fold(self, steps: list[dict]) -> list[run_story.Fold]:
+        return run_story.fold(steps)
+
+    def runs(self, steps: list[dict]) -> dict[int, run_story.RunSummary]:
+        return run_story.runs(steps)
 
     def card_facts(self, sec: Section) -> list[tuple[str, str]]:
         return pages.card_facts(sec)
