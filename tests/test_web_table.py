@@ -426,3 +426,28 @@ def test_the_replay_page_offers_to_reopen_a_downloaded_session(client):
     assert re.search(r'<form class="rp-form" action="/replay/play" method="post" enctype="multipart/form-data">',
                      form)
     assert 'type="file"' in form and '<textarea id="tb-text" name="scenario"' in form
+
+
+def test_a_finished_run_is_summed_up_and_priority_passes_are_folded(client):
+    text = FEMME.read_text(encoding="utf-8")
+    html = page(client, with_decisions(text, [{"action": "run", "server": "HQ"},
+                                              {"trigger": "Femme Fatale", "ability": "bypass"}]))
+    summary = None
+    for _ in range(20):               # take the default (priority passes) until the run ends
+        summary = re.search(r'<li class="tb-run-summary".*?</ul></li>', html, re.S)
+        if summary:
+            break
+        default = re.search(r'class="tb-option is-default">.*?name="pick" value="(\d+)"', html, re.S)
+        n = default.group(1) if default else "1"
+        html = follow(client, f"/replay/play?s={pack(session_of(html))}&pick={n}")
+    assert summary, "the run never ended"
+    lines = [re.sub(r"<[^>]+>", "", li).strip()
+             for li in re.findall(r"<li>(.*?)</li>", summary.group(0), re.S)]
+    heading = re.search(r"<h3>(.*?)</h3>", summary.group(0)).group(1)
+    assert heading.startswith("The run on HQ (steps ")
+    # the glossary's example: Femme Fatale pays 1[c] per subroutine to bypass Tollbooth (one subroutine),
+    # so nothing is broken, the Runner spends 1[c], and the run on HQ succeeds
+    assert lines == ["Ice: passed Tollbooth", "the Runner spent 1", "How it ended: the run on HQ is successful"]
+    assert re.search(r"<li>the Runner spent <span class=\"nw\">1<img [^>]*alt=\"credit\"", summary.group(0))
+    folds = re.findall(r'<li class="tb-fold"><details><summary>([^<]*)', html)
+    assert folds and all(re.fullmatch(r"\d+ priority passes \((corp and runner|corp|runner)\) ", f) for f in folds)

@@ -30,6 +30,8 @@ from judgebook.symbols import SYMBOLS, label
 from judgebook.web.urls import Urls
 
 _SYMBOL = re.compile(r"\[(" + "|".join(re.escape(t[1:-1]) for t in SYMBOLS) + r")\]")
+# a number (or X) and the symbol after it: kept on one line ("2[c]" never wraps between 2 and the credit)
+_COUNTED = re.compile(r"(\b\d+|\bX)(\[(?:" + "|".join(re.escape(t[1:-1]) for t in SYMBOLS) + r")\])")
 _HTML_TAG = re.compile(r"</?(?:b|i|em|strong|table|tr|td|th|tbody|thead|ul|ol|li|br|p|span|code|sup|sub)\b",
                        re.I)
 _DEF_CHARS = 320
@@ -57,6 +59,8 @@ def symbol_html(token: str, urls: Urls) -> str:
 
 
 def _symbols(escaped: str, urls: Urls) -> str:
+    escaped = _COUNTED.sub(lambda m: f'<span class="nw">{m.group(1)}{symbol_html(m.group(2).lower(), urls)}</span>',
+                           escaped)
     return _SYMBOL.sub(lambda m: symbol_html(m.group(0).lower(), urls), escaped)
 
 
