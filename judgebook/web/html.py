@@ -147,8 +147,8 @@ class Html:
         query = [("card", c) for c in cards[:8]] + ([("ruling", sec.id)] if sec.kind == "ruling" else [])
         return self.urls.page("replay/new") + "?" + urlencode(query)
 
-    def fold(self, steps: list[dict]) -> list[run_story.Fold]:
-        return run_story.fold(steps)
+    def fold_passes(self, steps: list[dict]) -> list[run_story.Fold]:
+        return run_story.fold_passes(steps)
 
     def runs(self, steps: list[dict]) -> dict[int, run_story.RunSummary]:
         return run_story.runs(steps)

@@ -21,6 +21,7 @@ from flask import Blueprint, Response, current_app, jsonify, redirect, render_te
 from judgebook.engine import ScenarioError, start
 from judgebook.engine.language.nrdb import CardSource, card_source
 from judgebook.engine.rules.turn import ALLOTTED
+from judgebook.engine.rules.values import unused_memory
 from judgebook.engine.scenario.board import all_specs
 from judgebook.engine.scenario.load import setup
 from judgebook.ingestion import nrdb
@@ -212,8 +213,6 @@ def the_review(board: Board, built: Built | None = None) -> board_rules.Review:
 def _free_memory(board: Board, cat: Catalog, built: Built | None) -> int | None:
     """The Runner's unused memory as the engine counts it (hardware and identities included); None when the
     board does not set up yet (its mistakes are said when it is played)."""
-    from judgebook.engine.rules.values import unused_memory
-
     if not any(e.card for e in board.rig) and not any(h.card for s in board.servers for e in s.ice for h in e.hosted):
         return None
     if built is None:

@@ -27,7 +27,7 @@ class Fold:
         return f"{len(self.steps)} priority passes" + (f" ({' and '.join(who)})" if who else "")
 
 
-def fold(steps: list[Step]) -> list[Fold]:
+def fold_passes(steps: list[Step]) -> list[Fold]:
     """The steps with each run of two or more consecutive priority passes folded together."""
     out: list[Fold] = []
     run: list[Step] = []
