@@ -92,6 +92,10 @@ def test_home_lists_documents_and_the_newest_cr(client):
         assert title in html
     assert re.search(r'is-newest">\s*<a href="/d/cr-26.03"', html)
     assert "effective <time datetime=\"2022-07-22\">" in html
+    # the current CR and the judge's table come first, and the current CR heads the documents
+    first = re.search(r'<nav class="home-first".*?</nav>', html, re.S).group(0)
+    assert re.findall(r'<a class="home-go" href="([^"]*)"', first) == ["/d/cr-26.03", "/replay/new"]
+    assert re.findall(r'<li class="docrow[^"]*">\s*<a href="([^"]*)"', html)[0] == "/d/cr-26.03"
 
 
 def test_section_page_links_terms_cards_and_references(client):
@@ -360,3 +364,15 @@ def test_a_corpus_without_crs_cards_or_rulings_still_serves_every_page():
     html = client.get("/s/glossary:access").get_data(as_text=True)
     assert '<span class="unresolved" title="not in the loaded documents">Runs' in html
     assert client.get("/r/1.16.10b").status_code == 404
+
+
+@pytest.mark.parametrize("q", ["1.16.10b", " rule 1.16.10b ", "RULE 1.16.10B"])
+def test_a_rule_number_typed_into_search_opens_that_rule(client, q):
+    r = client.get("/search", query_string={"q": q})
+    # the newest CR that has the number (the fixture numbers its recurring-credits rule 1.16.10b)
+    assert r.status_code == 303 and r.headers["Location"].endswith("/s/cr-26.03:rule_recurring")
+
+
+def test_a_number_with_filters_or_no_such_rule_stays_a_search(client):
+    assert client.get("/search", query_string={"q": "1.16.10b", "kind": "rule"}).status_code == 200
+    assert client.get("/search", query_string={"q": "99.99"}).status_code == 200

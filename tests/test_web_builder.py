@@ -135,6 +135,8 @@ def test_completion_over_every_defined_card_first_folder_wins(client):
     ("runner", "a", ["Bypasser", "Wallet"]),      # starts with "a": none; contains "a": both
     ("corp", "GA", ["Gate", "Gate II"]),           # case does not matter
     ("any", "zzz", []),
+    ("hosted", "", ["Bypasser", "Plan", "Vault", "Wallet"]),    # never ice (nor an upgrade, an identity)
+    ("hosted_ice", "", []),                        # none of these is "installed only on a piece of ice"
 ])
 def test_completion_filters_by_slot(client, slot, q, names):
     data = client.get(f"/replay/new/cards.json?q={q}&slot={slot}").get_json()

@@ -374,7 +374,8 @@ def test_what_a_decision_changed_is_said_in_a_players_words(client):
     assert re.findall(r"<li>([^<]*)</li>", last) == ["the Runner loses 1 credit (10 → 9)",
                                                       "Corroder: strength 2 → 3"]
     assert re.search(r'bd-program is-changed" data-card="Corroder"', html)
-    assert re.search(r'<span class="bd-str is-boosted" title="strength \(printed 2\)">strength 3</span>', html)
+    assert re.search(r'<span class="bd-str is-boosted" title="strength \(printed 2\)">strength 3 '
+                     r'<span class="bd-printed">\(printed 2\)</span></span>', html)
 
 
 def test_the_session_is_split_only_where_it_reads_as_the_whole(app):
@@ -448,3 +449,28 @@ def test_a_pick_follows_on_from_the_session_before_it_not_from_the_start(client,
         html = take(client, html, d)
     assert len(begun) == 1, begun
     assert decisions_of(html)[-1] == "{pass: corp}"
+
+
+def test_a_finished_run_is_summed_up_and_priority_passes_are_folded(client):
+    text = FEMME.read_text(encoding="utf-8")
+    html = page(client, with_decisions(text, [{"action": "run", "server": "HQ"},
+                                              {"trigger": "Femme Fatale", "ability": "bypass"}]))
+    summary = None
+    for _ in range(20):               # take the default (priority passes) until the run ends
+        summary = re.search(r'<li class="tb-run-summary".*?</ul></li>', html, re.S)
+        if summary:
+            break
+        default = re.search(r'class="tb-option is-default">.*?name="pick" value="(\d+)"', html, re.S)
+        n = default.group(1) if default else "1"
+        html = follow(client, f"/replay/play?s={pack(session_of(html))}&pick={n}")
+    assert summary, "the run never ended"
+    lines = [re.sub(r"<[^>]+>", "", li).strip()
+             for li in re.findall(r"<li>(.*?)</li>", summary.group(0), re.S)]
+    heading = re.search(r"<h3>(.*?)</h3>", summary.group(0)).group(1)
+    assert heading.startswith("The run on HQ (steps ")
+    # the glossary's example: Femme Fatale pays 1[c] per subroutine to bypass Tollbooth (one subroutine),
+    # so nothing is broken, the Runner spends 1[c], and the run on HQ succeeds
+    assert lines == ["Ice: passed Tollbooth", "the Runner spent 1", "How it ended: the run on HQ is successful"]
+    assert re.search(r"<li>the Runner spent <span class=\"nw\">1<img [^>]*alt=\"credit\"", summary.group(0))
+    folds = re.findall(r'<li class="tb-fold"><details><summary>([^<]*)', html)
+    assert folds and all(re.fullmatch(r"\d+ priority passes \((corp and runner|corp|runner)\) ", f) for f in folds)

@@ -34,6 +34,7 @@ NUMBERS: dict[str, tuple[tuple[str, int | None], ...]] = {
                ("hand_size", 5)),
 }
 PILES = ("hand", "deck", "discard", "score")
+FORMATS = ("standard", "startup", "eternal")   # the formats a board is checked against (board_rules.py)
 MAX_ITEMS = 40          # entries in one list (a server's ice, a hand, the rig...)
 MAX_REMOTES = 12
 MAX_TEXT = 120          # characters in a card name, a server name, a title
@@ -41,7 +42,7 @@ MAX_TEXT = 120          # characters in a card name, a server name, a title
 _INDEX = r"(\d{1,2})"
 _ENTRY_FIELD = r"(?:_h" + _INDEX + r")?_(card|rezzed|chosen|n_(?:" + "|".join(COUNTERS) + r"))"
 _PATTERNS = (
-    re.compile(r"^(title|turn|at|first_run|run_server|run_at|run_ice|corp_identity|runner_identity)$"),
+    re.compile(r"^(title|turn|at|first_run|run_server|run_at|run_ice|corp_identity|runner_identity|format)$"),
     re.compile(r"^(corp|runner)_(" + "|".join(sorted({n for v in NUMBERS.values() for n, _ in v})) + r")$"),
     re.compile(r"^s" + _INDEX + r"_name$"),
     re.compile(r"^s" + _INDEX + r"_(ice|root)" + _INDEX + _ENTRY_FIELD + r"$"),
@@ -107,6 +108,9 @@ class Board:
     servers: tuple[Server, ...] = tuple(Server(f"s{i}", n) for i, n in enumerate(CENTRAL))
     rig: tuple[Entry, ...] = ()
     unknown: tuple[str, ...] = ()       # form fields that are none of the above
+    # the format whose card pool and ban list the builder checks the board against (board_rules.py); not
+    # part of the scenario: a situation is played the same in any format
+    format: str = "standard"
 
     def player(self, side: str) -> Player:
         return self.corp if side == "corp" else self.runner
@@ -186,7 +190,7 @@ def read_form(form: Mapping[str, str]) -> Board:
                  run_server=_clean(form.get("run_server", "")), run_at=form.get("run_at", "approach_ice"),
                  run_ice=_clean(form.get("run_ice", "")),
                  corp=players[0], runner=players[1], servers=tuple(renumbered), rig=_list(form, "rig"),
-                 unknown=unknown)
+                 unknown=unknown, format=form.get("format", "standard"))
 
 
 def add_remote(board: Board) -> Board:
@@ -323,6 +327,10 @@ SLOT_KINDS: dict[str, tuple[tuple[str, ...], str]] = {
     "rig": (("program", "hardware", "resource"), "the rig holds programs, hardware and resources"),
     "score": (("agenda",), "the score area holds agendas"),
     "identity": (("identity",), "choose an identity card"),
+    # what a card can host: the Runner's programs, hardware and resources (Tranquilizer on ice, a resource on
+    # The Supplier), agendas (Film Critic) and assets; never an identity, ice, an upgrade or a one-shot
+    "hosted": (("program", "hardware", "resource", "agenda", "asset"),
+               "a hosted card is a program, hardware, resource, agenda or asset"),
 }
 
 
@@ -342,6 +350,8 @@ def scenario_text(board: Board, card_type: Callable[[str], str | None]) -> Built
         w.error("turn", "the Corp's or the Runner's turn")
     if board.at not in STARTS:
         w.error("at", f"one of {', '.join(STARTS)}")
+    if board.format not in FORMATS:
+        w.error("format", f"one of {', '.join(FORMATS)}")
     if board.at == "run":
         _run_start(w, board)
     else:

@@ -38,6 +38,7 @@ class CardView:
     hosted: tuple[CardView, ...] = ()
     mark: str = ""                      # "encountered" | "approached" | "" (where a run is)
     chosen: str | None = None           # a choice the card maintains (Femme Fatale's ice)
+    owner: str = ""                     # "corp" | "runner": whose card (a hosted card's may differ from its host's)
 
     @property
     def label(self) -> str:
@@ -98,7 +99,7 @@ def _card(g: Game, cid: str, mark: str = "") -> CardView:
         printed_strength=d.strength if shows_strength else None,
         counters=tuple(sorted(card.counters.items())),
         hosted=tuple(_card(g, h) for h in g.zone(f"hosted.{cid}")),
-        mark=mark, chosen=card.chosen)
+        mark=mark, chosen=card.chosen, owner=card.owner)
 
 
 def board(g: Game) -> BoardView:

@@ -85,13 +85,16 @@ class Catalog:
         return self.by_name.get(name)
 
     def find(self, query: str, types: tuple[str, ...] = (), side: str | None = None,
-             limit: int = 20) -> list[CatalogCard]:
-        """Cards whose name starts with `query` (then those containing it), of `types` and `side` if given."""
+             limit: int = 20, install_on: str | None = None) -> list[CatalogCard]:
+        """Cards whose name starts with `query` (then those containing it), of `types` and `side` if given,
+        and (`install_on`) only those installed hosted on that kind of card ("ice": Tranquilizer)."""
         q = deaccent(" ".join(query.split()))
         first: list[CatalogCard] = []
         then: list[CatalogCard] = []
         for name, card in self._folded:
             if (types and card.type not in types) or (side and card.side != side):
+                continue
+            if install_on and card.card.install_on != install_on:
                 continue
             if name.startswith(q):
                 first.append(card)

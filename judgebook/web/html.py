@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from urllib.parse import urlencode
 
 from markupsafe import Markup, escape
 
@@ -14,7 +15,7 @@ from judgebook.linking.versions import word_diff
 from judgebook.model import Section
 from judgebook.store.corpus import Corpus
 from judgebook.symbols import SYMBOLS
-from judgebook.web import pages, render
+from judgebook.web import pages, render, run_story
 from judgebook.web.searching import safe_snippet
 from judgebook.web.urls import Urls, file_slug
 
@@ -124,6 +125,33 @@ class Html:
             else:
                 out.append(str(piece))
         return Markup("".join(out))
+
+    def situation(self, sec: Section) -> str | None:
+        """The builder with this card placed, or a ruling's cards ("set up a situation with this card / for
+        this ruling"); None on the static site, which has no table."""
+        if self.urls.static_site:
+            return None
+        if sec.kind == "card":
+            cards = [sec.title]
+        elif sec.kind == "ruling":
+            parent = self.corpus.get(sec.parent) if sec.parent else None
+            cards = [parent.title] if parent is not None and parent.kind == "card" else []
+            for link in sec.links:
+                target = self.corpus.get(link.target) if link.kind == "card" and link.target else None
+                if target is not None and target.kind == "card" and target.title not in cards:
+                    cards.append(target.title)
+        else:
+            return None
+        if not cards:
+            return None
+        query = [("card", c) for c in cards[:8]] + ([("ruling", sec.id)] if sec.kind == "ruling" else [])
+        return self.urls.page("replay/new") + "?" + urlencode(query)
+
+    def fold_passes(self, steps: list[dict]) -> list[run_story.Fold]:
+        return run_story.fold_passes(steps)
+
+    def runs(self, steps: list[dict]) -> dict[int, run_story.RunSummary]:
+        return run_story.runs(steps)
 
     def card_facts(self, sec: Section) -> list[tuple[str, str]]:
         return pages.card_facts(sec)

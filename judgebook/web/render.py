@@ -30,6 +30,8 @@ from judgebook.symbols import SYMBOLS, label
 from judgebook.web.urls import Urls
 
 _SYMBOL = re.compile(r"\[(" + "|".join(re.escape(t[1:-1]) for t in SYMBOLS) + r")\]")
+# a number (or X) and the symbol after it: kept on one line ("2[c]" never wraps between 2 and the credit)
+_COUNTED = re.compile(r"(\b\d+|\bX)(\[(?:" + "|".join(re.escape(t[1:-1]) for t in SYMBOLS) + r")\])")
 _HTML_TAG = re.compile(r"</?(?:b|i|em|strong|table|tr|td|th|tbody|thead|ul|ol|li|br|p|span|code|sup|sub)\b",
                        re.I)
 _DEF_CHARS = 320
@@ -56,7 +58,23 @@ def symbol_html(token: str, urls: Urls) -> str:
             f'alt="{escape(text)}" title="{escape(text)}" width="16" height="16">')
 
 
+# The timing-structure appendix marks what a paid ability window allows: explained on hover and on tap
+WINDOW_MARKS = {"P": "paid abilities can be used", "R": "non-ice cards can be rezzed", "S": "agendas can be scored"}
+_WINDOW = re.compile(r"(window:)((?: \([PRS]\))+)")
+
+
+def _marks(escaped: str) -> str:
+    def one(m: re.Match[str]) -> str:
+        marks = re.sub(r"\(([PRS])\)", lambda k: f'<abbr class="pw" tabindex="0" title="{WINDOW_MARKS[k.group(1)]}">'
+                       f'({k.group(1)})</abbr>', m.group(2))
+        return m.group(1) + marks
+    return _WINDOW.sub(one, escaped)
+
+
 def _symbols(escaped: str, urls: Urls) -> str:
+    escaped = _marks(escaped)
+    escaped = _COUNTED.sub(lambda m: f'<span class="nw">{m.group(1)}{symbol_html(m.group(2).lower(), urls)}</span>',
+                           escaped)
     return _SYMBOL.sub(lambda m: symbol_html(m.group(0).lower(), urls), escaped)
 
 

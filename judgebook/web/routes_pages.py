@@ -1,6 +1,8 @@
 """The HTML pages."""
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, abort, redirect, render_template, send_from_directory
 
 from judgebook.web import card_pool, pages
@@ -24,11 +26,20 @@ def _doc_counts(corpus) -> dict[str, int]:
     return {key: len(corpus.in_doc(key)) for key in corpus.documents}
 
 
+_RULE_NUMBER = re.compile(r"^\s*(?:rule\s+)?(\d{1,2}(?:\.\d{1,3}){1,3}[a-z]?)\s*$", re.I)
+
+
 @bp.get("/search")
 def search():
     q = text_arg("q")
     filters = {f: text_arg(f, 40) for f in FILTERS if text_arg(f, 40)}
     limit = int_arg("limit", 30, 1, 100)
+    # a rule number typed and Enter: open that rule (the newest CR that has it), as a judge expects
+    number = _RULE_NUMBER.match(q)
+    if number and not filters:
+        sec = state().corpus.lookup(number.group(1))
+        if sec is not None:
+            return redirect(state().html.urls.section(sec.id), code=303)
     response = state().searcher.search(q, limit, filters) if q else None
     return render_template("search.html", q=q, filters=filters, response=response,
                            facets=_facets(state().corpus), autofocus=not q)

@@ -137,6 +137,11 @@ def as_side(word: str) -> Side:
     raise ScenarioError(f"expected corp or runner, got {word!r}")
 
 
+def _side_of(sc: Scenario, name: str, fallback: Side) -> Side:
+    side = sc.library.card(name).side
+    return side if side in ("corp", "runner") else fallback  # type: ignore[return-value]
+
+
 def setup(sc: Scenario) -> Game:
     """The game as the scenario sets it up, before the first step."""
     cards: dict[str, Card] = {}
@@ -157,8 +162,9 @@ def setup(sc: Scenario) -> Game:
                 host=host,
                 chosen=spec.chosen,
             )
-            if spec.hosted:
-                put(f"hosted.{spec.id}", spec.hosted, owner, spec.id)
+            # A hosted card keeps its own side (a Runner's Tranquilizer on a Corp's ice is the Runner's).
+            for hosted in spec.hosted:
+                put(f"hosted.{spec.id}", (hosted,), _side_of(sc, hosted.name, owner), spec.id)
         zones[zone] = zones.get(zone, ()) + tuple(s.id for s in specs)
 
     for spec in (sc.corp, sc.runner):

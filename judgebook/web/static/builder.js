@@ -10,24 +10,29 @@
   var url = form.getAttribute("data-cards");
   var max = parseInt(form.getAttribute("data-max"), 10) || 100;
   var input = null, cards = [], sel = -1, timer = 0, seq = 0;
+  // the text the open list was found for, and the keys (↓ ↑ Enter) pressed before the list for the field's
+  // current text arrived: they apply to that list, never to a stale one
+  var shownFor = null, queued = [];
 
   function close() {
     list.hidden = true;
     list.textContent = "";
-    cards = []; sel = -1;
+    cards = []; sel = -1; shownFor = null;
     if (input) { input.setAttribute("aria-expanded", "false"); input.removeAttribute("aria-activedescendant"); }
   }
 
-  function show(target, found) {
+  function show(target, found, q) {
     list.textContent = "";
     cards = found; sel = -1;
-    if (!found.length || document.activeElement !== target) { close(); return; }
+    if (!found.length || document.activeElement !== target) { close(); queued = []; return; }
+    shownFor = q;
     found.forEach(function (c, i) {
       var li = document.createElement("li");
       li.id = "bd-opt-" + i;
       li.className = "bd-opt";
       li.setAttribute("role", "option");
       li.setAttribute("aria-selected", "false");
+      if (i === 0) li.classList.add("bd-first");   // what Enter picks while nothing is marked
       var name = document.createElement("span");
       name.className = "bd-opt-name";
       name.textContent = c.name;
@@ -44,7 +49,18 @@
     holder.parentNode.insertBefore(list, holder.nextSibling);
     list.hidden = false;
     target.setAttribute("aria-expanded", "true");
+    var keys = queued;
+    queued = [];
+    keys.forEach(function (k) { if (!list.hidden) key(k); });
   }
+
+  function key(k) {
+    if (k === "ArrowDown") mark(sel + 1);
+    else if (k === "ArrowUp") mark(sel - 1);
+    else if (k === "Enter") pick(sel >= 0 ? sel : 0);
+  }
+
+  function current(target) { return target.value.slice(0, max); }
 
   function mark(i) {
     var opts = list.querySelectorAll(".bd-opt");
@@ -82,12 +98,16 @@
     if (!c || !input) return;
     input.value = c.name;
     describe(input.closest(".bd-entry, .bd-ident"), c);
+    // a hosted card picked: its counters open (Tranquilizer's virus counters are why it is there)
+    var more = input.closest(".bd-entry") && input.closest(".bd-entry").querySelector(":scope > details.bd-keep-open");
+    if (more) more.open = true;
     var err = input.closest(".bd-entry, p");
     input.removeAttribute("aria-invalid");
     close();
     grow(input);
     if (err) err.querySelectorAll(":scope > .bd-err").forEach(function (e) { e.remove(); });
     iceIds();
+    later();
   }
 
   function lookup(target) {
@@ -95,7 +115,7 @@
     var n = ++seq;
     fetch(url + "?q=" + encodeURIComponent(q) + "&slot=" + encodeURIComponent(target.getAttribute("data-slot") || "any"))
       .then(function (r) { return r.ok ? r.json() : { cards: [] }; })
-      .then(function (data) { if (n === seq && input === target) show(target, data.cards || []); })
+      .then(function (data) { if (n === seq && input === target) show(target, data.cards || [], q); })
       .catch(function () { close(); });
   }
 
@@ -179,13 +199,62 @@
     });
   }
 
+  // the rules of the board, asked again after each change (the server's board_rules.py says them)
+  var review = form.getAttribute("data-review"), rtimer = 0, rseq = 0;
+  function notes(title, cls, items) {
+    if (!items.length) return null;
+    var frag = document.createDocumentFragment();
+    var h = document.createElement("p");
+    h.className = "bd-rule-h";
+    h.textContent = title;
+    var ul = document.createElement("ul");
+    ul.className = cls;
+    items.forEach(function (n) {
+      var li = document.createElement("li");
+      li.setAttribute("data-key", n.key);
+      li.textContent = n.text;
+      ul.appendChild(li);
+    });
+    frag.appendChild(h);
+    frag.appendChild(ul);
+    return frag;
+  }
+  function reviewed(data) {
+    var box = document.getElementById("bd-review-notes");
+    if (!box || !data.broken) return;
+    box.textContent = "";
+    var a = notes("Breaks a rule of the game", "bd-broken", data.broken);
+    var b = notes("Legal, but worth knowing", "bd-surprising", data.surprising);
+    if (a) box.appendChild(a);
+    if (b) box.appendChild(b);
+    if (!a && !b) {
+      var fine = document.createElement("p");
+      fine.className = "bd-fine";
+      fine.textContent = "Nothing breaks a rule of the game.";
+      box.appendChild(fine);
+    }
+    var filler = document.getElementById("bd-filler"), anyway = document.getElementById("bd-anyway");
+    if (filler) filler.hidden = !data.empty_rnd;
+    if (anyway) anyway.hidden = !data.stops_play;
+  }
+  function ask() {
+    if (!review) return;
+    var n = ++rseq;
+    fetch(review, { method: "POST", body: new FormData(form) })
+      .then(function (r) { return r.ok ? r.json() : {}; })
+      .then(function (data) { if (n === rseq) reviewed(data); })
+      .catch(function () {});
+  }
+  function later() { clearTimeout(rtimer); rtimer = setTimeout(ask, 250); }
+  form.addEventListener("change", later);
+
   form.addEventListener("input", function (e) {
     var t = e.target;
     if (t.classList && t.classList.contains("bd-server-name")) { servers(); return; }
     if (!t.classList || !t.classList.contains("bd-name")) return;
     input = t;
     clearTimeout(timer);
-    timer = setTimeout(function () { lookup(t); }, 90);
+    timer = setTimeout(function () { timer = 0; lookup(t); }, 90);
     grow(t);
   });
   form.addEventListener("focusin", function (e) {
@@ -202,10 +271,19 @@
     if (e.target.id === "run_server" && e.target.value && at) at.value = "run";
   });
   form.addEventListener("keydown", function (e) {
-    if (e.target !== input || list.hidden) return;
-    if (e.key === "ArrowDown") { e.preventDefault(); mark(sel + 1); }
-    else if (e.key === "ArrowUp") { e.preventDefault(); mark(sel - 1); }
-    else if (e.key === "Enter" && sel >= 0) { e.preventDefault(); pick(sel); }
+    var t = e.target;
+    if (t !== input || !t.classList.contains("bd-name")) return;
+    var nav = e.key === "ArrowDown" || e.key === "ArrowUp" || e.key === "Enter";
+    if (nav && (timer || shownFor !== current(t)) && t.value.trim()) {
+      // the list on screen (if any) is for older text: wait for the current one, then apply the key
+      e.preventDefault();
+      queued.push(e.key);
+      if (timer) { clearTimeout(timer); timer = 0; }
+      if (queued.length === 1) lookup(t);
+      return;
+    }
+    if (list.hidden) return;
+    if (nav) { e.preventDefault(); key(e.key); }
     else if (e.key === "Escape") { e.preventDefault(); close(); }
   });
 })();
