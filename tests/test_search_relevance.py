@@ -96,6 +96,23 @@ CASES_FILE = Path(__file__).with_name("search_relevance.toml")
 # floors below pin what is measured (a little under it), to report a
 # regression, not to claim the goal. The other queries keep their old floors
 # (no regression there). Raise them as search improves, never lower them.
+# Issue 22 (28 Nov 2026): a second unseen batch (kind "unseen-question-2", 36,
+# frozen before any search ran on it): recall@1 0.444, recall@3 0.639, MRR
+# 0.550 on 643d9f0's code. Where the unseen misses fall (top 100 of each):
+# tuned questions 81 / 92 in the top 3, 0 outside the top 100; unseen 44 / 72
+# in the top 3, 12 not in the top 100 at all (their words are not the rule's).
+# Tried and dropped, chosen on the tuned questions only (unseen figures only
+# measured): a question bank made of the 92 tuned questions and their answers,
+# the nearest by the semantic table's cosine answering first above a
+# threshold: leave-one-out on the 92, recall@3 / MRR 0.804-0.859 / 0.545-0.797
+# at thresholds 0.5-0.8 against 0.880 / 0.798 without (92 entries cover too
+# little); unseen 0.583 / 0.442 and 0.622-0.639 / 0.535-0.581: nothing. A
+# dense first stage (every CR 26.03 and glossary text scored by the table's
+# cosine, 2,053 texts, 27 ms in Python) fused with the ranking by reciprocal
+# rank (k 5-60, weight 0.3-1, depth 10-50): tuning two thirds recall@3
+# 0.823-0.871 (0.871 without), held-out third 0.833-0.900 (0.900); unseen
+# batch 1 0.444-0.611 (0.583), batch 2 0.611-0.639 (0.639): the word table
+# is a re-ranker, not a retriever.
 FLOOR_RECALL_1 = 0.86          # the queries other than questions
 FLOOR_RECALL_3 = 0.95
 FLOOR_MRR = 0.905
@@ -106,6 +123,12 @@ ALL_FLOOR_MRR = 0.88
 UNSEEN = "unseen-question"     # written without running the search, never tuned on
 UNSEEN_FLOOR_RECALL_3 = 0.55
 UNSEEN_FLOOR_MRR = 0.43
+# Issue 22's batch of 36, frozen (commit aa5e584) before any search ran on it
+# (one question, word for word a question of the first batch, removed);
+# measured on the code of 643d9f0: recall@1 0.444, recall@3 0.639, MRR 0.550.
+UNSEEN_2 = "unseen-question-2"
+UNSEEN_2_FLOOR_RECALL_3 = 0.63
+UNSEEN_2_FLOOR_MRR = 0.54
 MIN_QUESTIONS = 60 + 15        # issue 11 added at least 60 to the 15 there were
 MIN_CASES = 60
 
@@ -168,13 +191,15 @@ def test_relevance(full_index, capsys):
     ranks = [(c, rank_of(c, api.search(c.query, limit=10, index_dir=full_index))) for c in cases]
     questions = [r for c, r in ranks if c.kind == "question"]
     unseen = [r for c, r in ranks if c.kind == UNSEEN]
-    others = [r for c, r in ranks if c.kind not in ("question", UNSEEN)]
+    unseen_2 = [r for c, r in ranks if c.kind == UNSEEN_2]
+    others = [r for c, r in ranks if c.kind not in ("question", UNSEEN, UNSEEN_2)]
     everything = questions + others   # as measured before the unseen questions were added
     # Every third question in file order was held out while the question
     # ranking's constants were chosen (on the other two thirds): reported apart.
     held_out = questions[2::3]
     lines = []
     for name, rs in (("questions", questions), ("  held out", held_out), ("unseen questions", unseen),
+                     ("unseen, batch 2", unseen_2), ("unseen, both", unseen + unseen_2),
                      ("other queries", others), ("all", everything)):
         r1, r3, mrr = figures(rs)
         lines.append(f"  {name:16} {len(rs):4} queries: recall@1 {r1:.3f}, recall@3 {r3:.3f}, MRR {mrr:.3f}")
@@ -190,6 +215,8 @@ def test_relevance(full_index, capsys):
     assert r3 >= ALL_FLOOR_RECALL_3 and mrr >= ALL_FLOOR_MRR, report
     _, r3, mrr = figures(unseen)
     assert r3 >= UNSEEN_FLOOR_RECALL_3 and mrr >= UNSEEN_FLOOR_MRR, report
+    _, r3, mrr = figures(unseen_2)
+    assert r3 >= UNSEEN_2_FLOOR_RECALL_3 and mrr >= UNSEEN_2_FLOOR_MRR, report
 
 
 def test_the_ranking_does_not_depend_on_the_limit(full_index):
