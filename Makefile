@@ -7,7 +7,7 @@ TESTSTAMP := $(VENV)/.test-installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install build bench bench-load bench-engine bench-cards bench-table bench-first-visit bench-ingest clean
+.PHONY: run test corpora install build bench bench-load bench-engine bench-cards bench-table bench-first-visit bench-ingest clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -42,7 +42,13 @@ lint: $(TESTSTAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-test: lint
+# The real corpora first (tests/corpora.py, standard library only): without them, one line saying what to
+# fetch and where it goes, and a non-zero exit before anything is installed or run.
+corpora:
+	$(eval CORPORA_PROBLEM := $(shell $(PY) tests/corpora.py 2>&1))
+	$(if $(CORPORA_PROBLEM),$(error $(CORPORA_PROBLEM)))
+
+test: corpora lint
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
