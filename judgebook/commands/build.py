@@ -85,8 +85,7 @@ def _scenario_citations(source, root, project=None) -> None:
     from pathlib import Path
 
     from judgebook import config
-    from judgebook.store import build, paths
-    from judgebook.web import scenario_refs
+    from judgebook.store import build, paths, scenario_refs
 
     project = Path(project or paths.project_root() / "rules_source")
     if Path(source).resolve() != project.resolve() or not Path(root).is_dir():
