@@ -105,8 +105,10 @@ def _warm(app: Any) -> None:
     """Load what the first pages need before serving (issue 23: the first card page took 2.2 s)."""
     import time
 
+    from judgebook.store.file_stamp import hold
     from judgebook.web.app import warm_up
 
+    hold(1.0)           # the scenario and card files are walked at most once a second, not per page
     started = time.perf_counter()
     done = warm_up(app)
     bad = [f"{path} {status}" for path, status, _ in done if status >= 500]
