@@ -54,9 +54,10 @@ test: corpora lint
 bench: $(STAMP)
 	$(BIN)/python bench/search.py
 
-# Open-loop load on `judgebook serve` (loopback, bounded); BEFORE=DIR adds an older checkout.
+# Open-loop load on `judgebook serve` (loopback, bounded); BEFORE=DIR adds an older checkout, ROUNDS=2
+# runs before and now in turn twice (a shared machine weighs on both alike).
 bench-load: build
-	$(BIN)/python bench/load.py --index $(or $(JUDGEBOOK_INDEX),index) $(if $(BEFORE),--before $(BEFORE))
+	$(BIN)/python bench/load.py --index $(or $(JUDGEBOOK_INDEX),index) $(if $(BEFORE),--before $(BEFORE)) $(if $(ROUNDS),--rounds $(ROUNDS))
 
 # The rebuilt engine against the old one, in one run (a table; bench/engine.py --json for figures).
 bench-engine: $(STAMP)
