@@ -7,7 +7,7 @@ TESTSTAMP := $(VENV)/.test-installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install build bench bench-load bench-engine bench-cards bench-mutation bench-table bench-first-visit bench-ingest clean
+.PHONY: run test corpora install build bench bench-load bench-engine bench-cards bench-mutation bench-table bench-first-visit bench-ingest clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -42,15 +42,22 @@ lint: $(TESTSTAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-test: lint
+# The real corpora first (tests/corpora.py, standard library only): without them, one line saying what to
+# fetch and where it goes, and a non-zero exit before anything is installed or run.
+corpora:
+	$(eval CORPORA_PROBLEM := $(shell $(PY) tests/corpora.py 2>&1))
+	$(if $(CORPORA_PROBLEM),$(error $(CORPORA_PROBLEM)))
+
+test: corpora lint
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
 	$(BIN)/python bench/search.py
 
-# Open-loop load on `judgebook serve` (loopback, bounded); BEFORE=DIR adds an older checkout.
+# Open-loop load on `judgebook serve` (loopback, bounded); BEFORE=DIR adds an older checkout, ROUNDS=2
+# runs before and now in turn twice (a shared machine weighs on both alike).
 bench-load: build
-	$(BIN)/python bench/load.py --index $(or $(JUDGEBOOK_INDEX),index) $(if $(BEFORE),--before $(BEFORE))
+	$(BIN)/python bench/load.py --index $(or $(JUDGEBOOK_INDEX),index) $(if $(BEFORE),--before $(BEFORE)) $(if $(ROUNDS),--rounds $(ROUNDS))
 
 # The rebuilt engine against the old one, in one run (a table; bench/engine.py --json for figures).
 bench-engine: $(STAMP)

@@ -63,7 +63,7 @@ def run(index: Path, url: str, times: int = 1) -> list[dict[str, float]]:
 
 def cited_rule(index: Path) -> str:
     """The rule the most shipped scenarios cite (from the build's cache)."""
-    from judgebook.web.scenario_refs import CACHE_FILE
+    from judgebook.store.scenario_refs import CACHE_FILE
 
     counts: dict[str, int] = {}
     for ref in json.loads((index / CACHE_FILE).read_text("utf-8"))["scenarios"]:
@@ -79,7 +79,7 @@ def main() -> int:
     args = ap.parse_args()
     sys.path.insert(0, str(PROJECT))
     from judgebook.store.corpus import Corpus
-    from judgebook.web.scenario_refs import CACHE_FILE
+    from judgebook.store.scenario_refs import CACHE_FILE
 
     index = args.index.resolve()
     if not (index / CACHE_FILE).is_file():

@@ -198,6 +198,9 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--timeout", type=float, default=5.0)
     ap.add_argument("--targets", default="static,before,waitress,now")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="run the targets this many times in turn (before, now, before, now: the other "
+                         "processes of a shared machine weigh on both alike)")
     args = ap.parse_args()
     rates = [int(r) for r in args.rates.split(",")]
     if max(rates) * args.seconds > 20_000:
@@ -206,13 +209,13 @@ def main() -> int:
     targets = [t for t in args.targets.split(",") if t != "before" or args.before]
     paths = mix(args.index, max(rates) * int(args.seconds) + 1)
     print(f"mix: {len(paths)} requests, {len(set(paths))} distinct; {args.seconds:g} s per rate; "
-          f"cores: {os.cpu_count()}")
+          f"cores: {os.cpu_count()}; load average {os.getloadavg()[0]:.2f} at the start")
     print(f"{'target':<8} {'rate':>5} {'achieved':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
           f"{'errors':>6} {'timeouts':>8} {'cached':>6}")
     with tempfile.TemporaryDirectory() as tmp:
         static_dir = Path(tmp)
         (static_dir / "x.html").write_bytes(b"<!doctype html><title>x</title>" + b"x" * 5000)
-        for target in targets:
+        for target in targets * max(1, args.rounds):
             proc, port = start(target, args.index, args.before, static_dir)
             try:
                 # warm-up outside the figures: one request of each kind
@@ -225,6 +228,7 @@ def main() -> int:
                     time.sleep(1.0)
             finally:
                 stop(proc)
+    print(f"load average {os.getloadavg()[0]:.2f} at the end")
     return 0
 
 

@@ -360,3 +360,18 @@ def test_a_malformed_user_source_names_file_and_line(src, tmp_path, nsg_cr_root,
     assert "06_runs.yaml:" in err and ": expected" in err and "Traceback" not in err
     assert os.readlink(index / paths.CURRENT) == before
     assert config.load_config().with_paths == ()
+
+
+def test_timings_print_each_stage_of_the_build(src, tmp_path, capsys):
+    """`judgebook build --timings` (issue 23): one line per stage the build ran, then the rest and the total."""
+    from judgebook.cli import main
+    assert main(["--index", str(tmp_path / "i"), "build", "--source", str(src), "--timings"]) == 0
+    err = capsys.readouterr().err
+    table = err[err.index("build stages (s):"):].splitlines()
+    table = table[:next(i for i, line in enumerate(table) if line.split()[:1] == ["total"]) + 1]
+    names = [line.split()[0] for line in table[1:]]
+    assert names[:4] == ["parse", "link", "write", "search"] and names[-2:] == ["other", "total"]
+    total = float(table[-1].split()[-1])
+    assert 0 < sum(float(line.split()[-2]) for line in table[1:-1]) <= total + 0.01
+    assert main(["--index", str(tmp_path / "j"), "build", "--source", str(src)]) == 0
+    assert "build stages" not in capsys.readouterr().err

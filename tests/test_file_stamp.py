@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 
-from judgebook.web.file_stamp import stamp
+from judgebook.store.file_stamp import stamp
 
 
 def test_the_stamp_changes_with_the_files_it_covers_and_only_them(tmp_path):

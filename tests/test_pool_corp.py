@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from corpora import CARDS
 from pool_scenarios import kinds_and_rules as _kinds
 from pool_scenarios import replay_named as _run
 from pool_slices import standard_pool_types
@@ -29,7 +30,7 @@ LIBRARY = ROOT / "rules_source" / "cards" / "standard"
 SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
 TYPES = {"agenda", "asset", "corp_identity"}
 RULINGS = sorted(SCENARIOS.glob("ruling-*.yaml"))
-CORPORA_CARDS = ROOT.parent / "shared" / "corpora" / "netrunner-cards-json"
+CORPORA_CARDS = CARDS
 
 
 def _slice(cards_root: Path) -> set[str]:

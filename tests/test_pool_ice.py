@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import CORPORA
+from corpora import CORPORA
 from pool_scenarios import kinds_and_rules as _kinds
 from pool_slices import standard_pool_types
 from test_game_verbs import verbs_registered  # noqa: F401  (a fixture: the verbs, registered for this module)

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from corpora import CARDS
 from pool_slices import standard_pool_types
 
 from judgebook.engine.driver.script import check, replay
@@ -72,9 +73,9 @@ def test_every_definition_loads_with_netrunnerdb_statistics(cards_root: Path):
 DEFINED, PARTIAL, UNDEFINED = 149, 18, 5
 
 
-# The slice's ids, read from the corpus at collection (tests read it at ../shared/corpora, as conftest does):
+# The slice's ids, read from the corpus at collection (where tests/corpora.py finds it):
 # the other slices write their ruling scenarios into the same folder.
-RIG_IDS = _slice_ids(ROOT.parent / "shared" / "corpora" / "netrunner-cards-json")
+RIG_IDS = _slice_ids(CARDS)
 
 
 def _slice_scenarios() -> list[Path]:

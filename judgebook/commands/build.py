@@ -26,6 +26,9 @@ def register(subparsers) -> None:
                    help="a shipped file (as the manifest's `file` names it) that is a new edition: "
                         "accept its changed contents and record its digest in the manifest")
     p.add_argument("--json", action="store_true", help="print a JSON summary on stdout")
+    p.add_argument("--timings", action="store_true",
+                   help="print the seconds each stage took (parse, link, write, search index, scenario "
+                        "citations) on stderr")
     p.set_defaults(func=run)
 
 
@@ -72,12 +75,32 @@ def run(args: argparse.Namespace) -> int:
         build.stderr_progress(f"recorded the new digest of {name} in manifest.toml")
     if given:
         config.remember(given)
-    _scenario_citations(source, root)
+    cited = _scenario_citations(source, root)
+    if cited is not None:
+        result.seconds["citations"] = cited
     total = time.perf_counter() - started
+    if args.timings:
+        print(timings(result.seconds, total), file=sys.stderr)
     return _report(args, result, f"built {result.sections} sections in {total:.1f} s", root, total)
 
 
-def _scenario_citations(source, root, project=None) -> None:
+STAGES = {"parse": "parse sources", "link": "link", "write": "write sections", "search": "search index",
+          "citations": "scenario citations"}
+
+
+def timings(seconds: dict[str, float], total: float) -> str:
+    """The stage breakdown `--timings` prints: seconds and share of the whole build, one stage a line."""
+    lines = ["build stages (s):"]
+    for key, value in seconds.items():
+        share = value / total * 100 if total else 0.0
+        lines.append(f"  {STAGES.get(key, key):<20} {value:7.2f}  {share:5.1f}%")
+    rest = total - sum(seconds.values())
+    lines.append(f"  {'other':<20} {rest:7.2f}  {rest / total * 100 if total else 0.0:5.1f}%")
+    lines.append(f"  {'total':<20} {total:7.2f}")
+    return "\n".join(lines)
+
+
+def _scenario_citations(source, root, project=None) -> float | None:
     """Replay the shipped scenarios now, into the index's citation cache, so that the first rule page a
     judge opens after a build does not (issue 10: 2.3 s for 344 scenarios). Only for the project's own
     rules_source (`project`, a test gives another): its scenarios are the ones the web lists (a build of
@@ -85,20 +108,20 @@ def _scenario_citations(source, root, project=None) -> None:
     from pathlib import Path
 
     from judgebook import config
-    from judgebook.store import build, paths
-    from judgebook.web import scenario_refs
+    from judgebook.store import build, paths, scenario_refs
 
     project = Path(project or paths.project_root() / "rules_source")
     if Path(source).resolve() != project.resolve() or not Path(root).is_dir():
-        return
+        return None
     started = time.perf_counter()
     try:
         data = config.card_data()
     except config.ConfigError:
         data = None         # the web reads no card statistics either, then
     index = scenario_refs.citations(project / "scenarios", data, Path(root))
-    build.stderr_progress(f"scenario citations: {len(index.refs)} scenarios "
-                          f"in {time.perf_counter() - started:.1f} s")
+    took = time.perf_counter() - started
+    build.stderr_progress(f"scenario citations: {len(index.refs)} scenarios in {took:.1f} s")
+    return took
 
 
 def _report(args, result, message: str, root, total: float = 0.0) -> int:

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
 def scenarios(query: str) -> list:
     """The shipped scenarios whose titles match (read lazily: most queries are about rules)."""
     from judgebook.store.paths import project_root
-    from judgebook.web.scenario_refs import search, titles
+    from judgebook.store.scenario_refs import search, titles
 
     return search(titles(project_root() / "rules_source" / "scenarios"), query)
 

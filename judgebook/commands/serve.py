@@ -65,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     where = f"http://{args.host}:{args.port}/"
     if server == "waitress":
         import waitress
+        _warm(app)
         print(f"judgebook: serving on {where} (waitress, {args.threads} threads; Ctrl-C to stop)",
               file=sys.stderr)
         waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident=IDENT)
@@ -93,6 +94,23 @@ def _gunicorn(index: str | None, host: str, port: int, workers: int, threads: in
 
         def load(self) -> Any:
             from judgebook.web.app import create_app
-            return create_app(index_root=index)
+            app = create_app(index_root=index)
+            _warm(app)          # before this worker accepts a connection
+            return app
 
     Judgebook().run()
+
+
+def _warm(app: Any) -> None:
+    """Load what the first pages need before serving (issue 23: the first card page took 2.2 s)."""
+    import time
+
+    from judgebook.store.file_stamp import hold
+    from judgebook.web.app import warm_up
+
+    hold(1.0)           # the scenario and card files are walked at most once a second, not per page
+    started = time.perf_counter()
+    done = warm_up(app)
+    bad = [f"{path} {status}" for path, status, _ in done if status >= 500]
+    print(f"judgebook: warmed {len(done)} pages in {time.perf_counter() - started:.1f} s (pid {os.getpid()})"
+          + (f"; failed: {', '.join(bad)}" if bad else ""), file=sys.stderr)

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import importlib
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from flask import Flask, current_app, g, render_template, request
 from flask.json.provider import DefaultJSONProvider
@@ -193,6 +195,37 @@ def create_app(corpus: Corpus | None = None, index_root: str | Path | None = Non
     return app
 
 
+def warm_up(app: Flask) -> list[tuple[str, int, float]]:
+    """Answer, once, the pages whose first view loads something (the scenario citations of a rule page, the
+    card pool behind a card page, the search reader, the whole-document and changes pages), so that no
+    visitor pays for it: `judgebook serve` calls this in each process before it accepts connections.
+    Returns (path, status, seconds) per page; the answers stay in the page cache."""
+    corpus = app.extensions["judgebook"].current().corpus
+    versions = corpus.cr_versions()
+    newest = versions[-1].key if versions else None
+    firsts: dict[str, str] = {}
+    for sec in corpus.sections.values():
+        firsts.setdefault(sec.doc, sec.id)
+    wanted = ["/", "/search?q=run", "/api/search?q=run", "/api/complete?q=ru", "/cards", "/changes"]
+    wanted += [f"/s/{quote(firsts[key], safe=':')}" for key in (newest, "cards") if key in firsts]
+    if newest:
+        wanted.append(f"/d/{newest}")
+    done = []
+    client = app.test_client()
+    for path in wanted:
+        t = time.perf_counter()
+        status = client.get(path).status_code
+        done.append((path, status, time.perf_counter() - t))
+    # A card page lists the scenarios naming the card: an index of every scenario, read on the first one
+    # (a card with no definition and outside the pool shows no panel, so no page above is sure to read it).
+    from judgebook.web import card_pool
+    t = time.perf_counter()
+    with app.test_request_context("/"):
+        card_pool.scenarios_using("")
+    done.append(("(card pages' scenario index)", 200, time.perf_counter() - t))
+    return done
+
+
 # ---- caching by generation ------------------------------------------------------------
 # A page depends only on the index generation and the request, so the generation
 # is its validator: ETag and Last-Modified let a browser revalidate for nothing,
@@ -259,7 +292,9 @@ def _validators(response, st: State) -> None:
 class PageCache:
     """Rendered bodies by (generation, path with query), least recently used out first."""
 
-    def __init__(self, max_bytes: int = 64 * 1024 * 1024, max_entry: int = 2 * 1024 * 1024):
+    # An entry may be as large as a whole document's page (CR 26.03's is 2.3 MB and took 0.4 s to render on
+    # every request while the limit was 2 MiB: issue 23's load bench spent most of its CPU there).
+    def __init__(self, max_bytes: int = 96 * 1024 * 1024, max_entry: int = 8 * 1024 * 1024):
         self._items: OrderedDict[tuple[str, str], tuple[int, str, bytes]] = OrderedDict()
         self._bytes = 0
         self._max_bytes, self._max_entry = max_bytes, max_entry

@@ -20,8 +20,8 @@ from judgebook.engine.errors import ScenarioError
 from judgebook.engine.language.cards import CardDef, library_items, undefined_reason
 from judgebook.engine.language.nodes import At, node_line
 from judgebook.engine.language.nrdb import CardSource, parse_with_stats
+from judgebook.store.file_stamp import stamp
 from judgebook.text import deaccent
-from judgebook.web.file_stamp import stamp
 
 _TAG = re.compile(r"<[^>]+>")
 

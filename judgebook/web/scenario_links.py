@@ -8,7 +8,7 @@ from pathlib import Path
 
 from flask import Blueprint, has_app_context, url_for
 
-from judgebook.web import scenario_refs
+from judgebook.store import scenario_refs
 from judgebook.web import table_session as ts
 from judgebook.web.app import state
 from judgebook.web.routes_replay import scenarios_dir

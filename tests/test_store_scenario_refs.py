@@ -17,8 +17,8 @@ from test_web_replay import TAX, TOLL_GATE
 from judgebook.engine.driver.script import replay
 from judgebook.engine.scenario.load import parse
 from judgebook.model import Provenance, Section
+from judgebook.store import scenario_refs
 from judgebook.store.corpus import Corpus
-from judgebook.web import scenario_refs
 from judgebook.web.app import create_app
 from judgebook.web.session_link import unpack
 
