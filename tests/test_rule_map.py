@@ -11,7 +11,7 @@ import pytest
 
 from judgebook.engine.citations import cited_anchors
 from judgebook.linking import rule_map as rm
-from judgebook.web import scenario_refs
+from judgebook.store import scenario_refs
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "rules_source" / "scenarios"
 # The engine cites these in a step, but no shipped scenario's timeline does yet: "not-yet" with that reason,

@@ -17,8 +17,8 @@ from typing import IO, TYPE_CHECKING, Any
 from judgebook.scenario_text import flow, plain, with_decisions
 
 if TYPE_CHECKING:
-    from judgebook.engine.state.choice import ChoicePoint, Decision
     from judgebook.engine.scenario.load import Scenario
+    from judgebook.engine.state.choice import ChoicePoint, Decision
     from judgebook.engine.state.model import Game, Step
 
 HELP = "play a judge scenario interactively: choose at each choice point, undo, save the decisions taken"

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from flask import Blueprint, abort, has_app_context, jsonify, render_template, request, url_for
 
 from judgebook.linking.rule_map import CR_VERSION, STATUSES, RuleMap, RuleRow, rule_map
-from judgebook.web import scenario_refs
+from judgebook.store import scenario_refs
 from judgebook.web.routes_replay import scenarios_dir
 from judgebook.web.scenario_links import scenario_at_table
 

@@ -16,11 +16,11 @@ from typing import Any
 
 from flask import current_app
 
-from judgebook.engine.state.choice import ANY_NUMBER, ChoicePoint
 from judgebook.engine.driver.script import Outcome
 from judgebook.engine.driver.session import PREFIXES
 from judgebook.engine.driver.timeline import timeline as make_timeline
 from judgebook.engine.errors import ScenarioError
+from judgebook.engine.state.choice import ANY_NUMBER, ChoicePoint
 from judgebook.scenario_text import PLAY_HEAD, flow, plain, read_decision
 from judgebook.scenario_text import with_decisions as rewrite
 from judgebook.store.citations import rule_ref, timeline_data

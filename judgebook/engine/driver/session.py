@@ -19,11 +19,11 @@ from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
 
-from judgebook.engine.state.choice import ANY_NUMBER, ChoicePoint, Decision, Refused, decision
 from judgebook.engine.driver.step import advance, start
 from judgebook.engine.errors import EngineLimit, IllegalDecision, ScenarioError
 from judgebook.engine.scenario.board import Decision as ScriptDecision
 from judgebook.engine.scenario.load import Scenario, setup
+from judgebook.engine.state.choice import ANY_NUMBER, ChoicePoint, Decision, Refused, decision
 from judgebook.engine.state.model import Game, Step
 
 RUN_PHASES = ("run", "initiation", "approach_ice", "encounter_ice", "movement", "success", "breach", "access")
