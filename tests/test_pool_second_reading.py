@@ -20,7 +20,7 @@ FIXED = ["card-stegodon_mk_iv-3", "card-stavka-1", "card-drafter-1", "card-emine
 def test_a_fixed_card_replays_to_its_printed_outcome(name, cards_root):
     from pool_scenarios import SCENARIOS
 
-    from judgebook.engine.language.nrdb import load_scenario
+    from judgebook.engine.scenario.load import load_scenario
 
     sc = load_scenario(SCENARIOS / f"{name}.yaml", LIBRARY, cards_root)
     assert check(sc, replay_named(name, cards_root)) == []

@@ -26,10 +26,14 @@ def corpus(app):
 
 
 def test_rule_number_search_and_deep_links(client, corpus):
-    html = client.get("/search?q=1.16.10b").get_data(as_text=True)
     newest = corpus.newest_cr().key
-    first = html.index('class="hit-title"')
     want = corpus.by_number(newest, "1.16.10b").id
+    # a rule number typed into the search box opens that rule of the newest CR
+    typed = client.get("/search?q=1.16.10b")
+    assert typed.status_code == 303 and typed.headers["Location"].endswith(f"/s/{want}")
+    # with a filter it is a search again, and the rule is the first hit
+    html = client.get(f"/search?q=1.16.10b&doc={newest}").get_data(as_text=True)
+    first = html.index('class="hit-title"')
     assert html[first:first + 200].count(f'href="/s/{want}"') == 1
     assert client.get("/r/1.16.10b").headers["Location"].endswith(f"/s/{want}")
     assert client.get("/r/cr-1.6/1.16.10b").headers["Location"].endswith("/s/cr-1.6:1.16.10b")

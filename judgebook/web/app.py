@@ -218,6 +218,8 @@ def warm_up(app: Flask) -> list[tuple[str, int, float]]:
         done.append((path, status, time.perf_counter() - t))
     # A card page lists the scenarios naming the card: an index of every scenario, read on the first one
     # (a card with no definition and outside the pool shows no panel, so no page above is sure to read it).
+    # Imported lazily: card_pool pulls in the card definitions and the comparator, which only the warm-up and
+    # the card pages need; importing this module (every CLI command) stays light.
     from judgebook.web import card_pool
     t = time.perf_counter()
     with app.test_request_context("/"):
