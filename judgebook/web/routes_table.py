@@ -98,6 +98,9 @@ def _view(session: ts.Session, packed: str) -> dict[str, Any]:
         "notes": sc.notes if sc else "", "has_expect": bool(sc and sc.expect is not None),
         "error": session.error, "steps": steps, "board": session.board, "last": session.last,
         "point": session.point, "where": where[-1] if where else [],
+        # the warnings of the steps the last decision led to, beside what it changed (issue 19 §4)
+        "recent_warnings": [s for s in steps if s.get("warnings") and out is not None
+                            and s.get("state") == len(out.states) - 1],
         "decisions": [(k, _flow(d)) for k, d in enumerate(session.decisions, 1)], "used": session.used,
         "undo_last": max(0, min(session.used, len(session.decisions)) - 1),
         "ended": out.ended if out else "", "winner": out.final.winner if out and out.states else None,
