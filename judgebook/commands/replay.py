@@ -177,8 +177,17 @@ def run(args: argparse.Namespace) -> int:
         out = documents[0] if len(args.file) == 1 else documents
         print(json.dumps(out, ensure_ascii=False, indent=1, default=str))
     if len(args.file) > 1:
-        print(f"judgebook replay: {codes.count(0)} of {len(codes)} scenario(s) as expected", file=sys.stderr)
+        print(f"judgebook replay: {codes.count(0)} of {len(codes)} scenario(s) as expected"
+              f"{warned_summary(documents)}", file=sys.stderr)
     return max(codes)
+
+
+def warned_summary(documents: list[dict[str, Any]]) -> str:
+    """"; N warning(s) in M scenario(s)" for several files (nothing when none warns): never silent, never a
+    failure (a warning says where the engine may be wrong; the scenario's `expect` decides the check)."""
+    counts = [sum(len(step.get("warnings", ())) for step in d.get("steps", ())) for d in documents]
+    n = sum(counts)
+    return f"; {n} warning(s) in {sum(1 for c in counts if c)} scenario(s)" if n else ""
 
 
 def _one(args: argparse.Namespace, file: str, corpus: Any) -> tuple[int, dict[str, Any] | None]:
