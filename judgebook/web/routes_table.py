@@ -98,9 +98,7 @@ def _view(session: ts.Session, packed: str) -> dict[str, Any]:
         "notes": sc.notes if sc else "", "has_expect": bool(sc and sc.expect is not None),
         "error": session.error, "steps": steps, "board": session.board, "last": session.last,
         "point": session.point, "where": where[-1] if where else [],
-        # the warnings of the steps the last decision led to, beside what it changed (issue 19 §4)
-        "recent_warnings": [s for s in steps if s.get("warnings") and out is not None
-                            and s.get("state") == len(out.states) - 1],
+        "recent_warnings": _recent_warnings(steps, len(out.states) - 1 if out else -1),
         "decisions": [(k, _flow(d)) for k, d in enumerate(session.decisions, 1)], "used": session.used,
         "undo_last": max(0, min(session.used, len(session.decisions)) - 1),
         "ended": out.ended if out else "", "winner": out.final.winner if out and out.states else None,
@@ -109,6 +107,18 @@ def _view(session: ts.Session, packed: str) -> dict[str, Any]:
         "download": url_for("table.download", s=packed), "lines": session.text.splitlines()[:2000],
     }
     return view
+
+
+def _recent_warnings(steps: list[dict[str, Any]], state: int) -> list[dict[str, Any]]:
+    """The warnings of the steps the last decision led to (those of the last `state`), shown beside what it
+    changed (issue 19 §4): each once, with the steps it stands at ({"steps": [n, ...], "warning": {...}})."""
+    grouped: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for s in steps:
+        if s.get("state") != state:
+            continue
+        for w in s.get("warnings", ()):
+            grouped.setdefault(tuple(sorted(w.items())), {"steps": [], "warning": w})["steps"].append(s["n"])
+    return list(grouped.values())
 
 
 def _flow(decision: Any) -> str:
