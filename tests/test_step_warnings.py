@@ -9,6 +9,7 @@ card file, the scenarios' `mismatch:`), never from the code under test.
 """
 from __future__ import annotations
 
+import io
 import json
 import re
 import tomllib
@@ -189,3 +190,15 @@ def test_a_file_with_nothing_known_wrong_reports_no_warning(capsys, card_data):
     assert code == 0 and out == f"{bulwark}: expectation met\n"
     _, out, _ = run_cli(capsys, str(bulwark), "--json")
     assert all(s["warnings"] == [] for s in json.loads(out)["steps"])
+
+
+def test_the_interactive_player_says_so_under_the_step(capsys, monkeypatch, scenario_file):
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    code = main(["play", str(scenario_file), "--script", "--index", "/nonexistent-index"])
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert code == 0
+    warned = [(lines[i - 1].split(":")[0].strip(" ·"), line) for i, line in enumerate(lines) if "WARNING" in line]
+    assert warned == [(f"{kind} [{how}]", f"    WARNING: card only partly defined: Makler: {MAKLER}")
+                      for kind, how in (("ability_used", "engine"), ("pending", "engine"), ("resolve", "only"))] + [
+        ("jack_out [chosen]", f"    WARNING: rule not enforced yet: {JACK_OUT}: {MAP[JACK_OUT]['reason']}")]
