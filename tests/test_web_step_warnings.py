@@ -57,6 +57,12 @@ def test_the_replay_page_shows_each_warning_at_its_step_escaped(client):
     palisade = [n for n, item in items.items() if ("partial-card", HOSTILE) in warnings_in(item)]
     assert palisade and all('<span class="rp-warn-card">Palisade</span>' in items[n] for n in palisade)
     assert "<script>alert" not in page and "&lt;script&gt;alert(&#39;partial&#39;)&lt;/script&gt;" in page
+    # above the steps, the list of the steps that warn, each a link to it
+    summary = re.search(r'<p class="rp-warned" role="note">(.*?)</p>', page, re.S)
+    assert summary is not None
+    linked = [int(n) for n in re.findall(r'<a href="#step-(\d+)">', summary.group(1))]
+    assert linked == sorted({*palisade, *dict(MAKLER_STEPS), JACK_OUT_STEP[0]})
+    assert f"may be wrong at {len(linked)} steps" in summary.group(1)
     quiet = [n for n, item in items.items() if n not in palisade and n not in dict(MAKLER_STEPS)
              and n != JACK_OUT_STEP[0]]
     assert quiet and all('class="rp-warnings"' not in items[n] for n in quiet)
