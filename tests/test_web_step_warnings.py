@@ -86,3 +86,16 @@ def test_a_table_session_with_nothing_known_wrong_has_no_warning_box(client):
     board = BOARD.replace("installed: [Makler]", "installed: []")
     page = client.get("/replay/play?s=" + pack(board)).get_data(as_text=True)
     assert 'class="tb-point"' in page and 'tb-warned' not in page and 'rp-warning' not in page
+
+
+def test_a_board_that_breaks_a_rule_says_so_at_the_table_until_the_first_decision(client):
+    """The builder stops Play on a broken rule; a board played anyway, or opened from a file or a link, is said
+    to break it at the table too (web/board_rules.py's words), until a decision is taken."""
+    illegal = BOARD.replace("  hand: [Hedge Fund]", "  hand: [Hedge Fund, Tranquilizer]")
+    page = client.get("/replay/play?s=" + pack(illegal)).get_data(as_text=True)
+    box = re.search(r'<div class="rp-error tb-board-rules" role="alert">(.*?)</div>', page, re.S)
+    assert box is not None and 'class="tb-point"' in page            # said, and the game still plays
+    assert re.findall(r"<li>(.*?)</li>", box.group(1)) == ["Tranquilizer is a Runner card: it cannot be in HQ"]
+    assert "tb-board-rules" not in client.get("/replay/play?s=" + pack(BOARD)).get_data(as_text=True)
+    later = illegal + "decisions:\n  - {action: run, server: HQ}\n"
+    assert "tb-board-rules" not in client.get("/replay/play?s=" + pack(later)).get_data(as_text=True)
