@@ -218,7 +218,7 @@ def warm_up(app: Flask) -> list[tuple[str, int, float]]:
         done.append((path, status, time.perf_counter() - t))
     # A card page lists the scenarios naming the card: an index of every scenario, read on the first one
     # (a card with no definition and outside the pool shows no panel, so no page above is sure to read it).
-    from judgebook.web import card_pool
+    from judgebook.web import card_pool  # lazy: only the warm-up of a serving process needs it here
     t = time.perf_counter()
     with app.test_request_context("/"):
         card_pool.scenarios_using("")
