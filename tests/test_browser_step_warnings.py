@@ -114,3 +114,20 @@ def test_the_replay_page_shows_the_warning_on_its_step(browser, server, size):
         pg.screenshot(path=f"/tmp/warnings-replay-step-{n}-{size}.png")
     assert pg.errors == [], pg.errors
     ctx.close()
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_a_board_that_breaks_a_rule_says_so_at_the_table_before_the_first_decision(browser, server, size):
+    ctx, pg = new_page(browser, size)
+    illegal = BOARD.replace("  hand: [Hedge Fund]", "  hand: [Hedge Fund, Tranquilizer]")
+    pg.goto(f"{server}/replay/play?s={pack(illegal)}")
+    box = pg.locator(".tb-board-rules")
+    expect(box).to_be_visible()
+    expect(box.locator("li")).to_have_text(["Tranquilizer is a Runner card: it cannot be in HQ"])
+    no_overflow(pg)
+    pg.screenshot(path=f"/tmp/warnings-board-rules-{size}.png")
+    take(pg, "run on HQ")                                   # play goes on; the note was for the start
+    expect(pg.locator(".tb-prompt")).to_be_visible()
+    assert pg.locator(".tb-board-rules").count() == 0
+    assert pg.errors == [], pg.errors
+    ctx.close()
