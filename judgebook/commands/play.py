@@ -189,11 +189,18 @@ def render_refused(point: Any, cite: Cite) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_steps(steps: Iterable[Any], cite: Cite) -> str:
+def render_steps(steps: Iterable[Any], cite: Cite, game: Game) -> str:
+    """Each step with its rule, and below it what the engine may get wrong there (a "not yet" rule of the rule
+    map, a partial card: issue 19 §4); `game` is a state of the game the steps belong to."""
+    from judgebook.engine import step_warnings
+    from judgebook.linking.rule_map import known
+
+    gaps = known()
     lines = []
     for s in steps:
         changes = f"   changed: {'; '.join(s.changes)}" if s.changes else ""
         lines.append(f"  · {s.kind} [{s.how}]: {s.text}   rule: {cite(s.anchor)}{changes}")
+        lines += [f"    WARNING: {w.text()}" for w in step_warnings(s, game, gaps)]
     return "".join(line + "\n" for line in lines)
 
 
@@ -313,7 +320,7 @@ def run(args: argparse.Namespace, stdin: IO[str] | None = None, stdout: IO[str] 
     cite = make_cite(_corpus(getattr(args, "index", None)))
     session = Session(scenario, game, source)
     out.write(f"Playing: {scenario.title}\n")
-    out.write(render_steps(steps, cite))
+    out.write(render_steps(steps, cite, game))
     if args.script:
         play_script(session, out, cite)
     return loop(session, stdin, out, cite, library)
@@ -340,7 +347,7 @@ def play_script(session: Session, out: IO[str], cite: Cite) -> None:
         session.taken.append((before, chosen))
         session.game = followed.states[k + 1]
         out.write(f"script: {flow(chosen)}\n" if how == "chosen" else f"script, {how}: {flow(chosen)}\n")
-        out.write(render_steps(moved, cite))
+        out.write(render_steps(moved, cite, session.game))
     failed = followed.error or followed.limit
     if failed is not None:
         print(f"script: {failed} (rule {cite(failed.rule)}); go on by hand", file=sys.stderr)
@@ -391,7 +398,7 @@ def loop(session: Session, stdin: IO[str], out: IO[str], cite: Cite, library: Pa
                 decision = _decision_for(point, cmd)
                 steps = session.take(decision)
                 out.write(f"chosen: {flow(decision)}\n")
-                out.write(render_steps(steps, cite))
+                out.write(render_steps(steps, cite, session.game))
         except CommandError as exc:
             print(f"error: {exc}", file=sys.stderr)
         except IllegalDecision as exc:

@@ -177,8 +177,17 @@ def run(args: argparse.Namespace) -> int:
         out = documents[0] if len(args.file) == 1 else documents
         print(json.dumps(out, ensure_ascii=False, indent=1, default=str))
     if len(args.file) > 1:
-        print(f"judgebook replay: {codes.count(0)} of {len(codes)} scenario(s) as expected", file=sys.stderr)
+        print(f"judgebook replay: {codes.count(0)} of {len(codes)} scenario(s) as expected"
+              f"{warned_summary(documents)}", file=sys.stderr)
     return max(codes)
+
+
+def warned_summary(documents: list[dict[str, Any]]) -> str:
+    """"; N warning(s) in M scenario(s)" for several files (nothing when none warns): never silent, never a
+    failure (a warning says where the engine may be wrong; the scenario's `expect` decides the check)."""
+    counts = [sum(len(step.get("warnings", ())) for step in d.get("steps", ())) for d in documents]
+    n = sum(counts)
+    return f"; {n} warning(s) in {sum(1 for c in counts if c)} scenario(s)" if n else ""
 
 
 def _one(args: argparse.Namespace, file: str, corpus: Any) -> tuple[int, dict[str, Any] | None]:
@@ -230,9 +239,11 @@ def read_scenario(command: str, file: str, library: Path | list[Path] | None) ->
 
 
 def _replay(args: argparse.Namespace, file: str, library: Path | list[Path] | None, corpus: Any) -> Result:
+    from judgebook.engine import live_mismatch
     from judgebook.engine.driver.script import replay
     from judgebook.engine.errors import IllegalDecision, ScenarioError
     from judgebook.engine.scenario.verdict import check
+    from judgebook.linking.rule_map import known
 
     scenario = read_scenario("replay", file, library)
     if scenario is None:
@@ -247,7 +258,8 @@ def _replay(args: argparse.Namespace, file: str, library: Path | list[Path] | No
         return 2
     except Exception as exc:
         return _internal(file, exc)
-    data = game_timeline_data(scenario, outcome, corpus, args.until)
+    warn = known(live_mismatch(scenario.mismatch, differences))
+    data = game_timeline_data(scenario, outcome, corpus, args.until, warn)
     error = None
     if outcome.error is not None:
         err = outcome.error
@@ -261,14 +273,16 @@ def _internal(file: str, exc: Exception) -> int:
     return 3
 
 
-def game_timeline_data(scenario: Any, outcome: Any, corpus: Any, until: int | None = None) -> dict[str, Any]:
+def game_timeline_data(scenario: Any, outcome: Any, corpus: Any, until: int | None = None,
+                       known: Any = None) -> dict[str, Any]:
     """A replay of the rebuilt engine as plain data, citations resolved.
 
     `changes` are the engine's own words for a step; `state` is what changed on the board (key -> [before,
-    after], the web page's `timeline`), so the command and the page show the same changes and runs."""
+    after], the web page's `timeline`), so the command and the page show the same changes and runs;
+    `warnings` what the engine may get wrong at the step (with `known`: engine.Known, issue 19 §4)."""
     from judgebook.engine.driver.timeline import timeline
 
-    summary = timeline(scenario, outcome)
+    summary = timeline(scenario, outcome, known=known)
     cache: dict[str, dict[str, Any] | None] = {}
     steps = []
     for n, (step, line) in enumerate(zip(outcome.steps, summary.steps, strict=True), 1):
@@ -279,7 +293,7 @@ def game_timeline_data(scenario: Any, outcome: Any, corpus: Any, until: int | No
         steps.append({"n": n, "kind": step.kind, "text": step.text, "rule": cache[step.anchor],
                       "player": step.player, "how": step.how, "path": list(step.path), "phase": line.phase,
                       "card": step.card, "ability": step.ability, "changes": list(step.changes),
-                      "state": line.state})
+                      "state": line.state, "warnings": [w.as_json() for w in line.warnings]})
     final = outcome.final if outcome.states else None
     data: dict[str, Any] = {
         "title": scenario.title, "source": scenario.source, "steps": steps,
@@ -310,6 +324,8 @@ def _emit(args: argparse.Namespace, data: dict[str, Any], error: dict[str, Any] 
         print(f"{data['file']}: {exp.verdict.label()}")
         for d in exp.differences:
             print(f"  - {d}")
+        for line in check_warnings(data):
+            print(line)
         return
     if data.get("steps") or data.get("outcome"):
         sys.stdout.write(render_game(data))
@@ -341,6 +357,7 @@ def render_game(data: dict[str, Any]) -> str:
         lines.append(f"{step['n']:>{width}}. [{where}] {step['kind']}: {step['text']}{how}")
         pad = " " * (width + 2)
         lines.append(f"{pad}rule: {_cite(step['rule'])}")
+        lines += [f"{pad}WARNING: {text}" for text in warning_texts(step)]
         if step["state"]:
             changed = "; ".join(f"{key} {_short(a)} → {_short(b)}" for key, (a, b) in step["state"].items())
             lines.append(f"{pad}changed: {changed}")
@@ -359,6 +376,20 @@ def render_game(data: dict[str, Any]) -> str:
     if outcome["stopped"]:
         lines.append(f"  stopped: {outcome['stopped']} — rule: {_cite(outcome['stopped_rule'])}")
     return "\n".join(lines) + "\n"
+
+
+def warning_texts(step: dict[str, Any]) -> list[str]:
+    """A step's warnings in words (engine.StepWarning's own text, read back from the step's plain data)."""
+    from judgebook.engine import StepWarning
+
+    return [StepWarning(**w).text() for w in step.get("warnings", ())]
+
+
+def check_warnings(data: dict[str, Any]) -> list[str]:
+    """`--check`'s report of the steps that warn: a count, then each warning with its step. They do not fail
+    the check (the scenario's `expect` decides), but they are never silent."""
+    found = [f"  - step {step['n']}: {text}" for step in data.get("steps", ()) for text in warning_texts(step)]
+    return [f"  {len(found)} warning(s): the engine may be wrong at these steps", *found] if found else []
 
 
 def _short(value: Any) -> str:

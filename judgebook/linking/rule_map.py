@@ -7,9 +7,13 @@ JSON and HTML. `tests/test_rule_map.py` keeps the data true against the CR and t
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
+
+from judgebook.engine import Known
 
 MAP_FILE = Path(__file__).resolve().parents[1] / "engine" / "rule_map.toml"
 STATUSES = ("enforced", "no-behaviour", "not-yet")
@@ -62,6 +66,10 @@ class RuleMap:
         for r in self.rows:
             chapters.setdefault(r.chapter, dict.fromkeys(STATUSES, 0))[r.status] += 1
         return [ChapterCount(c, n) for c, n in chapters.items()]
+
+    def not_yet(self) -> dict[str, str]:
+        """anchor -> reason of every "not yet" row: what a replay step citing it warns of (issue 19 §4)."""
+        return {r.anchor: r.reason for r in self.rows if r.status == "not-yet"}
 
     def only(self, status: str | None) -> RuleMap:
         return self if status is None else RuleMap(tuple(r for r in self.rows if r.status == status))
@@ -140,4 +148,14 @@ def rule_map() -> RuleMap:
     return parse(MAP_FILE.read_text(encoding="utf-8"), str(MAP_FILE))
 
 
-__all__ = ["MAP_FILE", "STATUSES", "RuleMap", "RuleMapError", "RuleRow", "parse", "rule_map"]
+@cache
+def _not_yet() -> Mapping[str, str]:
+    return MappingProxyType(rule_map().not_yet())
+
+
+def known(mismatch: str | None = None) -> Known:
+    """What a replay warns of (issue 19 §4): the map's "not yet" rows, and a live mismatch's `why`."""
+    return Known(_not_yet(), mismatch)
+
+
+__all__ = ["MAP_FILE", "STATUSES", "RuleMap", "RuleMapError", "RuleRow", "known", "parse", "rule_map"]

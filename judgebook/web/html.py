@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 
 from markupsafe import Markup, escape
 
+from judgebook.engine import StepWarning
 from judgebook.linking.versions import word_diff
 from judgebook.model import Section
 from judgebook.store.corpus import Corpus
@@ -146,6 +147,10 @@ class Html:
             return None
         query = [("card", c) for c in cards[:8]] + ([("ruling", sec.id)] if sec.kind == "ruling" else [])
         return self.urls.page("replay/new") + "?" + urlencode(query)
+
+    def warning(self, w: dict) -> StepWarning:
+        """A step's warning read back from its plain data: its label and text are the engine's."""
+        return StepWarning(**w)
 
     def fold_passes(self, steps: list[dict]) -> list[run_story.Fold]:
         return run_story.fold_passes(steps)

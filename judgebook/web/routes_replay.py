@@ -21,6 +21,7 @@ import yaml
 from flask import Blueprint, abort, current_app, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from judgebook.engine import live_mismatch
 from judgebook.engine.driver.script import replay
 from judgebook.engine.driver.timeline import timeline as make_timeline
 from judgebook.engine.errors import ScenarioError
@@ -28,6 +29,7 @@ from judgebook.engine.scenario.load import parse
 from judgebook.engine.scenario.verdict import check
 from judgebook.engine.timing.structures import FORCED_ENCOUNTER, STRUCTURES
 from judgebook.engine.yamlnodes import load_text
+from judgebook.linking.rule_map import known
 from judgebook.scenario_text import with_decisions
 from judgebook.store import paths
 from judgebook.store.citations import rule_ref, timeline_data
@@ -196,7 +198,7 @@ def build_view(text: str, file: str, trusted: bool) -> dict[str, Any]:
         view["error"] = {"message": f"internal engine error while replaying this scenario: "
                                     f"{type(exc).__name__}: {exc} (please report it)"}
         return view
-    data = timeline_data(make_timeline(sc, outcome, misses), corpus)
+    data = timeline_data(make_timeline(sc, outcome, misses, known(live_mismatch(sc.mismatch, misses))), corpus)
     view["steps"] = data["steps"]
     if outcome.error is not None:
         view["error"] = error_view(outcome.error, corpus)

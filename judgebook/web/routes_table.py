@@ -19,7 +19,9 @@ from typing import Any
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from judgebook.engine import ScenarioError
 from judgebook.scenario_text import flow
+from judgebook.web import board_form
 from judgebook.web import table_session as ts
 from judgebook.web.app import state
 from judgebook.web.routes_replay import pictures
@@ -98,6 +100,8 @@ def _view(session: ts.Session, packed: str) -> dict[str, Any]:
         "notes": sc.notes if sc else "", "has_expect": bool(sc and sc.expect is not None),
         "error": session.error, "steps": steps, "board": session.board, "last": session.last,
         "point": session.point, "where": where[-1] if where else [],
+        "recent_warnings": _recent_warnings(steps, len(out.states) - 1 if out else -1),
+        "board_rules": _board_rules(session),
         "decisions": [(k, _flow(d)) for k, d in enumerate(session.decisions, 1)], "used": session.used,
         "undo_last": max(0, min(session.used, len(session.decisions)) - 1),
         "ended": out.ended if out else "", "winner": out.final.winner if out and out.states else None,
@@ -106,6 +110,33 @@ def _view(session: ts.Session, packed: str) -> dict[str, Any]:
         "download": url_for("table.download", s=packed), "lines": session.text.splitlines()[:2000],
     }
     return view
+
+
+def _board_rules(session: ts.Session) -> tuple[str, ...]:
+    """What the board breaks of the rules of the game, said at the table as well until the first decision: the
+    builder says it before Play, but a board played anyway, opened from a file or from a link would start
+    without a word. A board the builder cannot show (inline card definitions...) is not reviewed here."""
+    if session.scenario is None or session.used or session.outcome is None or not session.outcome.states:
+        return ()
+    from judgebook.web.routes_builder import the_review  # lazy: routes_builder imports this module
+
+    try:
+        board, _ = board_form.from_scenario(session.text)
+    except ScenarioError:
+        return ()
+    return tuple(note.text for note in the_review(board).broken)
+
+
+def _recent_warnings(steps: list[dict[str, Any]], state: int) -> list[dict[str, Any]]:
+    """The warnings of the steps the last decision led to (those of the last `state`), shown beside what it
+    changed (issue 19 §4): each once, with the steps it stands at ({"steps": [n, ...], "warning": {...}})."""
+    grouped: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for s in steps:
+        if s.get("state") != state:
+            continue
+        for w in s.get("warnings", ()):
+            grouped.setdefault(tuple(sorted(w.items())), {"steps": [], "warning": w})["steps"].append(s["n"])
+    return list(grouped.values())
 
 
 def _flow(decision: Any) -> str:

@@ -40,7 +40,7 @@ def fold_passes(steps: list[Step]) -> list[Fold]:
         run.clear()
 
     for s in steps:
-        if s.get("event") == "pass":
+        if s.get("event") == "pass" and not s.get("warnings"):   # a warning is never folded out of sight
             run.append(s)
             continue
         flush()

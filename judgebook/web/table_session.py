@@ -16,11 +16,13 @@ from typing import Any
 
 from flask import current_app
 
+from judgebook.engine import live_mismatch
 from judgebook.engine.driver.script import Outcome
 from judgebook.engine.driver.session import PREFIXES
 from judgebook.engine.driver.timeline import timeline as make_timeline
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.state.choice import ANY_NUMBER, ChoicePoint
+from judgebook.linking.rule_map import known
 from judgebook.scenario_text import PLAY_HEAD, flow, plain, read_decision
 from judgebook.scenario_text import with_decisions as rewrite
 from judgebook.store.citations import rule_ref, timeline_data
@@ -139,7 +141,10 @@ def _read(text: str, corpus: Any) -> Session:
         s.error["file"] = s.error["file"] or SESSION_FILE    # a decision's line: in the session itself
     elif out.limit is not None:
         s.error = {"message": str(out.limit), "rule": rule_ref(corpus, out.limit.rule), "kind": "limit"}
-    s.steps = timeline_data(make_timeline(sc, out, []), corpus)["steps"] if out.states else []
+    # warnings (issue 19 §4): the rule map's "not yet" rows, partial cards, and a scenario's known mismatch
+    # (not compared with `expect` here: the session stops at its open choice point)
+    s.steps = timeline_data(make_timeline(sc, out, [], known(live_mismatch(sc.mismatch, None))),
+                            corpus)["steps"] if out.states else []
     step_boards(s.steps, out, draw=False)
     if out.states:
         g = out.final

@@ -14,6 +14,7 @@ from judgebook.engine.driver.script import Outcome
 from judgebook.engine.scenario.load import Scenario
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import SIDES, Game
+from judgebook.engine.step_warnings import Known, StepWarning, replay_warnings
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,7 @@ class TimelineStep:
     how: str = "engine"
     player: str | None = None
     ability: str | None = None  # "Card:ability" that begins resolving at this step
+    warnings: tuple[StepWarning, ...] = ()  # what the engine may get wrong here (step_warnings)
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,8 @@ class Timeline:
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        out["steps"] = [dict(s, path=list(s["path"])) for s in out["steps"]]
+        out["steps"] = [dict(s, path=list(s["path"]), warnings=[w.as_json() for w in step.warnings])
+                        for s, step in zip(out["steps"], self.steps, strict=True)]
         out["outcome"]["runs"] = list(out["outcome"]["runs"])
         out["outcome"]["resolved"] = list(out["outcome"]["resolved"])
         out["misses"] = list(self.misses)
@@ -93,7 +96,10 @@ def _diff(before: Game, after: Game) -> dict[str, list[Any]]:
     return {k: [a[k], b[k]] for k in b if a.get(k) != b[k]}
 
 
-def timeline(sc: Scenario, out: Outcome, misses: list[str] | None = None) -> Timeline:
+def timeline(sc: Scenario, out: Outcome, misses: list[str] | None = None, known: Known | None = None) -> Timeline:
+    """The replay as numbered steps; with `known` (the rule map's "not yet" rows, a live mismatch), each step
+    carries its warnings."""
+    warned = replay_warnings(out.steps, out.states[-1], known) if known is not None and out.states else ()
     changes: dict[int, dict[str, list[Any]]] = {}
     for k in range(1, len(out.states)):
         last = out.marks[k] - 1
@@ -115,6 +121,7 @@ def timeline(sc: Scenario, out: Outcome, misses: list[str] | None = None) -> Tim
                 how=s.how,
                 player=s.player,
                 ability=f"{s.card}:{s.ability}" if s.kind in ("resolve", "subroutine") else None,
+                warnings=warned[i] if warned else (),
             )
         )
     g = out.states[-1] if out.states else None
