@@ -42,6 +42,7 @@ CITED: frozenset[str] = frozenset(
         "rule_choice_instruction",
         "rule_choose_valid_subtype",
         "rule_choose_next_mode",
+        "rule_condition_counter",
         "rule_conditional_ability_lose_pending_when_ability_becomes_inactive",
         "rule_conditional_ability_used_condition",
         "rule_continue_after_search",
