@@ -419,7 +419,7 @@ AT_KEYS = (
     "breach",
     "access",
 )
-CARD_ZONES = ("hand", "deck", "discard", "score", "installed", "play", "identity", "removed")
+CARD_ZONES = ("hand", "deck", "discard", "score", "installed", "hosted", "play", "identity", "removed")
 # `expect.state.cards.<id>`: `server` the server an installed Corp card is in, `position` a piece of ice's
 # position counted from the outermost (1) inward, as `start.run.ice` counts it
 CARD_EXPECT_KEYS = ("counters", "strength", "zone", "rezzed", "server", "position")

@@ -60,7 +60,8 @@ def installed(g: Game, side: Side | None = None) -> list[str]:
         out += g.zone("runner.rig")
     # Hosted cards are installed with their host, whoever owns the host (a Runner's trojan on a Corp ice),
     # unless they were hosted without being installed (rule_host_without_install).
-    out += [c for c in _installed_hosted(g, corp + list(g.zone("runner.rig"))) if side is None or g.cards[c].owner == side]
+    hosted = _installed_hosted(g, corp + list(g.zone("runner.rig")))
+    out += [c for c in hosted if side is None or g.cards[c].owner == side]
     return out
 
 
