@@ -76,6 +76,8 @@ CITED: frozenset[str] = frozenset(
         "rule_fully_break",
         "rule_fully_break_no_subroutines",
         "rule_host_without_install",
+        "rule_change_hosted",
+        "rule_install_from_hosted",
         "rule_hosted_counter_used_condition",
         "rule_ice_change_encounter_uninstall_derez",
         "rule_icebreaker_interface_strength",

@@ -193,8 +193,10 @@ def host_on(g: Game, ctx: Ctx, targets: tuple[str, ...], on: str, as_counter: bo
                      f"{cid} is installed on {on} as a hosted condition counter", "rule_condition_counter",
                      ctx.controller)
             continue
-        g = emit(g, event("hosted", card=cid, host=on, player=ctx.controller), f"{cid} is hosted on {on}",
-                 "rule_host_without_install", ctx.controller)
+        # An installed card moved onto another stays installed (rule_change_hosted: an ability hosts it anew).
+        rule = "rule_host_without_install" if hosted_only else "rule_change_hosted"
+        g = emit(g, event("hosted", card=cid, host=on, player=ctx.controller), f"{cid} is hosted on {on}", rule,
+                 ctx.controller)
     return g
 
 
