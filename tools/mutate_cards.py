@@ -37,7 +37,8 @@ from judgebook.engine.driver.script import check, replay  # noqa: E402
 from judgebook.engine.errors import EngineLimit, ScenarioError  # noqa: E402
 from judgebook.engine.language import cards as card_language  # noqa: E402
 from judgebook.engine.language.nodes import At  # noqa: E402
-from judgebook.engine.language.nrdb import card_source, load_scenario, parse_with_stats  # noqa: E402
+from judgebook.engine.language.nrdb import card_source, parse_with_stats  # noqa: E402
+from judgebook.engine.scenario.load import load_scenario  # noqa: E402
 
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
 SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
