@@ -77,6 +77,7 @@ CITED: frozenset[str] = frozenset(
         "rule_fully_break_no_subroutines",
         "rule_host_without_install",
         "rule_change_hosted",
+        "rule_host_corp_card_uninstall",
         "rule_install_from_hosted",
         "rule_hosted_counter_used_condition",
         "rule_ice_change_encounter_uninstall_derez",

@@ -173,7 +173,9 @@ def host_on(g: Game, ctx: Ctx, targets: tuple[str, ...], on: str, as_counter: bo
     for cid in targets:
         if cid == on or cid not in g.cards:
             continue
-        if q.is_installed(g, cid) and q.is_installed(g, on):
+        # An installed Corp card hosted on a Runner card becomes uninstalled (rule_host_corp_card_uninstall).
+        uninstalls = g.cards[cid].owner == "corp" and g.cards[on].owner == "runner" and q.is_installed(g, cid)
+        if q.is_installed(g, cid) and q.is_installed(g, on) and not uninstalls:
             # Moved from one place in play to another: still installed, the same object.
             before = g.cards[cid].zone
             zones = dict(g.zones)
@@ -182,8 +184,9 @@ def host_on(g: Game, ctx: Ctx, targets: tuple[str, ...], on: str, as_counter: bo
             g = replace(g, zones=FMap(zones), cards=g.cards.set(cid, replace(g.cards[cid], zone=f"hosted.{on}")))
             hosted_only = False
         else:
-            # A card that was not installed stays uninstalled (rule_host_without_install), unless it installs
-            # itself as a condition counter (rule_condition_counter).
+            # A card that was not installed stays uninstalled (rule_host_without_install), and an installed Corp
+            # card hosted on a Runner card becomes uninstalled: a new object; unless it installs itself as a
+            # condition counter (rule_condition_counter).
             g = move(g, cid, f"hosted.{on}")
             hosted_only = not as_counter
         g = replace(g, cards=g.cards.set(cid, replace(g.cards[cid], host=on, hosted_only=hosted_only)))
@@ -194,7 +197,8 @@ def host_on(g: Game, ctx: Ctx, targets: tuple[str, ...], on: str, as_counter: bo
                      ctx.controller)
             continue
         # An installed card moved onto another stays installed (rule_change_hosted: an ability hosts it anew).
-        rule = "rule_host_without_install" if hosted_only else "rule_change_hosted"
+        rule = "rule_host_corp_card_uninstall" if uninstalls else \
+            "rule_host_without_install" if hosted_only else "rule_change_hosted"
         g = emit(g, event("hosted", card=cid, host=on, player=ctx.controller), f"{cid} is hosted on {on}", rule,
                  ctx.controller)
     return g
