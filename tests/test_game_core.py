@@ -1163,7 +1163,7 @@ def test_hosted_card_installed_with_a_discount_and_spend_hosted_credits():
           - id: s
             trigger: turn_begins
             condition: {player: you}
-            effects: [{install: {hosted_on: self, count: 1}, pay_cost: true, discount: 2}]
+            effects: [{install: {zone: any, hosted_on: self, count: 1}, pay_cost: true, discount: 2}]
       - {name: Chip, side: runner, type: hardware, cost: 3, link: 1}
       - {name: Ghost, side: runner, type: resource, credits_for: run}
     """
@@ -1172,7 +1172,7 @@ def test_hosted_card_installed_with_a_discount_and_spend_hosted_credits():
         start: {turn: runner, at: runner_turn}
         runner:
           credits: 1
-          installed: [{card: Supplier, hosted: [Chip]}, {card: Ghost, counters: {credit: 3}}]
+          installed: [{card: Supplier, hosted: [{card: Chip, installed: false}]}, {card: Ghost, counters: {credit: 3}}]
     """,
         defs,
     )

@@ -94,6 +94,10 @@ def _card_field(key: str, words: str) -> None:
             return cls(arg)
 
         def matches(self, g: Game, ctx: Ctx, event: GameEvent) -> bool:
+            roles = event.get("roles")
+            if roles is not None and self.ref in ("accessed", "encountered", "approached"):
+                # a role held for a while: judged by the state the event happened in (rules/triggers.py)
+                return f"{key}:{self.ref}" in roles
             return event.get(key) in resolve_ref(g, ctx, self.ref)
 
         def render(self) -> str:

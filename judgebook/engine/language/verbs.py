@@ -115,17 +115,20 @@ class Search(Instruction):
         return text + (f"; then {render_all(self.then)}" if self.then else "")
 
 
-@instruction("host", "onto")
+@instruction("host", "onto", "as_counter")
 @dataclass(frozen=True)
 class Host(Instruction):
     """Host a card on another (rule_host_without_install: a card that was not installed does not
     become installed by being hosted). `onto` names the host, or chooses it (`count: 1`: "host 1 installed trojan
     on a piece of ice protecting the attacked server"), once the hosted card is chosen. An installed card hosted on
-    an installed card stays installed, the same object (rule_object_move_known_location)."""
+    an installed card stays installed, the same object (rule_object_move_known_location).
+    `as_counter: true` (with `host: self`): an operation or event converts itself into a condition counter and
+    installs itself hosted on the card (rule_condition_counter, Oversight AI): hosted *and* installed."""
 
     on: Selector
     selector: Selector
     mods: Mods = field(default_factory=Mods)
+    as_counter: bool = False
 
     @classmethod
     def parse(cls, arg: Any, at: At, mods: dict[str, Any], whole: At) -> Host:
@@ -134,7 +137,11 @@ class Host(Instruction):
         on = parse_selector(mods["onto"], whole.key(mods, "onto"))
         if on.chooses and on.count != 1:
             whole.key(mods, "onto").fail("`onto` names one card (self, target, host, ...) or chooses one (`count: 1`)")
-        return cls(on, parse_selector(arg, at))
+        as_counter = mods.get("as_counter", False)
+        if "as_counter" in mods and (as_counter is not True or arg != "self"):
+            whole.key(mods, "as_counter").fail("`as_counter: true` goes with `host: self` (the card converting "
+                                               "itself into a condition counter)")
+        return cls(on, parse_selector(arg, at), as_counter=as_counter)
 
     def possible(self, g: Game, ctx: Ctx) -> bool:
         return bool(self.selector.candidates(g, ctx)) and bool(self.on.candidates(g, ctx))
@@ -145,6 +152,8 @@ class Host(Instruction):
         return verbs.host(g, ctx, self)
 
     def render(self) -> str:
+        if self.as_counter:
+            return f"install {self.selector.render()} on {self.on.render()} as a hosted condition counter"
         return f"host {self.selector.render()} on {self.on.render()}"
 
 

@@ -158,6 +158,7 @@ def move(g: Game, cid: str, zone: str, index: int | None = None) -> Game:
         card,
         zone=zone,
         host=None if not zone.startswith("hosted.") else card.host,
+        hosted_only=False,  # a new place: the mover says if it is hosted without being installed
         rezzed=card.rezzed and keep,
         counters=card.counters if keep else FMap(),
         last_counters=card.last_counters if keep else FMap(),

@@ -114,8 +114,8 @@ def exchange(g: Game, ctx: Ctx, incoming: str, installed: str, then: tuple[Instr
     here.insert(index, incoming)
     zones[place] = tuple(here)
     card = g.cards[incoming]
-    new = replace(card, zone=place, host=None, rezzed=False, faceup=False, counters=FMap(), last_counters=FMap(),
-                  incarnation=card.incarnation + 1)
+    new = replace(card, zone=place, host=None, hosted_only=False, rezzed=False, faceup=False, counters=FMap(),
+                  last_counters=FMap(), incarnation=card.incarnation + 1)
     g = replace(g, zones=FMap(zones), cards=g.cards.set(incoming, new))
     run = current_run(g)
     if run is not None and run.approached == installed:

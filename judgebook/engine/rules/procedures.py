@@ -59,8 +59,11 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
         if why:
             return log(g, "cannot_pay", f"{cid} cannot be installed: {why[1]}", why[0], side, card=cid)
         g = costs.pay(g, Cost(credits=Number(price), has_credits=True), Ctx(cid, side), side, "install")
+    host = g.cards[cid].host if g.cards[cid].zone.startswith("hosted.") else None
     if side == "runner":
         g = move(g, cid, "runner.rig")
+        if host is not None:  # installed from a hosted state: the hosting ends as it is placed
+            g = log(g, "unhosted", f"{cid} is no longer hosted on {host}", "rule_install_from_hosted", side, card=cid)
     else:
         server = ins.server
         if server == "this" or (server is None and ins.position == "inward_of_self"):

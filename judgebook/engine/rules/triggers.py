@@ -8,8 +8,28 @@ from judgebook.engine.rules.frames import current_run, log
 from judgebook.engine.rules.values import ability_active
 from judgebook.engine.state.model import Fact, Game, GameEvent, Pending, Side, evolve
 
+# The event fields naming a card, and the roles a card has only for a while (the card being accessed, the ice
+# being encountered or approached): `roles` records which it had when the event happened.
+CARD_KEYS = ("card", "ice", "breaker")
+ROLES = ("accessed", "encountered", "approached")
+
+
+def stamped(g: Game, ev: GameEvent) -> GameEvent:
+    """The event with the roles its cards had when it happened (`roles`: "card:accessed", ...), so a later
+    look at it ("the first time each turn you trash a card you are accessing") judges it by the state it
+    happened in, not by the state now (rule_previous_object: the past game state is remembered)."""
+    cards = [(k, ev.get(k)) for k in CARD_KEYS if ev.get(k) is not None]
+    if not cards or ev.get("roles") is not None:
+        return ev
+    from judgebook.engine.language.selectors import resolve_ref
+
+    holders = {role: set(resolve_ref(g, Ctx("", "runner"), role)) for role in ROLES}  # no side in these
+    roles = tuple(f"{k}:{role}" for k, cid in cards for role in ROLES if cid in holders[role])
+    return GameEvent(ev.name, ev.fields.set("roles", roles))
+
 
 def emit(g: Game, ev: GameEvent, text: str, anchor: str, player: Side | None = None) -> Game:
+    ev = stamped(g, ev)
     run = current_run(g)
     g = evolve(g, history=g.history + (Fact(ev, g.turn, int(run.seq) if run else -1),))
     g = log(g, ev.name, text, anchor, player, card=ev.get("card") or ev.get("ice"))
@@ -19,6 +39,7 @@ def emit(g: Game, ev: GameEvent, text: str, anchor: str, player: Side | None = N
 def record(g: Game, ev: GameEvent) -> Game:
     """An event already in the timeline under its own step (a subroutine resolving): remembered and
     checked against conditional abilities, without a second line."""
+    ev = stamped(g, ev)
     run = current_run(g)
     g = evolve(g, history=g.history + (Fact(ev, g.turn, int(run.seq) if run else -1),))
     return _trigger(g, ev)

@@ -139,8 +139,8 @@ def host(g: Game, ctx: Ctx, instr: object) -> Game:
     if not hosts or not targets:
         return log(g, "no_target", "no card to host on", "rule_valid_hosts", ctx.controller, card=ctx.source)
     if instr.on.chooses and len(hosts) > 1:
-        return push(g, ChooseHost(ctx, tuple(targets), tuple(hosts)))
-    return host_on(g, ctx, tuple(targets), hosts[0])
+        return push(g, ChooseHost(ctx, tuple(targets), tuple(hosts), as_counter=instr.as_counter))
+    return host_on(g, ctx, tuple(targets), hosts[0], instr.as_counter)
 
 
 @dataclass(frozen=True)
@@ -151,6 +151,7 @@ class ChooseHost(Frame):
     cards: tuple[str, ...]
     hosts: tuple[str, ...]
     install: bool = False  # installed on the host, paying the cost (`install_hosted`), not only hosted
+    as_counter: bool = False  # installed as a hosted condition counter (`host: self, as_counter: true`)
 
     def step(self, g: Game) -> ChoicePoint:
         verb = "install" if self.install else "host"
@@ -165,25 +166,41 @@ class ChooseHost(Frame):
             from judgebook.engine.rules.movement import install_on
 
             return install_on(pop(g), self.ctx, self.cards[0], on)
-        return host_on(pop(g), self.ctx, self.cards, on)
+        return host_on(pop(g), self.ctx, self.cards, on, self.as_counter)
 
 
-def host_on(g: Game, ctx: Ctx, targets: tuple[str, ...], on: str) -> Game:
+def host_on(g: Game, ctx: Ctx, targets: tuple[str, ...], on: str, as_counter: bool = False) -> Game:
     for cid in targets:
         if cid == on or cid not in g.cards:
             continue
-        if q.is_installed(g, cid) and q.is_installed(g, on):
+        # An installed Corp card hosted on a Runner card becomes uninstalled (rule_host_corp_card_uninstall).
+        uninstalls = g.cards[cid].owner == "corp" and g.cards[on].owner == "runner" and q.is_installed(g, cid)
+        if q.is_installed(g, cid) and q.is_installed(g, on) and not uninstalls:
             # Moved from one place in play to another: still installed, the same object.
             before = g.cards[cid].zone
             zones = dict(g.zones)
             zones[before] = tuple(c for c in zones[before] if c != cid)
             zones[f"hosted.{on}"] = tuple(zones.get(f"hosted.{on}", ())) + (cid,)
             g = replace(g, zones=FMap(zones), cards=g.cards.set(cid, replace(g.cards[cid], zone=f"hosted.{on}")))
+            hosted_only = False
         else:
+            # A card that was not installed stays uninstalled (rule_host_without_install), and an installed Corp
+            # card hosted on a Runner card becomes uninstalled: a new object; unless it installs itself as a
+            # condition counter (rule_condition_counter).
             g = move(g, cid, f"hosted.{on}")
-        g = replace(g, cards=g.cards.set(cid, replace(g.cards[cid], host=on)))
-        g = emit(g, event("hosted", card=cid, host=on, player=ctx.controller), f"{cid} is hosted on {on}",
-                 "rule_host_without_install", ctx.controller)
+            hosted_only = not as_counter
+        g = replace(g, cards=g.cards.set(cid, replace(g.cards[cid], host=on, hosted_only=hosted_only)))
+        if as_counter:
+            g = emit(g, event("installed", card=cid, type=q.definition(g, cid).type, player=ctx.controller,
+                              server=q.server_of(g, cid), from_hand=False),
+                     f"{cid} is installed on {on} as a hosted condition counter", "rule_condition_counter",
+                     ctx.controller)
+            continue
+        # An installed card moved onto another stays installed (rule_change_hosted: an ability hosts it anew).
+        rule = "rule_host_corp_card_uninstall" if uninstalls else \
+            "rule_host_without_install" if hosted_only else "rule_change_hosted"
+        g = emit(g, event("hosted", card=cid, host=on, player=ctx.controller), f"{cid} is hosted on {on}", rule,
+                 ctx.controller)
     return g
 
 

@@ -221,6 +221,7 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
             if ab.access and side == "runner" and _accessing(g) != cid:
                 continue  # a Runner's "Access →" ability: only in the mid-access ability window (access.py)
             _ability_options(g, side, cid, ab, kinds, opts, refused)
+    refused += _hosted_only_refusals(g, side)
     if "rez" in kinds or "rez_ice" in kinds:
         from judgebook.engine.rules.memory import rez_any_time
 
@@ -284,6 +285,19 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
                     )
                 )
     return opts, refused
+
+
+def _hosted_only_refusals(g: Game, side: Side) -> list[Refused]:
+    """A card hosted without being installed is not installed, so not active: its paid abilities are refused
+    with the rule that keeps it uninstalled (rule_host_without_install), not silently left out."""
+    return [
+        Refused(decision("use", cid, ability=ab.id), f"{cid}: {ab.text or ab.id}", "rule_host_without_install",
+                f"{cid} is hosted on {card.host} without being installed: its abilities are not active")
+        for cid, card in g.cards.items()
+        if card.hosted_only and card.owner == side
+        for ab in abilities(g, cid)
+        if ab.kind == "paid" and not ab.is_action
+    ]
 
 
 def _controlled(g: Game, side: Side) -> list[str]:

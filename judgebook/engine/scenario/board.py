@@ -51,6 +51,7 @@ class CardSpec:
     line: int | None = None
     chosen: str | None = None  # a choice the card maintains (Femme Fatale's ice)
     hosted: tuple[CardSpec, ...] = ()  # cards hosted on this one
+    installed: bool = True  # a hosted card: installed with its host, or hosted without install (`installed: false`)
 
 
 @dataclass(frozen=True)
@@ -182,7 +183,7 @@ class _Ids:
 def _card_spec(item: Any, path: str, line: int | None, ids: _Ids) -> CardSpec:
     if isinstance(item, str):
         return CardSpec(item, ids.make(item, None, path, line), field=path, line=line)
-    check_keys(item, ("card", "id", "rezzed", "faceup", "counters", "chosen", "hosted"), path)
+    check_keys(item, ("card", "id", "rezzed", "faceup", "counters", "chosen", "hosted", "installed"), path)
     if "card" not in item:
         raise ScenarioError("a card entry needs `card` (the card's name)", field=path, line=line)
     counters = item.get("counters") or {}
@@ -204,6 +205,7 @@ def _card_spec(item: Any, path: str, line: int | None, ids: _Ids) -> CardSpec:
         field=path,
         line=line,
         chosen=want_str(item, "chosen", path),
+        installed=want_bool(item, "installed", path, True),
     )
 
 
@@ -417,7 +419,7 @@ AT_KEYS = (
     "breach",
     "access",
 )
-CARD_ZONES = ("hand", "deck", "discard", "score", "installed", "play", "identity", "removed")
+CARD_ZONES = ("hand", "deck", "discard", "score", "installed", "hosted", "play", "identity", "removed")
 # `expect.state.cards.<id>`: `server` the server an installed Corp card is in, `position` a piece of ice's
 # position counted from the outermost (1) inward, as `start.run.ice` counts it
 CARD_EXPECT_KEYS = ("counters", "strength", "zone", "rezzed", "server", "position")

@@ -149,6 +149,10 @@ def setup(sc: Scenario) -> Game:
 
     def put(zone: str, specs: tuple[board.CardSpec, ...], owner: Side, host: str | None = None) -> None:
         for spec in specs:
+            if not spec.installed and host is None:
+                raise ScenarioError("`installed: false` is for a card hosted without being installed "
+                                    "(rule_host_without_install): this card is not hosted",
+                                    field=f"{spec.field}.installed", line=spec.line)
             counters = FMap(dict(spec.counters))
             cards[spec.id] = Card(
                 spec.id,
@@ -160,6 +164,7 @@ def setup(sc: Scenario) -> Game:
                 faceup=spec.faceup if not zone.endswith(("corp.deck", "corp.hand")) else False,
                 counters=counters,
                 host=host,
+                hosted_only=host is not None and not spec.installed,
                 chosen=spec.chosen,
             )
             # A hosted card keeps its own side (a Runner's Tranquilizer on a Corp's ice is the Runner's).

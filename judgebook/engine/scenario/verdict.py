@@ -215,6 +215,8 @@ def _zone_word(g: Game, cid: str) -> str:
     z = g.cards[cid].zone
     if q.is_installed(g, cid):
         return "installed"
+    if z.startswith("hosted."):
+        return "hosted"  # hosted without being installed (rule_host_without_install)
     for word in ("hand", "deck", "discard", "score", "identity", "play", "removed"):
         if z.endswith(word):
             return word

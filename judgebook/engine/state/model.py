@@ -45,6 +45,9 @@ class Card:
     faceup: bool = True
     counters: Counters = NO_COUNTERS
     host: str | None = None
+    # Hosted without being installed (rule_host_without_install): set where an ability hosts a card that was
+    # not installed; an install, or any move to a new zone, clears it.
+    hosted_only: bool = False
     chosen: str | None = None  # a choice the card maintains (Femme Fatale's ice)
     incarnation: int = 0
     # The counters it had when it last moved to a new zone: its last known information, for an ability

@@ -41,7 +41,7 @@ def server_of(g: Game, cid: str) -> str | None:
 def is_installed(g: Game, cid: str) -> bool:
     card = g.cards[cid]
     if card.zone.startswith("hosted.") and card.host is not None:
-        return is_installed(g, card.host)
+        return not card.hosted_only and is_installed(g, card.host)
     return card.zone == "runner.rig" or card.zone.startswith("corp.server.")
 
 
@@ -58,17 +58,21 @@ def installed(g: Game, side: Side | None = None) -> list[str]:
         out += corp
     if side in (None, "runner"):
         out += g.zone("runner.rig")
-    # Hosted cards are installed with their host, whoever owns the host (a Runner's trojan on a Corp ice).
-    out += [c for c in _hosted_all(g, corp + list(g.zone("runner.rig"))) if side is None or g.cards[c].owner == side]
+    # Hosted cards are installed with their host, whoever owns the host (a Runner's trojan on a Corp ice),
+    # unless they were hosted without being installed (rule_host_without_install).
+    hosted = _installed_hosted(g, corp + list(g.zone("runner.rig")))
+    out += [c for c in hosted if side is None or g.cards[c].owner == side]
     return out
 
 
-def _hosted_all(g: Game, hosts: list[str]) -> list[str]:
+def _installed_hosted(g: Game, hosts: list[str]) -> list[str]:
     found: list[str] = []
     todo = list(hosts)
     while todo:
         host = todo.pop()
         for cid in g.zone(f"hosted.{host}"):
+            if g.cards[cid].hosted_only:  # not installed, nor is anything hosted on it
+                continue
             found.append(cid)
             todo.append(cid)
     return found
