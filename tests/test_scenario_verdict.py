@@ -50,6 +50,7 @@ state:
     Ice Wall: {zone: installed, server: HQ, position: 2, rezzed: false}
 """
 
+HAND = "  hand: [Sure Gamble]\n"
 VIOLATIONS = {
     "winner": (BASE, "winner: runner"),
     "win_reason": (BASE, "win_reason: agenda_points"),
@@ -81,6 +82,13 @@ VIOLATIONS = {
     "cards.Ice Wall.counters": (BASE, "state: {cards: {Ice Wall: {counters: {advancement: 1}}}}"),
     "cards.Ice Wall.server": (BASE, "state: {cards: {Ice Wall: {server: R&D}}}"),
     "cards.Ice Wall.position": (BASE, "state: {cards: {Ice Wall: {position: 1}}}"),
+    # an empty list says none (it once asserted nothing: a check that could not fail)
+    "runner.installed: expected none": (BASE.replace(HAND, HAND + "  installed: [Corroder]\n"),
+                                        "state: {runner: {installed: []}}"),
+    "runner.trashed: expected none": (BASE.replace(HAND, HAND + "  discard: [Corroder]\n"),
+                                      "state: {runner: {trashed: []}}"),
+    "corp.scored: expected none": (BASE.replace("corp:\n", "corp:\n  score: [Hostile Takeover]\n"),
+                                   "state: {corp: {scored: []}}"),
     "error": (REFUSED, "error: {rule: rule_memory_limit}"),
     # an error expected where the replay ran to its end
     "error: expected rule": (BASE, "error: {rule: rule_cost}"),

@@ -183,11 +183,15 @@ def _state_diffs(g: Game, side: str, fields: dict[str, Any]) -> list[str]:
             missing = [c for c in want if c not in inst]
             if missing:
                 diffs.append(f"{side}.installed: {missing} not installed")
+            elif not want and inst:  # `installed: []` says none is (a list of cards that must be would assert nothing)
+                diffs.append(f"{side}.installed: expected none, got {sorted(inst)}")
             continue
         elif key == "trashed":
             missing = [c for c in want if c not in g.cards or not g.cards[c].zone.endswith("discard")]
             if missing:
                 diffs.append(f"{side}.trashed: {missing} not in a discard pile")
+            elif not want and g.zone(f"{side}.discard"):
+                diffs.append(f"{side}.trashed: expected none, got {list(g.zone(f'{side}.discard'))}")
             continue
         elif key == "score":
             from judgebook.engine.rules.values import agenda_points
@@ -197,6 +201,8 @@ def _state_diffs(g: Game, side: str, fields: dict[str, Any]) -> list[str]:
             missing = [c for c in want if c not in g.zone(f"{side}.score")]
             if missing:
                 diffs.append(f"{side}.scored: {missing} not in the score area")
+            elif not want and g.zone(f"{side}.score"):
+                diffs.append(f"{side}.scored: expected none, got {list(g.zone(f'{side}.score'))}")
             continue
         elif key == "rezzed":
             missing = [c for c in want if c not in g.cards or not g.cards[c].rezzed]
