@@ -80,11 +80,9 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
             g = evolve(g, servers=g.servers + (server,))
         assert server is not None
         if d.type == "ice":
-            index = None
-            if ins.position == "inward_of_self":
-                ice = g.zone(q.ice_zone(server))
-                index = ice.index(ctx.source) + 1 if ctx.source in ice else None
-            g = move(g, cid, q.ice_zone(server), index)
+            from judgebook.engine.rules.positions import place_ice
+
+            g = place_ice(g, cid, server, ins.position, ctx.source)
         else:
             g = move(g, cid, q.root_zone(server))
         g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))

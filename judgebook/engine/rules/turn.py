@@ -442,7 +442,9 @@ def install(g: Game, side: Side, cid: str, server: object, faceup: bool = False)
         if d.type == "ice":
             extra = len(g.zone(q.ice_zone(name)))
             g = costs.pay(g, Cost(credits=Number(extra), has_credits=True), Ctx(cid, side), side, "install")
-            g = move(g, cid, q.ice_zone(name))
+            from judgebook.engine.rules.positions import place_ice
+
+            g = place_ice(g, cid, name, None, cid, "rule_ice_install_outermost")
         else:
             g = move(g, cid, q.root_zone(name))
         g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=faceup)))
