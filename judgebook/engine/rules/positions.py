@@ -28,7 +28,7 @@ def install_index(g: Game, server: str, where: str | None, ref: str) -> tuple[in
     `inward_of_self`: directly inward from `ref` (the installing ice), if it protects that server."""
     ice = g.zone(q.ice_zone(server))
     if where == "inward_of_self" and ref in ice:
-        return ice.index(ref) + 1, f"directly inward from {ref}", ANCHOR["inward_of_self"]
+        return ice.index(ref) + 1, f"the position directly inward from {ref}", ANCHOR["inward_of_self"]
     return 0, "the outermost position", ANCHOR["outermost"]
 
 
@@ -39,7 +39,24 @@ def place_ice(g: Game, cid: str, server: str, where: str | None, ref: str, ancho
 
     index, words, rule = install_index(g, server, where, ref)
     g = move(g, cid, q.ice_zone(server), index)
-    return log(g, "ice_position", f"{cid} takes {words} protecting {server}", anchor or rule, "corp", card=cid)
+    g = log(g, "ice_position", f"{cid} takes {words} protecting {server}", anchor or rule, "corp", card=cid)
+    return _runner_sees(g, cid, server)
+
+
+def _runner_sees(g: Game, cid: str, server: str) -> Game:
+    """During a run on `server`, while the Runner has a position, whether the new position is behind them or
+    still ahead (rule_ice_change_outward, rule_ice_change_inward)."""
+    from judgebook.engine.rules.run import INDEX, Run
+
+    run = find(g, Run)
+    if run is None or run.ended or run.server != server or not INDEX["position"] < run.at <= INDEX["approach_next"]:
+        return g
+    index = g.zone(q.ice_zone(server)).index(cid)
+    if index < run.position:
+        return log(g, "ice_position", f"{cid} is outward of the Runner's position: they will not approach it",
+                   "rule_ice_change_outward", "corp", card=cid)
+    return log(g, "ice_position", f"{cid} is inward of the Runner's position: they have yet to approach it",
+               "rule_ice_change_inward", "corp", card=cid)
 
 
 def shift(g: Game, server: str, cid: str, removed: int | None = None, inserted: int | None = None) -> Game:
