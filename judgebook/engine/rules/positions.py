@@ -17,9 +17,8 @@ from judgebook.engine.rules.frames import find, log, swap
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.model import Game
 
-# `position:` words of an install instruction (language/instructions.py Install): where the new position is
-# created (rule_create_position). None is the default: the outermost position.
-INSTALL_POSITIONS = ("outermost", "inward_of_self")
+# The rule that creates the new position, by the `position:` word of an install instruction
+# (language/instructions.py Install; none: the outermost position).
 ANCHOR = {"outermost": "rule_create_position_outermost", "inward_of_self": "rule_create_position_directly_inward"}
 
 
