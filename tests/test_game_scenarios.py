@@ -17,9 +17,12 @@ SCENARIOS = sorted(SCENARIO_DIR.glob("*.yaml"))
 
 
 def test_all_worked_examples_are_here():
-    # 72 worked examples before the engine rebuild, 9 more from CR 26.03's examples (cr26-examples.toml), and
-    # card-ive-had-worse-core-damage.yaml (issue 20: only net or meat damage triggers it).
-    assert len(SCENARIOS) == 82
+    # 72 worked examples before the engine rebuild, 9 more from CR 26.03's examples (cr26-examples.toml),
+    # card-ive-had-worse-core-damage.yaml (issue 20: only net or meat damage triggers it), and 5 on ice
+    # positions and installing ice (issue 19: cr26-ice-installs-outermost, cr26-install-ice-trashing-ice,
+    # cr26-encountered-ice-trashed-next-ice-approached, and CR examples cr26-drafter-new-ice-outward,
+    # cr26-bran-new-ice-inward).
+    assert len(SCENARIOS) == 87
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)

@@ -753,7 +753,8 @@ decisions:
   - {target: Enigma}
   - {target: R&D}
 """, cards_root)
-    assert out.final.zone("corp.server.R&D.ice") == ("Ice Wall", "Enigma")
+    # Outermost first: Enigma is installed outermost (rule_create_position_outermost).
+    assert out.final.zone("corp.server.R&D.ice") == ("Enigma", "Ice Wall")
     assert out.final.corp.clicks == 1 and out.final.corp.credits == 4  # 5 - 1 (play cost) - 0 (ice tax 1, less 3)
 
 

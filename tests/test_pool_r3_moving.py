@@ -74,7 +74,9 @@ def test_letheia_nisei_sends_the_runner_back_through_the_ice(cards_root: Path):
 def test_mercia_moves_to_the_root_of_the_server_of_the_installed_ice(cards_root: Path):
     out = _run("card-mercia_b4ll4rd-1", cards_root)
     g = out.final
-    assert g.zone("corp.server.HQ.ice") == ("Gate", "Wall")
+    # Wall is installed outermost, outward of Gate (rule_create_position_outermost; the zone lists outermost first)
+    assert g.zone("corp.server.HQ.ice") == ("Wall", "Gate")
+    assert ("ice_position", "rule_create_position_outermost") in _kinds(out)
     assert g.zone("corp.server.HQ.root") == ("Mercia B4LL4RD",)
 
 

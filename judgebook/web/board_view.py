@@ -116,9 +116,14 @@ def board(g: Game) -> BoardView:
                 marks[enc.ice] = "encountered"
             elif run.approached is not None:
                 marks[run.approached] = "approached"
-            # position counts ice from the outermost; the server itself once every ice is passed
-            run_at = "at the server" if run.position >= len(ice_ids) else \
-                f"at ice {run.position + 1} of {len(ice_ids)} (from the outermost)"
+            # position counts ice from the outermost; the server itself once every ice is passed; a position
+            # whose ice left it stays the Runner's until they move inward (engine/rules/positions.py)
+            if run.vacated is not None:
+                run_at = f"at the position {run.vacated} left, outward of ice {run.position + 1} of {len(ice_ids)}" \
+                    if run.position < len(ice_ids) else f"at the position {run.vacated} left, the innermost"
+            else:
+                run_at = "at the server" if run.position >= len(ice_ids) else \
+                    f"at ice {run.position + 1} of {len(ice_ids)} (from the outermost)"
         servers.append(ServerView(
             name=name, ice=tuple(_card(g, c, marks.get(c, "")) for c in ice_ids),
             root=tuple(_card(g, c) for c in g.zone(q.root_zone(name))),

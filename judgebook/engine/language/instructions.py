@@ -858,7 +858,8 @@ class AllAtOnce(Instruction):
 @dataclass(frozen=True, eq=False)
 class Install(Instruction):
     """Install cards (ignoring the install cost unless `pay_cost`, lowered by `discount`); Corp cards in
-    `server` (new | this | a name, or remote | central | any: the Corp chooses), ice `position: inward_of_self`;
+    `server` (new | this | a name, or remote | central | any: the Corp chooses), ice `position` (`outermost`,
+    the default, or `inward_of_self`: rules/positions.py);
     `rezzed: true` installs and rezzes it;
     `then` acts on each installed card as `chosen` ("place 2 advancement counters on that card")."""
 

@@ -147,9 +147,12 @@ def move(g: Game, cid: str, zone: str, index: int | None = None) -> Game:
     was_installed = q.is_installed(g, cid)
     was_active = was_installed and q.is_active(g, cid)
     zones = dict(g.zones)
-    zones[card.zone] = tuple(c for c in zones.get(card.zone, ()) if c != cid)
+    left = zones.get(card.zone, ())
+    removed = left.index(cid) if cid in left else None
+    zones[card.zone] = tuple(c for c in left if c != cid)
     here = list(zones.get(zone, ()))
-    here.insert(len(here) if index is None else index, cid)
+    inserted = len(here) if index is None else index
+    here.insert(inserted, cid)
     zones[zone] = tuple(here)
     from judgebook.engine.state.fmap import FMap
 
@@ -169,6 +172,14 @@ def move(g: Game, cid: str, zone: str, index: int | None = None) -> Game:
     )
     hosted = g.zone(f"hosted.{cid}")
     g = evolve(g, zones=FMap(zones), cards=g.cards.set(cid, new))
+    if card.zone.endswith(".ice") or zone.endswith(".ice"):
+        # A piece of ice leaves or takes a position: the Runner's position stays where it is (rules/positions.py).
+        from judgebook.engine.rules.positions import shift
+
+        if card.zone.endswith(".ice"):
+            g = shift(g, card.zone.split(".")[2], cid, removed=removed)
+        if zone.endswith(".ice"):
+            g = shift(g, zone.split(".")[2], cid, inserted=inserted)
     if zone.endswith(".score") and not card.zone.endswith(".score"):  # a card's own way of entering (Vacheron)
         from judgebook.engine.rules.identities import entered_score
 

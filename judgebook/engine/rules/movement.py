@@ -20,6 +20,7 @@ from judgebook.engine.rules.frames import (
     set_top,
     swap,
 )
+from judgebook.engine.rules.positions import shift
 from judgebook.engine.rules.resolve import resolve_now
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.state import queries as q
@@ -101,6 +102,7 @@ def exchange(g: Game, ctx: Ctx, incoming: str, installed: str, then: tuple[Instr
     """The swap itself (rule_swap_simultaneous, rule_swap_become_installed)."""
     place, source = g.cards[installed].zone, g.cards[incoming].zone
     index = g.zone(place).index(installed)
+    run0 = current_run(g)  # a swap creates no position (rule_create_position_swap): the Runner's stays as it is
     visible = g.cards[installed].rezzed
     server = q.server_of(g, installed)
     # The installed card leaves play: a new object in the other's zone, its hosted cards and counters trashed.
@@ -118,6 +120,9 @@ def exchange(g: Game, ctx: Ctx, incoming: str, installed: str, then: tuple[Instr
                   last_counters=FMap(), incarnation=card.incarnation + 1)
     g = replace(g, zones=FMap(zones), cards=g.cards.set(incoming, new))
     run = current_run(g)
+    if run is not None and run0 is not None:
+        g = swap(g, run, replace(run, position=run0.position, vacated=run0.vacated))
+        run = current_run(g)
     if run is not None and run.approached == installed:
         # The Runner stays in the position and approaches the new ice (rule_ice_change_approach_swap).
         g = swap(g, run, replace(run, approached=incoming))
@@ -168,7 +173,7 @@ def move_runner(g: Game, ctx: Ctx, word: str) -> Game:
         g = swap(g, enc, replace(enc, over=True))
     ice = g.zone(q.ice_zone(server))
     step = "approach_begins" if ice else "pass_ice"  # no ice: the Movement Phase, with no position
-    g = swap(g, run, replace(run, server=server, position=0, passed_ice=False, approached=None, at=INDEX[step],
+    g = swap(g, run, replace(run, server=server, position=0, vacated=None, approached=None, at=INDEX[step],
                              now=INDEX[step]))
     where = f"the outermost position of {server}, approaching {ice[0]}" if ice else f"{server}, with no ice to approach"
     return log(g, "runner_moves", f"the Runner moves to {where}; {server} is now the attacked server",
@@ -185,10 +190,13 @@ def move_ice(g: Game, ctx: Ctx, targets: tuple[str, ...], word: str) -> Game:
             continue
         before, zone = g.cards[cid].zone, q.ice_zone(server)
         zones = dict(g.zones)
+        removed = zones[before].index(cid)
         zones[before] = tuple(c for c in zones[before] if c != cid)
         zones[zone] = (cid,) + tuple(zones.get(zone, ()))
         # The same object (rule_object_move_known_location): rez state, counters and hosted cards stay.
         g = replace(g, zones=FMap(zones), cards=g.cards.set(cid, replace(g.cards[cid], zone=zone)))
+        # It leaves its position for a new outermost one; the Runner's position stays where it is.
+        g = shift(shift(g, before.split(".")[2], cid, removed=removed), server, cid, inserted=0)
         g = log(g, "moved", f"{cid} moves to the outermost position protecting {server}",
                 "rule_object_move_known_location", ctx.controller, card=cid, changes=(f"{cid}: {before} → {zone}",))
     return g

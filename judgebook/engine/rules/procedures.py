@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from judgebook.engine.language.context import Ctx
@@ -10,7 +11,7 @@ from judgebook.engine.language.costs import Cost
 from judgebook.engine.language.quantities import Number
 from judgebook.engine.rules import costs
 from judgebook.engine.rules.effects import move, rez, trash
-from judgebook.engine.rules.frames import Frame, current_run, event, log, path, pop, push, swap
+from judgebook.engine.rules.frames import Call, Frame, current_run, event, log, path, pop, push, swap
 from judgebook.engine.rules.resolve import resolve_now
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.rules.values import link
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 
 
 SERVER_CHOICES = ("remote", "central", "any", "another", "another_remote")  # `server:` words: the Corp chooses
+TRASH_PICKS = 256  # the choices of ice to trash while installing ice: every subset of 8 pieces
 
 
 def region_limit(g: Game, cid: str) -> Game:
@@ -39,18 +41,43 @@ def region_limit(g: Game, cid: str) -> Game:
     return g
 
 
-def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
+def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install, where: str | None = None) -> Game:
+    """Install `cid` as `ins` says, in `where` once the Corp has chosen the server (InstallWhere)."""
+    d = q.definition(g, cid)
+    side = g.cards[cid].owner
+    if side == "corp" and where is None and ins.server in SERVER_CHOICES:
+        return push(g, InstallWhere(ctx, cid, ins))
+    if side == "corp" and d.type == "ice":
+        server = where or ins.server
+        if server == "this" or (server is None and ins.position == "inward_of_self"):
+            server = q.server_of(g, ctx.source)
+        if server is not None and server != "new" and g.zone(q.ice_zone(server)):
+            # The destination is declared: the Corp may first trash ice protecting it (rule_install_trash_ice);
+            # the install goes on, and does what it says of the card installed, once they have chosen.
+            adjust = (ins.surcharge.value(g, ctx) if ins.surcharge else 0) - (
+                ins.discount.value(g, ctx) if ins.discount else 0)
+            g = push(g, Call(_install_after_trashing, (ctx, cid, ins, server)))
+            return push(g, TrashLikeIce(cid, server, ins.pay_cost, adjust))
+    return _install_now(g, ctx, cid, ins, where)
+
+
+def _install_after_trashing(g: Game, ctx: Ctx, cid: str, ins: Install, server: str) -> Game:
+    seq0 = g.seq
+    g = _install_now(g, ctx, cid, ins, server)
+    return after_install(g, ctx, ins, [cid] if q.is_installed(g, cid) else [], seq0)
+
+
+def _install_now(g: Game, ctx: Ctx, cid: str, ins: Install, where: str | None = None) -> Game:
+    """The install itself, in `where` (the server already declared) or the instruction's `server`."""
     d = q.definition(g, cid)
     side = g.cards[cid].owner
     from_hand = g.cards[cid].zone.endswith(".hand")  # "when you install this from anywhere except HQ"
-    if side == "corp" and ins.server in SERVER_CHOICES:
-        return push(g, InstallWhere(ctx, cid, ins))
     if ins.pay_cost:
         # A Corp card's printed cost is its rez or play cost: its install cost is the ice tax of the server
         # (rule_install_cost_ice), nothing in a new server.
         printed = (d.cost or 0) if side == "runner" else 0
-        if side == "corp" and d.type == "ice" and ins.server not in (None, "new", "this"):
-            printed = len(g.zone(q.ice_zone(ins.server)))
+        if side == "corp" and d.type == "ice" and (where or ins.server) not in (None, "new", "this"):
+            printed = len(g.zone(q.ice_zone(str(where or ins.server))))
         if side == "runner":
             printed = costs.changed(g, "install", cid, printed)
         surcharge = ins.surcharge.value(g, ctx) if ins.surcharge else 0
@@ -65,7 +92,7 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
         if host is not None:  # installed from a hosted state: the hosting ends as it is placed
             g = log(g, "unhosted", f"{cid} is no longer hosted on {host}", "rule_install_from_hosted", side, card=cid)
     else:
-        server = ins.server
+        server = where or ins.server
         if server == "this" or (server is None and ins.position == "inward_of_self"):
             server = q.server_of(g, ctx.source)
         from judgebook.engine.language.identities import remote_limit_refuses
@@ -83,11 +110,9 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
             g = evolve(g, servers=g.servers + (server,))
         assert server is not None
         if d.type == "ice":
-            index = None
-            if ins.position == "inward_of_self":
-                ice = g.zone(q.ice_zone(server))
-                index = ice.index(ctx.source) + 1 if ctx.source in ice else None
-            g = move(g, cid, q.ice_zone(server), index)
+            from judgebook.engine.rules.positions import place_ice
+
+            g = place_ice(g, cid, server, ins.position, ctx.source)
         else:
             g = move(g, cid, q.root_zone(server))
         g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=False)))
@@ -104,6 +129,53 @@ def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install) -> Game:
     if ins.rez and d.type != "agenda":  # "install and rez": an agenda is installed, never rezzed
         g = rez(g, cid, paid=False)
     return g
+
+
+@dataclass(frozen=True)
+class TrashLikeIce(Frame):
+    """Installing ice protecting a server that ice already protects, the Corp may first trash any number of
+    that ice, which is then not counted in the install cost (rule_install_trash_ice; the step after the
+    destination is declared, CR 8.5.16c): `{trash_like: [C, ...]}`, `[]` for none,
+    the default. Choices that leave a cost the Corp cannot pay are refused with the rule on costs."""
+
+    card: str
+    server: str
+    pays: bool = True  # the install cost (1[c] per piece of ice left protecting the server) is paid
+    adjust: int = 0  # what the install instruction adds to that cost (a surcharge) or takes off (a discount)
+
+    def step(self, g: Game) -> ChoicePoint:
+        ice = g.zone(q.ice_zone(self.server))
+        picks = [p for k in range(len(ice) + 1) for p in combinations(ice, k)][:TRASH_PICKS]
+        opts: list[Option] = []
+        refused: list[Refused] = []
+        for p in picks:
+            d = decision("trash_like", list(p))
+            label = f"trash {', '.join(p)}, then install {self.card}" if p else f"trash no ice; install {self.card}"
+            price = max(0, len(ice) - len(p) + self.adjust)
+            why = costs.refusal(g, Cost(credits=Number(price), has_credits=True), Ctx(self.card, "corp"), "corp",
+                                "install") if self.pays else None
+            if why:
+                refused.append(Refused(d, label, why[0], why[1]))
+            else:
+                opts.append(Option(d, label, "rule_install_trash_ice"))
+        if not opts:  # no choice makes the cost payable: the install goes on and says it cannot be paid
+            opts.append(Option(decision("trash_like", []), f"trash no ice; install {self.card}",
+                               "rule_install_trash_ice"))
+            refused = [r for r in refused if r.decision.value]
+        return ChoicePoint("corp", "trash_like", f"before installing {self.card}, trash any ice protecting "
+                           f"{self.server}", "rule_install_trash_ice", tuple(opts), tuple(refused),
+                           default=0, path=path(g))
+
+    def choose(self, g: Game, option: Option) -> Game:
+        g = pop(g)
+        chosen = [str(c) for c in option.decision.value or ()]
+        if not chosen:
+            return g
+        g = log(g, "trash_like", f"before installing {self.card}, the Corp trashes {', '.join(chosen)}: "
+                "not counted in its install cost", "rule_install_trash_ice", "corp", how="chosen", card=self.card)
+        for cid in chosen:
+            g = trash(g, cid, "corp", during_install=True)
+        return g
 
 
 def after_install(g: Game, ctx: Ctx, ins: Install, installed: list[str], seq0: int) -> Game:
@@ -155,7 +227,7 @@ class InstallWhere(Frame):
     def choose(self, g: Game, option: Option) -> Game:
         g = pop(g)
         seq0 = g.seq
-        g = install_by_instruction(g, self.ctx, self.card, replace(self.ins, server=str(option.decision.value[0])))
+        g = install_by_instruction(g, self.ctx, self.card, self.ins, str(option.decision.value[0]))
         installed = [self.card] if q.is_installed(g, self.card) else []
         return after_install(g, self.ctx, self.ins, installed, seq0)
 

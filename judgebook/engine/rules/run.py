@@ -35,8 +35,10 @@ class Run(Frame):
     server: str
     seq: int
     at: int = 0  # index into the run's steps
-    position: int = 0  # index of the approached ice, outermost first; len(ice): the server
-    passed_ice: bool = False
+    # The Runner's position: an index into the attacked server's ice (outermost first; len(ice): past the
+    # innermost), kept on the same position as ice come and go (rules/positions.py shift).
+    position: int = 0
+    vacated: str | None = None  # the ice that left the Runner's position: the index names the next one inward
     approached: str | None = None  # the ice whose approach is in progress
     ended: bool = False
     ended_by: str | None = None
@@ -63,8 +65,9 @@ class Run(Frame):
         return ("run", phase.label, st.label)
 
     def ice_at(self, g: Game) -> str | None:
+        """The ice in the Runner's position; None for no position or a vacant one."""
         ice = g.zone(q.ice_zone(self.server))
-        return ice[self.position] if self.position < len(ice) else None
+        return ice[self.position] if self.position < len(ice) and self.vacated is None else None
 
     def goto(self, g: Game, key: str, **changes: object) -> Game:
         return set_top(g, replace(self, at=INDEX[key], now=INDEX[key], **changes))  # type: ignore[arg-type]
@@ -90,7 +93,7 @@ class Run(Frame):
         if st.event == "run_begins":
             return emit(g, event("run_begins", server=self.server), f"the run on {self.server} begins", st.anchor)
         if key == "position":
-            return set_top(g, replace(me, position=0))
+            return set_top(g, replace(me, position=0, vacated=None))
         if key == "initiation_complete":
             return me.goto(g, "approach_begins" if me.ice_at(g) else "before_jack_out_paw")
         if key == "approach_begins":
@@ -106,8 +109,8 @@ class Run(Frame):
         if key == "approach_complete":
             ice = me.ice_at(g)
             if me.approached is not None and ice != me.approached:
-                # The approached ice was uninstalled: the approach ends, the Runner passes its position (the next
-                # ice inward now has that index) and the run goes on to the movement phase.
+                # The approached ice was uninstalled: the approach ends, the Runner passes its (vacant) position
+                # and the run goes on to the movement phase.
                 g = log(
                     g,
                     "approach_ends",
@@ -116,32 +119,42 @@ class Run(Frame):
                     "runner",
                     card=me.approached,
                 )
-                return me.goto(g, "pass_ice", approached=None, passed_ice=False)
+                return me.goto(g, "pass_ice", approached=None)
             if ice is None:
                 return me.goto(g, "approach_next")
             if g.cards[ice].rezzed:
                 from judgebook.engine.rules.encounter import Encounter
 
-                g = me.goto(g, "encounter_begins", passed_ice=True)
+                g = me.goto(g, "encounter_begins")
                 return push(evolve(g, seq=g.seq + 1), Encounter(ice, g.seq + 1, self.seq))
             g = log(g, "not_rezzed", f"{ice} is unrezzed: the Runner passes it", st.anchor, "runner")
-            return me.goto(g, "pass_ice", passed_ice=True)
+            return me.goto(g, "pass_ice")
         if phase.key == "encounter_ice":
             return g  # encounters run in their own frame (Encounter)
         if key == "pass_ice":
-            if not self.passed_ice:
-                return g
             ice = me.ice_at(g)
+            if ice is None:
+                return g  # no ice in the Runner's position (it left, or there is none): nothing to pass
             return emit(
                 g, event("pass_ice", ice=ice, server=self.server), f"the Runner passes {ice}", st.anchor, "runner"
             )
         if key == "jack_out":
             return push(g, JackOutChoice(self.seq))
         if key == "move":
-            if not me.passed_ice:
-                return g
-            return set_top(g, replace(me, position=me.position + 1, passed_ice=False))
+            if me.vacated is None:
+                return set_top(g, replace(me, position=me.position + 1))
+            # The Runner's ice left its position: the next position inward is the next ice still there, now at
+            # the index the vacant position had; none is skipped (rule_ice_change_can_affect_position).
+            g = set_top(g, replace(me, vacated=None))
+            inward = replace(me, vacated=None).ice_at(g)
+            return log(g, "position", f"the Runner moves inward from the position {me.vacated} occupied"
+                       f"{f' to the position of {inward}' if inward else ', past the innermost position'}",
+                       "rule_ice_change_can_affect_position", "runner", card=me.vacated)
         if key == "approach_next":
+            if me.vacated is not None:
+                # The ice in the Runner's new position left it before the approach: as at the end of the
+                # initiation phase with no ice in the position, back to the movement phase (step_initiation_complete).
+                return me.goto(g, "pass_ice")
             if me.ice_at(g) is not None:
                 return me.goto(g, "approach_begins")
             return g

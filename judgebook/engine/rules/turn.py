@@ -331,11 +331,10 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                 if card_def.type != "ice" and server in q.CENTRAL and card_def.type != "upgrade":
                     continue
                 d = decision("action", "install", card=cid, server=server)
-                # Installing ice costs 1[c] for each piece already protecting the server (rule_install_cost_ice).
-                extra_ice = len(g.zone(q.ice_zone(server))) if card_def.type == "ice" and server != "new" else 0
-                why = costs.refusal(
-                    g, Cost(clicks=1, credits=Number(extra_ice), has_credits=True), Ctx(cid, side), side
-                )
+                # Installing ice costs 1[c] for each piece already protecting the server (rule_install_cost_ice),
+                # but the Corp may first trash any of them, and those are not counted (rule_install_trash_ice): the
+                # click is what the action needs; which ice to keep is refused at that choice if unaffordable.
+                why = costs.refusal(g, Cost(clicks=1, credits=Number(0), has_credits=True), Ctx(cid, side), side)
                 if costs.cannot(g, "install", side, None if server == "new" else server, cid):
                     why = ("rule_cannot_precedence", "a card forbids installing it there")
                 if server_only_refuses(card_def, server):
@@ -439,22 +438,45 @@ def install(g: Game, side: Side, cid: str, server: object, faceup: bool = False)
             n = 1 + sum(1 for s in g.servers if s.startswith("Server "))
             name = f"Server {n}"
             g = evolve(g, servers=g.servers + (name,))
-        if d.type == "ice":
-            extra = len(g.zone(q.ice_zone(name)))
-            g = costs.pay(g, Cost(credits=Number(extra), has_credits=True), Ctx(cid, side), side, "install")
-            g = move(g, cid, q.ice_zone(name))
-        else:
-            g = move(g, cid, q.root_zone(name))
-        g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=faceup)))
-        from judgebook.engine.rules.procedures import region_limit
+        if d.type == "ice" and g.zone(q.ice_zone(name)):
+            # The destination is declared: the Corp may first trash ice protecting it, which then costs nothing
+            # (rule_install_trash_ice); the install goes on once they have chosen.
+            from judgebook.engine.rules.procedures import TrashLikeIce
 
-        g = region_limit(g, cid)
+            g = push(g, Call(_corp_install, (cid, name, faceup, from_hand)))
+            return push(g, TrashLikeIce(cid, name))
+        return _corp_install(g, cid, name, faceup, from_hand)
     return emit(
         g,
         event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid), from_hand=from_hand),
         f"the {side} installs {cid}",
         "rule_installing",
         side,
+    )
+
+
+def _corp_install(g: Game, cid: str, name: str, faceup: bool, from_hand: bool) -> Game:
+    """The basic action's install of a Corp card in server `name`, its destination (and any ice to trash) chosen."""
+    d = q.definition(g, cid)
+    if d.type == "ice":
+        # Installing ice costs 1[c] for each piece still protecting the server (rule_install_cost_ice).
+        extra = len(g.zone(q.ice_zone(name)))
+        g = costs.pay(g, Cost(credits=Number(extra), has_credits=True), Ctx(cid, "corp"), "corp", "install")
+        from judgebook.engine.rules.positions import place_ice
+
+        g = place_ice(g, cid, name, None, cid, "rule_ice_install_outermost")
+    else:
+        g = move(g, cid, q.root_zone(name))
+    g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=faceup)))
+    from judgebook.engine.rules.procedures import region_limit
+
+    g = region_limit(g, cid)
+    return emit(
+        g,
+        event("installed", card=cid, type=d.type, player="corp", server=q.server_of(g, cid), from_hand=from_hand),
+        f"the corp installs {cid}",
+        "rule_installing",
+        "corp",
     )
 
 

@@ -30,6 +30,7 @@ DECISION_KINDS: dict[str, tuple[str, ...]] = {
     "jack_out": (),
     "access": (),
     "trash": (),
+    "trash_like": (),
     "target": (),
     "trace": (),
     "discard": (),
@@ -374,6 +375,9 @@ def _decisions(node: Any) -> tuple[Decision, ...]:
             )
         if kind in ("pay", "jack_out") and not isinstance(value, bool):
             raise ScenarioError("expected true or false", field=f"{path}.{kind}", line=line)
+        if kind == "trash_like" and not (isinstance(value, list) and all(isinstance(c, str) for c in value)):
+            raise ScenarioError("trash_like is a list of installed card ids ([] for none)", field=f"{path}.{kind}",
+                                line=line)
         params = tuple((k, v) for k, v in item.items() if k not in (kind, "player", "note"))
         if "x" in item and (want_int(item, "x", path) or 0) < 0:
             raise ScenarioError("x is 0 or more", field=f"{path}.x", line=line_of(item, "x"))
