@@ -189,6 +189,10 @@ def _answer(reader, parsed: ParsedQuery, filters: Filters, limit: int,
     first = QUESTION_FIRST if plan.question else FIRST
     raw, total = reader.search(plan, first, enough=ENOUGH)
     shown = _ranked(reader, plan, variants, raw, filters)
+    answer = None
+    if plan.question and bank is not None and filters == Filters():
+        # on the first tier only, so that the order never depends on the limit
+        answer, shown = _bank_first(reader, bank, parsed, shown)
     if limit > len(shown) and len(raw) >= first:
         more, total = reader.search(plan, POOL, enough=ENOUGH)
         taken = {h.id for h in raw} | {h.family or h.id for h in raw}
@@ -196,9 +200,6 @@ def _answer(reader, parsed: ParsedQuery, filters: Filters, limit: int,
         have = {h.family or h.id for _, h, _, _ in shown} | {m.id for _, _, m, _ in shown}
         shown += [x for x in _ranked(reader, plan, variants, rest, filters)
                   if (x[1].family or x[1].id) not in have and x[2].id not in have]
-    answer = None
-    if plan.question and bank is not None and filters == Filters():
-        answer, shown = _bank_first(reader, bank, parsed, shown)
     did_you_mean = ""
     typed = planning.query_text(parsed)
     if corrected != typed:
