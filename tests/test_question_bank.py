@@ -78,7 +78,8 @@ def test_a_missing_field_names_the_entry_line():
      "bank.toml:6: field 'rules': must be a list of one or more CR 26.03 anchors"),
     ('rules = ["rule_if_able"]', 'rules = ["rule_if_able", "cr-26.03:rule_if_able"]',
      "bank.toml:6: field 'rules': the same rule twice"),
-    ('answer = "No: all of it or none of it."', 'answer = "  "', "bank.toml:5: field 'answer': must be a non-empty string"),
+    ('answer = "No: all of it or none of it."', 'answer = "  "',
+     "bank.toml:5: field 'answer': must be a non-empty string"),
     ('id = "additional-costs-together"', 'id = "if-able"',
      "bank.toml:10: field 'id': 'if-able' is already the id of the entry at line 2"),
 ])
