@@ -223,3 +223,13 @@ def test_a_rules_page_lists_the_questions_it_answers(client):
     assert "do i pay additional costs at the same time as the normal cost" in part
     assert "Yes, all together." in part and 'href="/s/cr-26.03:sec_costs"' in part
     assert 'id="questions"' not in client.get("/s/cr-26.03:rule_approach").get_data(as_text=True)
+
+
+def test_the_bank_dev_set_is_apart_from_the_unseen_questions():
+    """tests/question_bank_dev.toml: 40 questions written after the bank to check its constants."""
+    dev = [c["query"] for c in tomllib.loads(Path(__file__).with_name("question_bank_dev.toml")
+                                             .read_text("utf-8"))["case"]]
+    assert len(dev) == 40
+    cases = tomllib.loads(RELEVANCE.read_text("utf-8"))["case"]
+    unseen = {" ".join(_words(c["query"])) for c in cases if c["kind"].startswith("unseen-question")}
+    assert not unseen & {" ".join(_words(q)) for q in dev}
