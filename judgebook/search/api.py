@@ -115,8 +115,11 @@ class SearchResponse:
 
 # ---- entry points --------------------------------------------------------------
 def search(query: str, limit: int = 10, filters: Filters | Mapping | None = None, *,
-           index_dir: str | Path | None = None) -> SearchResponse:
-    """Ranked sections for `query`; problems come back as `message`, never as exceptions."""
+           index_dir: str | Path | None = None, bank: bool = True) -> SearchResponse:
+    """Ranked sections for `query`; problems come back as `message`, never as exceptions.
+
+    `bank=False` leaves the question bank out (question_bank.py): the ranking the static
+    export computes, which has no bank."""
     limit = _clamp(limit)
     parsed = qg.parse(query)
     given, notes = coerce_filters(filters)
@@ -134,7 +137,7 @@ def search(query: str, limit: int = 10, filters: Filters | Mapping | None = None
             hint = "Type a rule number (1.16.10b), a term (paid ability window) or a card name."
             return SearchResponse([], " ".join(messages + [hint]))
         try:
-            return _answer(reader, parsed, wanted, limit, messages, _bank(index_dir))
+            return _answer(reader, parsed, wanted, limit, messages, _bank(index_dir) if bank else None)
         except Exception as exc:   # a damaged index, an engine limit: a message, never a traceback
             return SearchResponse([], " ".join(messages + [f"Search failed ({type(exc).__name__}: {exc})."]))
 
