@@ -19,7 +19,7 @@ any query.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -137,7 +137,8 @@ def search(query: str, limit: int = 10, filters: Filters | Mapping | None = None
             hint = "Type a rule number (1.16.10b), a term (paid ability window) or a card name."
             return SearchResponse([], " ".join(messages + [hint]))
         try:
-            return _answer(reader, parsed, wanted, limit, messages, _bank(index_dir) if bank else None)
+            # the bank is read when a question needs it: a lookup (or a cold CLI) never pays for it
+            return _answer(reader, parsed, wanted, limit, messages, (lambda: _bank(index_dir)) if bank else None)
         except Exception as exc:   # a damaged index, an engine limit: a message, never a traceback
             return SearchResponse([], " ".join(messages + [f"Search failed ({type(exc).__name__}: {exc})."]))
 
@@ -180,7 +181,7 @@ def coerce_filters(filters) -> tuple[Filters, list[str]]:
 
 
 def _answer(reader, parsed: ParsedQuery, filters: Filters, limit: int,
-            messages: list[str], bank=None) -> SearchResponse:
+            messages: list[str], bank: Callable[[], object] | None = None) -> SearchResponse:
     if parsed.ref is not None:
         found = _ref_hits(reader, parsed.ref, filters)
         if found:
@@ -193,9 +194,9 @@ def _answer(reader, parsed: ParsedQuery, filters: Filters, limit: int,
     raw, total = reader.search(plan, first, enough=ENOUGH)
     shown = _ranked(reader, plan, variants, raw, filters)
     answer = None
-    if plan.question and bank is not None and filters == Filters():
+    if plan.question and bank is not None and filters == Filters() and (questions := bank()) is not None:
         # on the first tier only, so that the order never depends on the limit
-        answer, shown = _bank_first(reader, bank, parsed, shown)
+        answer, shown = _bank_first(reader, questions, parsed, shown)
     if limit > len(shown) and len(raw) >= first:
         more, total = reader.search(plan, POOL, enough=ENOUGH)
         taken = {h.id for h in raw} | {h.family or h.id for h in raw}
