@@ -5,7 +5,9 @@ corpus and searched by the export's own script (static/search-static.js) in
 node; the server's `api.search` answers the same queries over the Whoosh
 index of the same build. Every query of the relevance set, plus filters,
 exclusions, phrases, rule numbers and odd input, must give the very same
-list of sections, in the same order. Without node this fails under CI (CI
+list of sections, in the same order, as the server without its question bank
+(question_bank.py, issue 22: the static export ranks questions without it, a
+lighter method; lookups rank the same with or without it, asserted below). Without node this fails under CI (CI
 set) and skips on a developer machine, like the corpora.
 """
 from __future__ import annotations
@@ -38,6 +40,10 @@ const out = JSON.parse(fs.readFileSync(0, "utf8")).map(([q, limit]) => {
 });
 process.stdout.write(JSON.stringify(out));
 """
+
+# Queries with a word no document uses, which the static side cannot stem (search_index.py says
+# so) while the server's stemmer finds its stem ("skipping": "skip"): known, listed, never more.
+UNSTEMMED = {"what does skipping my discard step actually skip": "skipping"}
 
 MORE = [
     "damage -net -meat", '"end the run"', '"paid ability" window', "kind:ruling trace",
@@ -87,11 +93,22 @@ def test_the_static_search_gives_the_servers_results(node, both, tmp_path):
     queries += [(c.query, 50) for c in load_cases() if c.kind == "question"][:20]
     static = run_static(node, script, queries, tmp_path)
     differ = []
+    banked = []
+    words = json.loads(script.read_text("utf-8").removeprefix("window.JB_INDEX=").rstrip().rstrip(";"))["words"]
+    assert all(w in q.split() and w not in words for q, w in UNSTEMMED.items())
     for (q, limit), got in zip(queries, static, strict=True):
-        server = [h.id for h in api.search(q, limit=limit, index_dir=whoosh).results]
-        if got["ids"] != server:
+        server = [h.id for h in api.search(q, limit=limit, index_dir=whoosh, bank=False).results]
+        if got["ids"] != server and q not in UNSTEMMED:
             differ.append(f"{q!r} (limit {limit}):\n   server {server}\n   static {got['ids']}")
+        with_bank = api.search(q, limit=limit, index_dir=whoosh)
+        if with_bank.answer is not None:
+            banked.append(q)
+        elif [h.id for h in with_bank.results] != server:
+            differ.append(f"{q!r} (limit {limit}): the server's order changed with no answer from the bank")
     assert not differ, f"{len(differ)} of {len(queries)} differ:\n" + "\n".join(differ)
+    # The bank answers questions only: every lookup, term, card and filter ranks the same on both sides.
+    kinds = {c.query: c.kind for c in load_cases()}
+    assert banked and all("question" in kinds.get(q, "") for q in banked), banked
     # The same queries found something on both sides (not two empty lists agreeing).
     assert sum(bool(g["ids"]) for g in static) >= len(load_cases())
 

@@ -32,7 +32,10 @@ def run(args: argparse.Namespace) -> int:
     response = search(" ".join(args.query), limit=args.limit, filters=filters or None,
                       index_dir=index_dir)
     if args.json:
-        json.dump([h.to_json() for h in response.results], sys.stdout, ensure_ascii=False, indent=1)
+        # A list of results, as always; a rule the question bank put there carries the bank's answer.
+        answer = response.answer.to_json() if response.answer is not None else None
+        rows = [h.to_json() | ({"answer": answer} if answer and h.answers else {}) for h in response.results]
+        json.dump(rows, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
         if response.message:
             print(response.message, file=sys.stderr)
@@ -76,6 +79,12 @@ def render(response) -> str:
         lines.append(response.message)
     if response.did_you_mean:
         lines.append(f"Did you mean: {response.did_you_mean}")
+    if response.answer is not None:
+        a = response.answer
+        lines.append(f"Answer (close to \u201c{a.question}\u201d): {a.text}")
+        lines.append("  decided by " + ", ".join(" ".join(p for p in (c.id.split(":")[0], c.number, c.title) if p)
+                                                 for c in a.rules))
+        lines.append("")
     for i, h in enumerate(response.results, 1):
         head = " ".join(p for p in (h.number, h.title) if p) or _untitled(h)
         lines.append(f"{i:2}. {head}  [{h.doc}]  {h.id}")

@@ -19,7 +19,7 @@ any query.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,7 +46,7 @@ POOL = MAX_LIMIT + 5       # a few spare, for hits that collapse into one rule
 ENOUGH = 10
 _NUMBERISH = re.compile(r"^(?:r|rule\s*)?\d[\d.]*(?:\s?[a-z])?$", re.I)
 
-__all__ = ["SearchHit", "SearchResponse", "Completion", "Filters", "search", "complete"]
+__all__ = ["Answer", "Citation", "SearchHit", "SearchResponse", "Completion", "Filters", "search", "complete"]
 
 
 @dataclass
@@ -65,6 +65,8 @@ class SearchHit:
     # An older CR's text that the newest CR words differently: the id of the
     # current version ("" when this text is current or has no newer version).
     superseded_by: str = ""
+    # Put first by the question bank: the id of the bank's question it answers ("" otherwise).
+    answers: str = ""
 
     @property
     def superseded(self) -> bool:
@@ -75,7 +77,31 @@ class SearchHit:
                 "kind": self.kind, "era": self.era, "score": round(self.score, 4),
                 "snippet": self.snippet_text, "snippet_html": self.snippet_html,
                 "breadcrumb": [list(b) for b in self.breadcrumb], "versions": self.versions,
-                "superseded": self.superseded, "superseded_by": self.superseded_by}
+                "superseded": self.superseded, "superseded_by": self.superseded_by,
+                **({"answers": self.answers} if self.answers else {})}
+
+
+@dataclass
+class Citation:
+    id: str
+    number: str
+    title: str
+
+
+@dataclass
+class Answer:
+    """The question bank's answer to a question (question_bank.py), shown above the ranked rules."""
+    id: str
+    question: str               # the bank's phrasing that matched
+    text: str                   # the answer, in our own words
+    rules: list[Citation]       # the rules that decide it, in the bank's order
+    source: str
+    score: float
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "question": self.question, "answer": self.text, "source": self.source,
+                "score": round(self.score, 4),
+                "rules": [{"id": c.id, "number": c.number, "title": c.title} for c in self.rules]}
 
 
 @dataclass
@@ -84,12 +110,16 @@ class SearchResponse:
     message: str = ""
     did_you_mean: str = ""
     total: int = 0
+    answer: Answer | None = None
 
 
 # ---- entry points --------------------------------------------------------------
 def search(query: str, limit: int = 10, filters: Filters | Mapping | None = None, *,
-           index_dir: str | Path | None = None) -> SearchResponse:
-    """Ranked sections for `query`; problems come back as `message`, never as exceptions."""
+           index_dir: str | Path | None = None, bank: bool = True) -> SearchResponse:
+    """Ranked sections for `query`; problems come back as `message`, never as exceptions.
+
+    `bank=False` leaves the question bank out (question_bank.py): the ranking the static
+    export computes, which has no bank."""
     limit = _clamp(limit)
     parsed = qg.parse(query)
     given, notes = coerce_filters(filters)
@@ -107,7 +137,8 @@ def search(query: str, limit: int = 10, filters: Filters | Mapping | None = None
             hint = "Type a rule number (1.16.10b), a term (paid ability window) or a card name."
             return SearchResponse([], " ".join(messages + [hint]))
         try:
-            return _answer(reader, parsed, wanted, limit, messages)
+            # the bank is read when a question needs it: a lookup (or a cold CLI) never pays for it
+            return _answer(reader, parsed, wanted, limit, messages, (lambda: _bank(index_dir)) if bank else None)
         except Exception as exc:   # a damaged index, an engine limit: a message, never a traceback
             return SearchResponse([], " ".join(messages + [f"Search failed ({type(exc).__name__}: {exc})."]))
 
@@ -150,7 +181,7 @@ def coerce_filters(filters) -> tuple[Filters, list[str]]:
 
 
 def _answer(reader, parsed: ParsedQuery, filters: Filters, limit: int,
-            messages: list[str]) -> SearchResponse:
+            messages: list[str], bank: Callable[[], object] | None = None) -> SearchResponse:
     if parsed.ref is not None:
         found = _ref_hits(reader, parsed.ref, filters)
         if found:
@@ -162,6 +193,10 @@ def _answer(reader, parsed: ParsedQuery, filters: Filters, limit: int,
     first = QUESTION_FIRST if plan.question else FIRST
     raw, total = reader.search(plan, first, enough=ENOUGH)
     shown = _ranked(reader, plan, variants, raw, filters)
+    answer = None
+    if plan.question and bank is not None and filters == Filters() and (questions := bank()) is not None:
+        # on the first tier only, so that the order never depends on the limit
+        answer, shown = _bank_first(reader, questions, parsed, shown)
     if limit > len(shown) and len(raw) >= first:
         more, total = reader.search(plan, POOL, enough=ENOUGH)
         taken = {h.id for h in raw} | {h.family or h.id for h in raw}
@@ -183,7 +218,47 @@ def _answer(reader, parsed: ParsedQuery, filters: Filters, limit: int,
     keys = _highlight_keys(plan)
     pattern = _snippet_pattern(keys)
     out = [_hit(h, m, keys, pattern, score=sc, versions=v) for sc, h, m, v in shown[:limit]]
-    return SearchResponse(out, " ".join(messages), did_you_mean, total)
+    if answer is not None:
+        for hit in out:
+            if hit.id in {c.id for c in answer.rules}:
+                hit.answers = answer.id
+    return SearchResponse(out, " ".join(messages), did_you_mean, total, answer)
+
+
+def _bank_first(reader, bank, parsed: ParsedQuery, shown: list) -> tuple[Answer | None, list]:
+    """A question close to one of the bank's: its answer, and the ranking fused with its rules."""
+    from judgebook.search import question_bank as qb
+    found = qb.best(bank, " ".join(w for c in parsed.positive for w in c.words))
+    if found is None:
+        return None, shown
+
+    def where(rid: str) -> int | None:
+        return next((i for i, (_, h, m, _) in enumerate(shown)
+                     if m.id == rid or any(o.id == rid for o in h.members)), None)
+
+    if not any((i := where(rid)) is not None and i < qb.GATE for rid in found.entry.rules):
+        return None, shown
+    scores = [1 / (qb.FUSION_K + i + 1) for i in range(len(shown))]
+    rows = list(shown)
+    cited = []
+    for j, rid in enumerate(found.entry.rules):
+        lift = qb.FUSION_WEIGHT / (qb.FUSION_K + j + 1)
+        i = where(rid)
+        if i is None:
+            h = next(iter(reader.by_id(rid, Filters())), None)
+            m = next((m for m in h.members if m.id == rid), None) if h is not None else None
+            if h is None or m is None:
+                continue
+            rows.append((0.0, h, m, [o.id for o in h.members if o.id != rid]))
+            scores.append(0.0)
+            i = len(rows) - 1
+        scores[i] += lift
+        cited.append(Citation(rid, rows[i][2].number if rows[i][2].id == rid else "", rows[i][1].title))
+    order = sorted(range(len(rows)), key=lambda i: -scores[i])
+    top = rows[0][0] if rows else 0.0
+    fused = [(top + scores[i], *rows[i][1:]) for i in order]
+    e = found.entry
+    return Answer(e.id, found.asked, e.answer, cited, e.source, found.score), fused
 
 
 def _ranked(reader, plan: Plan, variants: set[str], raw: list[StoredHit], filters: Filters) -> list:
@@ -269,6 +344,21 @@ def _reader(index_dir):
         if not any(path.glob("*.toc")) and (path / "whoosh").is_dir():
             path = path / "whoosh"
     return backend.open_reader(path.resolve())
+
+
+def _bank(index_dir):
+    """The question bank shipped with the index's generation (None without one)."""
+    from judgebook.search import question_bank
+    if index_dir is None:
+        from judgebook.store import paths
+        try:
+            gen = paths.current_generation()
+        except FileNotFoundError:
+            return None
+    else:
+        path = Path(index_dir)
+        gen = path.parent if any(path.glob("*.toc")) else path
+    return question_bank.bank_for(gen)
 
 
 def _unknown_filter_values(reader, filters: Filters) -> str:

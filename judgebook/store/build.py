@@ -29,7 +29,7 @@ from judgebook.ingestion.registry import ParserMissing, group_by_file, parse_job
 from judgebook.linking import link
 from judgebook.linking.alternatives import toc_titles
 from judgebook.model import Document, Section, to_dict
-from judgebook.search import indexer
+from judgebook.search import indexer, question_bank
 from judgebook.store import generations, paths
 from judgebook.store.corpus import Corpus
 
@@ -208,6 +208,8 @@ def _code_fingerprint() -> str:
 
 def fingerprint(source_dir: Path, with_paths: list[str]) -> dict:
     files = {MANIFEST: _hash_file(source_dir / MANIFEST)}
+    if (source_dir / BANK).exists():
+        files[str(BANK)] = _hash_file(source_dir / BANK)
     try:
         for e in load_manifest(source_dir):
             files[e.document.source] = _hash_file(e.file)
@@ -298,6 +300,32 @@ def prune(root: Path, keep: set[Path]) -> list[Path]:
     return removed
 
 
+BANK = Path("questions") / "bank.toml"
+
+
+def _question_bank(source_dir: Path, sections: list[Section], say: Progress) -> list:
+    """The question bank to ship (rules_source/questions/bank.toml), checked against the rules cited.
+
+    A malformed bank, or one citing a rule no document has, fails the build. Without
+    CR 26.03 in the build (a test's small sources) there is nothing to cite: not shipped."""
+    path = source_dir / BANK
+    if not path.exists():
+        return []
+    try:
+        entries = question_bank.load(path)
+    except question_bank.BankError as exc:
+        raise BuildError(str(exc)) from None
+    if not any(s.doc == question_bank.DEFAULT_DOC for s in sections):
+        say(f"question bank not shipped: {question_bank.DEFAULT_DOC} is not in this build")
+        return []
+    missing = question_bank.unknown_rules(entries, {s.id for s in sections})
+    if missing:
+        raise BuildError(f"{path}: " + "; ".join(missing[:5]) + (f" (and {len(missing) - 5} more)"
+                                                                  if len(missing) > 5 else ""))
+    say(f"question bank: {len(entries)} questions")
+    return entries
+
+
 def _search_index(corpus, gen: Path, say: Progress) -> bool:
     indexer.write_index(corpus, gen / paths.WHOOSH, progress=_lenient(say))
     return True
@@ -348,10 +376,13 @@ def _build(source_dir: Path, root: Path, with_paths: list[str], say: Progress, f
     t = time.perf_counter()
     sections = link(loaded.documents, loaded.sections, loaded.outlines, say)
     seconds["link"] = time.perf_counter() - t
+    bank = _question_bank(source_dir, sections, say)
     gen = _new_generation(root)
     try:
         t = time.perf_counter()
         write_generation(gen, loaded.documents, sections)
+        if bank:
+            question_bank.write_generation(bank, gen)
         seconds["write"] = time.perf_counter() - t
         say(f"wrote {len(sections)} sections of {len(loaded.documents)} documents to {gen.name}")
         t = time.perf_counter()

@@ -37,6 +37,7 @@ BLUEPRINTS = [
     ("judgebook.web.routes_table", "bp"),
     ("judgebook.web.routes_builder", "bp"),
     ("judgebook.web.scenario_links", "bp"),
+    ("judgebook.web.bank_links", "bp"),
     ("judgebook.web.rule_map_page", "bp"),
 ]
 

@@ -28,6 +28,7 @@ def search():
     resp = state().searcher.search(q, int_arg("limit", 10, 1, 100), filters)
     return jsonify({"query": q, "total": resp.total, "message": resp.message,
                     "did_you_mean": resp.did_you_mean,
+                    "answer": answer.to_json() if (answer := getattr(resp, "answer", None)) is not None else None,
                     "results": [_hit_json(h) for h in resp.results]})
 
 
