@@ -1,4 +1,4 @@
-"""The checkpoint (rule_checkpoint): durations expire, the game may be won, limits are applied."""
+"""The checkpoint (rule_checkpoint): durations expire, the game may be won, restrictions are enforced."""
 
 from __future__ import annotations
 
@@ -28,7 +28,11 @@ def checkpoint(g: Game) -> Game:
             f"{len(g.lasting) - len(kept)} lasting effect(s) end",
             "step_checkpoint_duration_abilities",
         )
-    return g
+    from judgebook.engine.rules.restrictions import enforce
+
+    # Uniqueness and card restrictions (step_checkpoint_uniqueness, step_checkpoint_card_restrictions): a frame
+    # above the caller's when one is broken, so a player's choice can wait on it.
+    return enforce(g)
 
 
 def _expired(g: Game, lasting: Lasting) -> bool:

@@ -446,9 +446,9 @@ def install(g: Game, side: Side, cid: str, server: object, faceup: bool = False)
         else:
             g = move(g, cid, q.root_zone(name))
         g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=faceup)))
-        from judgebook.engine.rules.procedures import region_limit
+    from judgebook.engine.rules.restrictions import like_cards
 
-        g = region_limit(g, cid)
+    g = like_cards(g, cid)
     return emit(
         g,
         event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid), from_hand=from_hand),
