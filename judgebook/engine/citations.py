@@ -85,7 +85,6 @@ CITED: frozenset[str] = frozenset(
         "rule_install_console",
         "rule_install_to_invalid_destination",
         "rule_installing",
-        "rule_install_trash_programs",
         "rule_instruction_target",
         "rule_interrupt",
         "rule_interrupt_window",

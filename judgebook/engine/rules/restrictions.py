@@ -15,7 +15,7 @@ from itertools import combinations
 
 from judgebook.engine.rules.frames import Frame, log, path, pop, push
 from judgebook.engine.state import queries as q
-from judgebook.engine.state.choice import ChoicePoint, Option, decision
+from judgebook.engine.state.choice import ChoicePoint, Option, Refused, decision
 from judgebook.engine.state.model import SIDES, Game, Side
 
 
@@ -37,6 +37,7 @@ class Breach:
     ways: tuple[Way, ...]
     by: Side | None = None  # the player who trashes (None: the game does, as a checkpoint)
     during_install: bool = False
+    refused: tuple[tuple[str, str], ...] = ()  # single objects no way trashes alone, and why
 
 
 # A check: the state and the cards it must leave alone (the card being installed) -> the breach, if any.
@@ -58,7 +59,9 @@ class Correct(Frame):
         if len(breach.ways) == 1:
             return _carry_out(pop(g), breach, breach.ways[0], "engine")
         opts = tuple(Option(decision("target", list(w.value)), w.label, breach.rule) for w in breach.ways)
-        return ChoicePoint(breach.chooser, "target", breach.prompt, breach.step, opts, (), default=0, path=path(g))
+        refused = tuple(Refused(decision("target", [c]), f"trash {c}", breach.rule, why) for c, why in breach.refused)
+        return ChoicePoint(breach.chooser, "target", breach.prompt, breach.step, opts, refused, default=0,
+                           path=path(g))
 
     def choose(self, g: Game, option: Option) -> Game:
         breach = self.check(g, self.keep)
@@ -112,7 +115,9 @@ def uniqueness(g: Game, keep: tuple[str, ...]) -> Breach | None:
     trashed, which cannot be prevented (step_checkpoint_uniqueness, rule_uniqueness)."""
     by_name: dict[str, list[str]] = {}
     for cid, card in g.cards.items():
-        if q.definition(g, cid).unique and q.is_active(g, cid) and card.zone != "play":
+        # A card added to a score area "as an agenda" has lost its printed properties, the unique symbol with
+        # them (rule_add_card_to_score_area): three Jeitinho may sit there.
+        if q.definition(g, cid).unique and q.is_active(g, cid) and card.zone != "play" and card.as_agenda is None:
             by_name.setdefault(card.name, []).append(cid)
     gone = tuple(c for group in by_name.values() if len(group) > 1 for c in _all_but_newest(g, group))
     if not gone:
@@ -141,7 +146,7 @@ def _programs(g: Game) -> list[str]:
     return [c for c in q.installed(g, "runner") if q.definition(g, c).type == "program"]
 
 
-def _fits(g: Game, keep: tuple[str, ...]) -> list[tuple[str, ...]]:
+def _fits(g: Game, keep: tuple[str, ...]) -> tuple[list[tuple[str, ...]], list[tuple[str, str]]]:
     """The appropriate sets of installed programs to trash so the rest fit the memory limit: trashing the set
     fits them, and no program of the set could stay (step_checkpoint_card_restrictions: so no 0[mu] program is
     in one). `keep` is never in a set. A limit below 0 is taken as 0, which trashing every program meets."""
@@ -151,7 +156,7 @@ def _fits(g: Game, keep: tuple[str, ...]) -> list[tuple[str, ...]]:
     cost = {c: q.definition(g, c).memory for c in programs}
     excess = sum(cost.values()) - max(0, memory_limit(g))
     if excess <= 0:
-        return []
+        return [], []
     movable = [c for c in programs if cost[c] > 0 and c not in keep]
     out = []
     for n in range(1, len(movable) + 1):
@@ -159,16 +164,21 @@ def _fits(g: Game, keep: tuple[str, ...]) -> list[tuple[str, ...]]:
             total = sum(cost[c] for c in group)
             if total >= excess and all(total - cost[c] < excess for c in group):
                 out.append(group)
-    return out
+    alone = {group[0] for group in out if len(group) == 1}
+    refused = [(c, "it is the program being installed" if c in keep else
+                "it costs 0[mu]: the set stays appropriate without it" if cost[c] <= 0 else
+                f"alone it frees {cost[c]}[mu] of the {excess}[mu] over the limit")
+               for c in programs if c not in alone]
+    return out, refused
 
 
 def _memory(g: Game, keep: tuple[str, ...], rule: str, step: str) -> Breach | None:
-    sets = _fits(g, keep)
+    sets, refused = _fits(g, keep)
     if not sets:
         return None
     ways = tuple(Way(s, f"trash {', '.join(s)}", s) for s in sets)
     return Breach(rule, step, "programs over the memory limit: the Runner trashes", "runner", ways, by="runner",
-                  during_install=bool(keep))
+                  during_install=bool(keep), refused=tuple(refused))
 
 
 def memory(g: Game, keep: tuple[str, ...]) -> Breach | None:
@@ -194,7 +204,8 @@ def remote_servers(g: Game, keep: tuple[str, ...]) -> Breach | None:
             tuple(c for s in remotes if s not in kept for c in g.zone(q.root_zone(s)) + g.zone(q.ice_zone(s))))
         for kept in combinations(remotes, min(limits))
     )
-    return Breach("rule_limit_remote_servers", "step_checkpoint_card_restrictions",
+    # The rule itself says the Corp chooses the servers to keep: it is the choice point's rule too.
+    return Breach("rule_limit_remote_servers", "rule_limit_remote_servers",
                   f"remote servers to keep (limit {min(limits)})", "corp", ways)
 
 
@@ -206,7 +217,9 @@ CHECKPOINT: tuple[Check, ...] = (uniqueness, consoles, memory, remote_servers)
 
 
 def _program_room(g: Game, keep: tuple[str, ...]) -> Breach | None:
-    return _memory(g, keep, "rule_program_install_exceed_memory_limit", "rule_install_trash_programs")
+    # The Runner's option to trash programs they need not (rule_install_trash_programs: "may first trash any
+    # number") is not offered: only the sets that make room, as the memory limit requires.
+    return _memory(g, keep, "rule_program_install_exceed_memory_limit", "rule_program_install_exceed_memory_limit")
 
 
 def like_cards(g: Game, cid: str) -> Game:
@@ -214,8 +227,8 @@ def like_cards(g: Game, cid: str) -> Game:
     (rule_region_install, active or not: rule_region_active_inactive) and an asset or agenda the asset or
     agenda already there (rule_must_trash_cases_in_root_of_server); a program over the memory limit makes the
     Runner trash installed programs, never the new one, so that it fits (rule_program_install_exceed_memory_limit).
-    The program's room is made right after it is placed rather than before (the Runner's choice waits on a
-    frame): no step in between can see it."""
+    The room is made right after the program is installed rather than before (the Runner's choice waits on a
+    frame): what the install makes pending resolves after both, as it would."""
     from judgebook.engine.rules.effects import trash
 
     d = q.definition(g, cid)
@@ -228,7 +241,8 @@ def like_cards(g: Game, cid: str) -> Game:
         if other == cid:
             continue
         kind = q.definition(g, other)
-        if "region" in d.subtypes and "region" in kind.subtypes:
+        # The region limit does not apply in a central server's root (rule_region_one_root).
+        if "region" in d.subtypes and "region" in kind.subtypes and server not in q.CENTRAL:
             rule = "rule_region_install"
         elif d.type in ("asset", "agenda") and kind.type in ("asset", "agenda"):
             rule = "rule_must_trash_cases_in_root_of_server"
