@@ -123,3 +123,17 @@ decisions:
 def test_the_region_limit_applies_in_a_remote_root_and_not_in_a_central_one():
     assert _region_install("Server 1") == [("trashed", "rule_region_install", "engine", "Region A")]
     assert _region_install("HQ") == []  # rule_region_one_root: it does not apply to cards in central servers
+
+
+def test_two_copies_active_since_before_the_turn_keep_one_and_say_it_is_assumed():
+    text = """
+title: t
+cards: [District 99]
+start: {turn: runner, at: action_phase}
+runner: {installed: [District 99, District 99]}
+"""
+    out = replay(parse(text, "t.yaml", LIBRARY))
+    steps = _steps(out)
+    # which became active most recently is not known on a board set up so: the step says it is assumed
+    assert ("restriction", "step_checkpoint_uniqueness", "assumed", None) in steps
+    assert [s for s in steps if s[0] == "trashed"] == [("trashed", "rule_uniqueness", "engine", "District 99")]

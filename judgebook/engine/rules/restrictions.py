@@ -31,13 +31,14 @@ class Way:
 @dataclass(frozen=True)
 class Breach:
     rule: str  # the rule that decides which objects go: every option and every trash cites it
-    step: str  # where it is found: a checkpoint step, or the install step that trashes like cards
+    step: str  # the rule that gives the choice: the checkpoint step that finds it, or the rule itself
     prompt: str
     chooser: Side
     ways: tuple[Way, ...]
     by: Side | None = None  # the player who trashes (None: the game does, as a checkpoint)
     during_install: bool = False
     refused: tuple[tuple[str, str], ...] = ()  # single objects no way trashes alone, and why
+    assumed: bool = False  # the engine cannot tell the way the rule picks (the step says so): it takes one
 
 
 # A check: the state and the cards it must leave alone (the card being installed) -> the breach, if any.
@@ -57,7 +58,7 @@ class Correct(Frame):
         if breach is None:
             return pop(g)
         if len(breach.ways) == 1:
-            return _carry_out(pop(g), breach, breach.ways[0], "engine")
+            return _carry_out(pop(g), breach, breach.ways[0], "assumed" if breach.assumed else "engine")
         opts = tuple(Option(decision("target", list(w.value)), w.label, breach.rule) for w in breach.ways)
         refused = tuple(Refused(decision("target", [c]), f"trash {c}", breach.rule, why) for c, why in breach.refused)
         return ChoicePoint(breach.chooser, "target", breach.prompt, breach.step, opts, refused, default=0,
@@ -105,26 +106,38 @@ def _activated(g: Game, cid: str) -> int:
     return -1
 
 
-def _all_but_newest(g: Game, group: list[str]) -> tuple[str, ...]:
-    newest = max(group, key=lambda c: (_activated(g, c), group.index(c)))
-    return tuple(c for c in group if c != newest)
+def _all_but_newest(g: Game, group: list[str]) -> tuple[Way, bool]:
+    """The way that keeps the card that became active most recently; True when that cannot be told (two were
+    active since before this turn: a board set up so) and the one listed last is kept."""
+    when = [_activated(g, c) for c in group]
+    newest = group[max(range(len(group)), key=lambda i: (when[i], i))]
+    unknown = when.count(max(when)) > 1
+    gone = tuple(c for c in group if c != newest)
+    label = f"all but the most recently active ({newest}) are trashed: {', '.join(gone)}"
+    if unknown:
+        label += f"; which became active last is not known: {newest}, listed last, is kept"
+    return Way(gone, label, gone), unknown
 
 
 def uniqueness(g: Game, keep: tuple[str, ...]) -> Breach | None:
     """Two or more active unique cards of one name: all but the one that became active most recently are
     trashed, which cannot be prevented (step_checkpoint_uniqueness, rule_uniqueness)."""
     by_name: dict[str, list[str]] = {}
-    for cid, card in g.cards.items():
+    # Where an active card can be (rule_default_active_card_locations), bar the identities: one per player.
+    places = ("corp.score", "runner.score", "corp.current", "runner.current", "play")
+    for cid in q.installed(g) + [c for z in places for c in g.zone(z)]:
+        card = g.cards[cid]
         # A card added to a score area "as an agenda" has lost its printed properties, the unique symbol with
         # them (rule_add_card_to_score_area): three Jeitinho may sit there.
-        if q.definition(g, cid).unique and q.is_active(g, cid) and card.zone != "play" and card.as_agenda is None:
+        if q.definition(g, cid).unique and card.as_agenda is None and q.is_active(g, cid):
             by_name.setdefault(card.name, []).append(cid)
-    gone = tuple(c for group in by_name.values() if len(group) > 1 for c in _all_but_newest(g, group))
-    if not gone:
+    twice = [group for group in by_name.values() if len(group) > 1]
+    if not twice:
         return None
-    names = ", ".join(sorted({g.cards[c].name for c in gone}))
-    return Breach("rule_uniqueness", "step_checkpoint_uniqueness", f"only one active unique {names}", g.active,
-                  (Way(gone, f"all but the most recently active are trashed: {', '.join(gone)}", gone),))
+    way, unknown = _all_but_newest(g, twice[0])  # one name at a time: the correction enforces the next
+    name = g.cards[twice[0][0]].name
+    return Breach("rule_uniqueness", "step_checkpoint_uniqueness", f"only one active unique {name}", g.active,
+                  (way,), assumed=unknown)
 
 
 def consoles(g: Game, keep: tuple[str, ...]) -> Breach | None:
@@ -135,10 +148,9 @@ def consoles(g: Game, keep: tuple[str, ...]) -> Breach | None:
     for side in SIDES:
         group = [c for c in q.installed(g, side) if "console" in subtypes(g, c) and q.is_active(g, c)]
         if len(group) > 1:
-            gone = _all_but_newest(g, group)
-            way = Way(gone, f"all but the most recently active are trashed: {', '.join(gone)}", gone)
+            way, unknown = _all_but_newest(g, group)
             return Breach("rule_install_console", "step_checkpoint_uniqueness", "limit 1 console per player", side,
-                          (way,))
+                          (way,), assumed=unknown)
     return None
 
 
