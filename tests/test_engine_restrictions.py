@@ -137,3 +137,14 @@ runner: {installed: [District 99, District 99]}
     # which became active most recently is not known on a board set up so: the step says it is assumed
     assert ("restriction", "step_checkpoint_uniqueness", "assumed", None) in steps
     assert [s for s in steps if s[0] == "trashed"] == [("trashed", "rule_uniqueness", "engine", "District 99")]
+
+
+def test_a_card_that_cannot_host_makes_its_hosted_cards_illegal_only_while_active():
+    sc = load(SCENARIOS / "cr26-tithonium-chisel-illegal-host.yaml")
+    out = replay(sc)
+    assert [s for s in _steps(out) if s[0] == "trashed"] == [
+        ("trashed", "step_checkpoint_card_restrictions", "engine", "Chisel")]
+    from dataclasses import replace
+
+    out = replay(replace(sc, decisions=()))  # Tithonium stays unrezzed: its "cannot host cards" is inactive
+    assert "Chisel" not in [s.card for s in out.steps if s.kind == "trashed"]

@@ -78,7 +78,7 @@ def _carry_out(g: Game, breach: Breach, way: Way, how: str) -> Game:
     g = log(g, "restriction", f"{breach.prompt}: {way.label}", breach.step, breach.chooser if how == "chosen"
             else None, how=how)
     for cid in way.trash:
-        if q.is_installed(g, cid) or q.is_active(g, cid):  # not already gone with an earlier one (its host)
+        if not g.cards[cid].zone.endswith((".discard", ".removed")):  # not already gone with an earlier one
             g = trash(g, cid, breach.by, "" if breach.during_install else "checkpoint",
                       during_install=breach.during_install, anchor=breach.rule)
     return g if breach.during_install else enforce(g)
@@ -221,8 +221,26 @@ def remote_servers(g: Game, keep: tuple[str, ...]) -> Breach | None:
                   f"remote servers to keep (limit {min(limits)})", "corp", ways)
 
 
+def illegal_hosts(g: Game, keep: tuple[str, ...]) -> Breach | None:
+    """Cards hosted on an active card that cannot host cards ("Tithonium cannot host cards", `cannot: {what:
+    host}`) are in an illegal location: every one is trashed, the only appropriate set
+    (step_checkpoint_card_restrictions)."""
+    from judgebook.engine.language.statics import Cannot
+    from judgebook.engine.rules.values import statics
+
+    hosts = [ctx.source for effect, ctx in statics(g, "cannot") if isinstance(effect, Cannot) and effect.what == "host"]
+    gone = tuple(c for host in hosts if host in g.cards for c in g.zone(f"hosted.{host}"))
+    if not gone:
+        return None
+    owners = {g.cards[c].owner for c in gone}
+    chooser: Side = owners.pop() if len(owners) == 1 else g.active
+    way = Way(gone, f"hosted on a card that cannot host cards: {', '.join(gone)}", gone)
+    return Breach("step_checkpoint_card_restrictions", "step_checkpoint_card_restrictions",
+                  "cards in an illegal location", chooser, (way,))
+
+
 # The checkpoint's restriction steps in order: uniqueness (and consoles), then card restrictions.
-CHECKPOINT: tuple[Check, ...] = (uniqueness, consoles, memory, remote_servers)
+CHECKPOINT: tuple[Check, ...] = (uniqueness, consoles, memory, illegal_hosts, remote_servers)
 
 
 # -- the like cards an install trashes (rule_install_trash_like_cards) -------------------------------------------
