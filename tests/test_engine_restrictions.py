@@ -148,3 +148,23 @@ def test_a_card_that_cannot_host_makes_its_hosted_cards_illegal_only_while_activ
 
     out = replay(replace(sc, decisions=()))  # Tithonium stays unrezzed: its "cannot host cards" is inactive
     assert "Chisel" not in [s.card for s in out.steps if s.kind == "trashed"]
+
+
+def test_a_program_installed_on_a_host_makes_room_too_and_stays():
+    text = """
+title: t
+cards: [Corroder]
+card_defs:
+  - {name: Chisel, side: runner, type: program, subtypes: [virus, trojan], cost: 2, memory: 1, install_on: ice}
+  - {name: Wall, side: corp, type: ice, subtypes: [barrier], cost: 1, strength: 1}
+start: {turn: runner, at: action_phase}
+corp: {servers: {HQ: {ice: [Wall]}}}
+runner: {memory: 1, hand: [Chisel], installed: [Corroder]}
+decisions:
+  - {action: install, card: Chisel, server: Wall}
+"""
+    out = replay(parse(text, "t.yaml", LIBRARY))
+    assert out.error is None, out.error
+    trashed = [s for s in _steps(out) if s[0] == "trashed"]
+    assert trashed == [("trashed", "rule_program_install_exceed_memory_limit", "engine", "Corroder")]
+    assert out.final.cards["Chisel"].zone == "hosted.Wall"

@@ -14,6 +14,7 @@ from judgebook.engine.rules.effects import draw, move, set_player, win
 from judgebook.engine.rules.frames import Call, Frame, event, find, log, path, pop, push, react_first, set_top, swap
 from judgebook.engine.rules.gained_abilities import abilities
 from judgebook.engine.rules.resolve import Resolve
+from judgebook.engine.rules.restrictions import like_cards
 from judgebook.engine.rules.triggers import emit, record
 from judgebook.engine.rules.values import (
     ability_active,
@@ -446,8 +447,6 @@ def install(g: Game, side: Side, cid: str, server: object, faceup: bool = False)
         else:
             g = move(g, cid, q.root_zone(name))
         g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=faceup)))
-    from judgebook.engine.rules.restrictions import like_cards
-
     g = like_cards(g, cid)
     return emit(
         g,
