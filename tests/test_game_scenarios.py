@@ -18,10 +18,10 @@ SCENARIOS = sorted(SCENARIO_DIR.glob("*.yaml"))
 
 def test_all_worked_examples_are_here():
     # 72 worked examples before the engine rebuild, 9 more from CR 26.03's examples (cr26-examples.toml), and
-    # card-ive-had-worse-core-damage.yaml (issue 20: only net or meat damage triggers it), and 8 for the
+    # card-ive-had-worse-core-damage.yaml (issue 20: only net or meat damage triggers it), and 9 for the
     # checkpoint's restrictions (issue 19 section 1: memory limit, uniqueness, consoles, one asset or agenda per root,
-    # an illegal host).
-    assert len(SCENARIOS) == 90
+    # an illegal host, a limit on remote servers).
+    assert len(SCENARIOS) == 91
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
