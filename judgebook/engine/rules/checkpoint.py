@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from judgebook.engine.rules.frames import current_encounter, log
 from judgebook.engine.rules.identities import points_to_win
+from judgebook.engine.rules.restrictions import enforce
 from judgebook.engine.state.model import SIDES, Game, Lasting, evolve
 
 
@@ -28,8 +29,6 @@ def checkpoint(g: Game) -> Game:
             f"{len(g.lasting) - len(kept)} lasting effect(s) end",
             "step_checkpoint_duration_abilities",
         )
-    from judgebook.engine.rules.restrictions import enforce
-
     # Uniqueness and card restrictions (step_checkpoint_uniqueness, step_checkpoint_card_restrictions): a frame
     # above the caller's when one is broken, so a player's choice can wait on it.
     return enforce(g)
