@@ -185,12 +185,16 @@ def _fits(g: Game, keep: tuple[str, ...]) -> tuple[list[tuple[str, ...]], list[t
 
 
 def _memory(g: Game, keep: tuple[str, ...], rule: str, step: str) -> Breach | None:
+    from judgebook.engine.rules.values import memory_limit
+
     sets, refused = _fits(g, keep)
     if not sets:
         return None
+    used = sum(q.definition(g, c).memory for c in _programs(g))
     ways = tuple(Way(s, f"trash {', '.join(s)}", s) for s in sets)
-    return Breach(rule, step, "programs over the memory limit: the Runner trashes", "runner", ways, by="runner",
-                  during_install=bool(keep), refused=tuple(refused))
+    prompt = f"programs use {used}[mu] of a {memory_limit(g)}[mu] memory limit: the Runner trashes"
+    return Breach(rule, step, prompt, "runner", ways, by="runner", during_install=bool(keep),
+                  refused=tuple(refused))
 
 
 def memory(g: Game, keep: tuple[str, ...]) -> Breach | None:
