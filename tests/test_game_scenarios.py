@@ -17,12 +17,13 @@ SCENARIOS = sorted(SCENARIO_DIR.glob("*.yaml"))
 
 
 def test_all_worked_examples_are_here():
-    # 72 worked examples before the engine rebuild, 9 more from CR 26.03's examples (cr26-examples.toml),
-    # card-ive-had-worse-core-damage.yaml (issue 20: only net or meat damage triggers it), and 5 on ice
-    # positions and installing ice (issue 19: cr26-ice-installs-outermost, cr26-install-ice-trashing-ice,
-    # cr26-encountered-ice-trashed-next-ice-approached, and CR examples cr26-drafter-new-ice-outward,
-    # cr26-bran-new-ice-inward).
-    assert len(SCENARIOS) == 87
+    # 72 worked examples before the engine rebuild, 9 more from CR 26.03's examples (cr26-examples.toml), and
+    # card-ive-had-worse-core-damage.yaml (issue 20: only net or meat damage triggers it), and 9 for the
+    # checkpoint's restrictions (issue 19 section 1: memory limit, uniqueness, consoles, one asset or agenda per root,
+    # an illegal host, a limit on remote servers), and 5 on ice positions and installing ice (issue 19:
+    # cr26-ice-installs-outermost, cr26-install-ice-trashing-ice, cr26-encountered-ice-trashed-next-ice-approached,
+    # and CR examples cr26-drafter-new-ice-outward, cr26-bran-new-ice-inward).
+    assert len(SCENARIOS) == 96
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)

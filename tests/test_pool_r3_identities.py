@@ -155,4 +155,4 @@ def test_a_checkpoint_over_the_remote_server_limit_lets_the_corp_keep_servers(ca
     out = _run("card-earth_station_sea_headquarters-3", cards_root)
     points = [g.point for g in out.states if g.point is not None and g.point.rule == "rule_limit_remote_servers"]
     assert points and sorted(o.decision.value[0] for o in points[0].options) == ["Server 1", "Server 2"]
-    assert ("keep_servers", "rule_limit_remote_servers") in _kinds(out)
+    assert ("restriction", "rule_limit_remote_servers") in _kinds(out)

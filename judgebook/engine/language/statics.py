@@ -56,6 +56,9 @@ CANNOT_WHAT = {
     "declare_successful": "declare the run successful",
     "use_paid_abilities": "use paid abilities on",  # of the cards named (Hákarl 1.0: on bioroid ice)
     "end_the_run_by_subroutines": "end the run by subroutines on",  # of the cards named (Banner)
+    # This card, while active: cards hosted on it are in an illegal location, trashed at the next checkpoint
+    # (step_checkpoint_card_restrictions: Tithonium).
+    "host": "host cards",
 }
 
 

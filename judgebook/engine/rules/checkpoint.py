@@ -1,4 +1,4 @@
-"""The checkpoint (rule_checkpoint): durations expire, the game may be won, limits are applied."""
+"""The checkpoint (rule_checkpoint): durations expire, the game may be won, restrictions are enforced."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from judgebook.engine.rules.frames import current_encounter, log
 from judgebook.engine.rules.identities import points_to_win
+from judgebook.engine.rules.restrictions import enforce
 from judgebook.engine.state.model import SIDES, Game, Lasting, evolve
 
 
@@ -28,7 +29,9 @@ def checkpoint(g: Game) -> Game:
             f"{len(g.lasting) - len(kept)} lasting effect(s) end",
             "step_checkpoint_duration_abilities",
         )
-    return g
+    # Uniqueness and card restrictions (step_checkpoint_uniqueness, step_checkpoint_card_restrictions): a frame
+    # above the caller's when one is broken, so a player's choice can wait on it.
+    return enforce(g)
 
 
 def _expired(g: Game, lasting: Lasting) -> bool:

@@ -199,7 +199,8 @@ def move(g: Game, cid: str, zone: str, index: int | None = None) -> Game:
 
 
 def trash(g: Game, cid: str, by: Side | None, cause: str = "", during_install: bool = False,
-          source: str = "") -> Game:
+          source: str = "", anchor: str = "rule_trashing") -> Game:
+    """`anchor`: the rule that has it trashed, where one decides it (a restriction the checkpoint enforces)."""
     card = g.cards[cid]
     d = q.definition(g, cid)
     was_installed = q.is_installed(g, cid)
@@ -234,7 +235,7 @@ def trash(g: Game, cid: str, by: Side | None, cause: str = "", during_install: b
             source=source or None,  # the card whose instruction trashed it ("with this ice": Sorocaban Blade)
         ),
         f"{cid} is trashed",
-        "rule_trashing",
+        anchor,
         by,
     )
 

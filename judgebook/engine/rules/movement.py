@@ -22,6 +22,7 @@ from judgebook.engine.rules.frames import (
 )
 from judgebook.engine.rules.positions import shift
 from judgebook.engine.rules.resolve import resolve_now
+from judgebook.engine.rules.restrictions import like_cards
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.choice import ChoicePoint, Option, decision
@@ -266,5 +267,6 @@ def install_on(g: Game, ctx: Ctx, cid: str, on: str) -> Game:
     g = costs.pay(g, price, Ctx(cid, side), side, "install")
     g = move(g, cid, f"hosted.{on}")
     g = replace(g, cards=g.cards.set(cid, replace(g.cards[cid], host=on)))
+    g = like_cards(g, cid)  # a program over the memory limit: room is made (rule_program_install_exceed_memory_limit)
     return emit(g, event("installed", card=cid, type=d.type, player=side, server=None, from_hand=from_hand),
                 f"{cid} is installed on {on}", "rule_valid_hosts", side)

@@ -13,6 +13,7 @@ from judgebook.engine.rules import costs
 from judgebook.engine.rules.effects import move, rez, trash
 from judgebook.engine.rules.frames import Call, Frame, current_run, event, log, path, pop, push, swap
 from judgebook.engine.rules.resolve import resolve_now
+from judgebook.engine.rules.restrictions import like_cards
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.rules.values import link
 from judgebook.engine.state import queries as q
@@ -25,20 +26,6 @@ if TYPE_CHECKING:
 
 SERVER_CHOICES = ("remote", "central", "any", "another", "another_remote")  # `server:` words: the Corp chooses
 TRASH_PICKS = 256  # the choices of ice to trash while installing ice: every subset of 8 pieces
-
-
-def region_limit(g: Game, cid: str) -> Game:
-    """Limit 1 region per server: a region installed in a root where a region already is makes the Corp
-    trash the one already installed (rule_region_install), active or not (rule_region_active_inactive)."""
-    server = q.server_of(g, cid)
-    if server is None or "region" not in q.definition(g, cid).subtypes or g.cards[cid].zone != q.root_zone(server):
-        return g
-    for other in g.zone(q.root_zone(server)):
-        if other != cid and "region" in q.definition(g, other).subtypes:
-            g = log(g, "region", f"{other} is trashed: limit 1 region per server", "rule_region_install", "corp",
-                    card=other)
-            g = trash(g, other, "corp", during_install=True)
-    return g
 
 
 def install_by_instruction(g: Game, ctx: Ctx, cid: str, ins: Install, where: str | None = None) -> Game:
@@ -122,7 +109,7 @@ def _install_now(g: Game, ctx: Ctx, cid: str, ins: Install, where: str | None = 
             from judgebook.engine.rules.identities import FaceupChoice
 
             g = push(g, FaceupChoice(cid))
-    g = region_limit(g, cid)
+    g = like_cards(g, cid)
     installed = event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid),
                       from_hand=from_hand)
     g = emit(g, installed, f"{cid} is installed", "rule_installing", side)

@@ -14,6 +14,7 @@ from judgebook.engine.rules.effects import draw, move, set_player, win
 from judgebook.engine.rules.frames import Call, Frame, event, find, log, path, pop, push, react_first, set_top, swap
 from judgebook.engine.rules.gained_abilities import abilities
 from judgebook.engine.rules.resolve import Resolve
+from judgebook.engine.rules.restrictions import like_cards
 from judgebook.engine.rules.triggers import emit, record
 from judgebook.engine.rules.values import (
     ability_active,
@@ -446,6 +447,7 @@ def install(g: Game, side: Side, cid: str, server: object, faceup: bool = False)
             g = push(g, Call(_corp_install, (cid, name, faceup, from_hand)))
             return push(g, TrashLikeIce(cid, name))
         return _corp_install(g, cid, name, faceup, from_hand)
+    g = like_cards(g, cid)
     return emit(
         g,
         event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid), from_hand=from_hand),
@@ -468,9 +470,7 @@ def _corp_install(g: Game, cid: str, name: str, faceup: bool, from_hand: bool) -
     else:
         g = move(g, cid, q.root_zone(name))
     g = evolve(g, cards=g.cards.set(cid, replace(g.cards[cid], faceup=faceup)))
-    from judgebook.engine.rules.procedures import region_limit
-
-    g = region_limit(g, cid)
+    g = like_cards(g, cid)
     return emit(
         g,
         event("installed", card=cid, type=d.type, player="corp", server=q.server_of(g, cid), from_hand=from_hand),

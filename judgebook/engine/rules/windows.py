@@ -46,12 +46,10 @@ class PriorityWindow(Frame):
             run = current_run(g)
             if run is None or run.seq != self.run_seq:
                 return pop(g)
+        depth = len(g.stack)
         g = checkpoint(g)
-        from judgebook.engine.rules.identities import over_remote_limit
-
-        over = over_remote_limit(g)  # the checkpoint's card restrictions: a limit on remote servers
-        if over is not None:
-            return push(g, over)
+        if len(g.stack) > depth:  # a restriction to put right first (rules/restrictions.py)
+            return g
         # (a trace's initiation is no imminent instruction: its window closes when both players pass)
         if "interrupt" in self.kinds and not _imminent_live(g) and not _increase_pending(g) \
                 and self.anchor != "step_trace_initiated":
