@@ -6,24 +6,65 @@
 
 A scripted replay (`driver.script.replay`), the interactive terminal player and
 the web table are drivers over these three. Undo is the previous state.
+What a driver shows of a state (the numbers as modified, where a run is, each
+ice's subroutines and what happened to them, an option in a judge's words) is
+`driver.view`; reading a state's cards and zones is `state.queries`; setting up
+a board is `scenario`. Drivers import these names from here, not from past it.
 
 This package imports nothing from the rest of judgebook.
 """
 
+from judgebook.engine.driver.script import Outcome
 from judgebook.engine.driver.step import advance, choices, start
+from judgebook.engine.driver.view import (
+    ALLOTTED,
+    OptionWords,
+    RunAt,
+    SubroutineMark,
+    link,
+    memory_limit,
+    option_words,
+    run_at,
+    strength,
+    subroutine_marks,
+    unused_memory,
+)
 from judgebook.engine.errors import IllegalDecision, ScenarioError
+from judgebook.engine.language.nrdb import CardSource, card_source
+from judgebook.engine.scenario.board import all_specs
+from judgebook.engine.scenario.load import setup
+from judgebook.engine.state import queries
 from judgebook.engine.state.choice import ChoicePoint, Decision, Option, Refused
-from judgebook.engine.state.model import Game
+from judgebook.engine.state.model import SIDES, Game, Side
 
 __all__ = [
+    "ALLOTTED",
+    "SIDES",
+    "CardSource",
     "ChoicePoint",
     "Decision",
     "Game",
     "IllegalDecision",
     "Option",
+    "OptionWords",
+    "Outcome",
     "Refused",
+    "RunAt",
     "ScenarioError",
+    "Side",
+    "SubroutineMark",
     "advance",
+    "all_specs",
+    "card_source",
     "choices",
+    "link",
+    "memory_limit",
+    "option_words",
+    "queries",
+    "run_at",
+    "setup",
     "start",
+    "strength",
+    "subroutine_marks",
+    "unused_memory",
 ]
