@@ -109,13 +109,15 @@ def _last_encounter(g: Game, ice: str) -> tuple[int, int, int, list[GameEvent], 
 
 
 def _ended_by_subroutine(g: Game, run_seq: int, start: int) -> bool:
-    """The run ended by "end the run" in the encounter whose start is history fact `start`: the run's last
-    encounter, and the run ended so (its `run_ends` event, or its frame while the run winds down)."""
-    if any(f.run == run_seq and f.event.name == "encounter_ice" for f in g.history[start + 1:]):
-        return False
-    ends = next((f.event for f in g.history if f.run == run_seq and f.event.name == "run_ends"), None)
-    if ends is not None:
-        return bool(ends.get("ended_by") == "end_the_run")
+    """The run ended by "end the run" in the encounter whose start is history fact `start`: no other
+    encounter began before the run ended, and it ended so (its `run_ends` event, or its frame while the run
+    winds down). Facts after a run ended carry no run number: the first `run_ends` after `start` is this
+    run's, runs do not nest."""
+    for f in g.history[start + 1:]:
+        if f.event.name == "encounter_ice":
+            return False
+        if f.event.name == "run_ends":
+            return bool(f.event.get("ended_by") == "end_the_run")
     frame = next((f for f in reversed(g.stack) if isinstance(f, Run) and f.seq == run_seq), None)
     return bool(frame is not None and frame.ended and frame.ended_by == "end_the_run")
 
