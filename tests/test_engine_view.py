@@ -79,7 +79,7 @@ def test_a_break_reads_as_the_card_states_it_and_marks_the_subroutine_broken(car
     at = run_at(g)
     assert at is not None and (at.server, at.encountered) == ("Remote 1", "Palisade")
     assert [(m.n, m.text, m.state) for m in subroutine_marks(g, "Palisade")] == \
-        [(1, "[subroutine] end the run", "unbroken")]
+        [(1, "end the run", "unbroken")]
     assert _words(g) == [("pass priority", ""),
                          ("Makler: break 2 barrier subroutines (2[c])", "Palisade subroutine 1: end the run"),
                          ("Makler: +2 strength (2[c])", "")]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
 from judgebook.engine.language.cards import Ability
 from judgebook.engine.language.context import Ctx
@@ -56,7 +57,7 @@ def run_at(g: Game) -> RunAt | None:
 @dataclass(frozen=True)
 class SubroutineMark:
     n: int                        # 1-based, as the break options and the timeline number them
-    text: str                     # the engine's reading, "[subroutine] end the run"
+    text: str                     # the engine's reading of it, "end the run"
     state: str = ""               # "unbroken" | "broken" | "resolved" | "ended the run" | "" (not met lately)
     by: str = ""                  # what broke it
     current: bool = False         # the marks belong to the encounter in progress (else to the last one)
@@ -69,7 +70,7 @@ def subroutine_marks(g: Game, ice: str) -> tuple[SubroutineMark, ...]:
     subs = subroutines(g, ice)
     facts = _last_encounter(g, ice)
     if facts is None:
-        return tuple(SubroutineMark(i + 1, render_subroutine(s)) for i, s in enumerate(subs))
+        return tuple(SubroutineMark(i + 1, _sub_text(s)) for i, s in enumerate(subs))
     start, seq, run_seq, events, current = facts
     broken: dict[int, str] = {}
     resolved: list[int] = []
@@ -83,8 +84,17 @@ def subroutine_marks(g: Game, ice: str) -> tuple[SubroutineMark, ...]:
     for i, s in enumerate(subs, 1):
         state = "broken" if i in broken else "ended the run" if i == ender else \
             "resolved" if i in resolved else "unbroken"
-        marks.append(SubroutineMark(i, render_subroutine(s), state, broken.get(i, ""), current))
+        marks.append(SubroutineMark(i, _sub_text(s), state, broken.get(i, ""), current))
     return tuple(marks)
+
+
+def _sub_text(sub: Any) -> str:
+    return _credits(render_subroutine(sub).removeprefix("[subroutine] "))
+
+
+def _credits(text: str) -> str:
+    """"1[c]": a number and its credit symbol together, as printed cards write them."""
+    return re.sub(r"(\d+|X) \[c\]", r"\1[c]", text)
 
 
 def _last_encounter(g: Game, ice: str) -> tuple[int, int, int, list[GameEvent], bool] | None:
@@ -159,7 +169,7 @@ def _ability_words(g: Game, cid: str, ab: Ability, priced: bool = True) -> str:
     subroutines (2[c])". Unpriced (a pending ability), without its trigger too: what triggered it is said
     beside it."""
     body = render_ability(replace(ab, cost=None, text="") if priced else replace(ab, cost=None, text="", trigger=None))
-    body = re.sub(r"(\d+|X) \[c\]", r"\1[c]", body)   # "1[c]": the number and its symbol as printed cards
+    body = _credits(body)
     if not priced or ab.cost is None:
         return body
     owner = g.cards[cid].owner if cid in g.cards else "runner"
@@ -179,7 +189,7 @@ def _use_words(g: Game, o: Option) -> OptionWords:
     enc = current_encounter(g)
     if picked and enc is not None:
         subs = subroutines(g, enc.ice)
-        named = [f"{n}: {render_subroutine(subs[n - 1]).removeprefix('[subroutine] ')}"
+        named = [f"{n}: {_sub_text(subs[n - 1])}"
                  for n in picked if isinstance(n, int) and 0 < n <= len(subs)]
         detail = f"{_name(g, enc.ice)} subroutine{'s' if len(named) != 1 else ''} " + "; ".join(named)
     if d.get("x") is not None:      # an X break names its X with the subroutines (rules/amounts.py)
