@@ -30,6 +30,7 @@ from judgebook.engine.driver.view import (
     unused_memory,
 )
 from judgebook.engine.errors import IllegalDecision, ScenarioError
+from judgebook.engine.language.cards import CardDef
 from judgebook.engine.language.nrdb import CardSource, card_source
 from judgebook.engine.scenario.board import all_specs
 from judgebook.engine.scenario.load import setup
@@ -40,6 +41,7 @@ from judgebook.engine.state.model import SIDES, Game, Side
 __all__ = [
     "ALLOTTED",
     "SIDES",
+    "CardDef",
     "CardSource",
     "ChoicePoint",
     "Decision",
