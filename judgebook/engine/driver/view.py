@@ -1,7 +1,7 @@
 """The game as a driver shows it to a judge: read-only functions of one `Game`.
 
-The web table and the terminal player draw the board and word the options from these, through the
-engine's face (`judgebook.engine`), never from `rules/` (issue 18 §4): the numbers as modified (strength,
+The web table draws the board and words the options from these, through the engine's face
+(`judgebook.engine`), never from `rules/` (issue 18 §4): the numbers as modified (strength,
 link, memory), where a run is, each ice's subroutines with what happened to them in the encounter, and
 an option in a judge's words ("Makler: break 2 barrier subroutines (2[c])", a pending ability with what
 triggered it).
