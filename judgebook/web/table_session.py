@@ -16,7 +16,7 @@ from typing import Any
 
 from flask import current_app
 
-from judgebook.engine import option_words
+from judgebook.engine import OptionWords, option_words
 from judgebook.engine.driver.script import Outcome
 from judgebook.engine.driver.session import PREFIXES
 from judgebook.engine.driver.timeline import timeline as make_timeline
@@ -184,8 +184,13 @@ def point_view(point: ChoicePoint, g: Any, corpus: Any) -> PointView:
         return cache[anchor]
 
     credit_cards = tuple(c for c, card in g.cards.items() if card.count("credit") > 0)
+    try:
+        worded = option_words(g, point)
+    except Exception:   # a wording bug must not hide the choice: the engine's own labels, and a log line
+        current_app.logger.exception("the options could not be worded")
+        worded = tuple(OptionWords(o.label) for o in point.options)
     options = []
-    for n, (o, words) in enumerate(zip(point.options, option_words(g, point), strict=True), 1):
+    for n, (o, words) in enumerate(zip(point.options, worded, strict=True), 1):
         d = o.decision
         options.append(OptionView(
             n=n, label=words.label, detail=words.detail, rule=ref(o.rule), decision=flow(d),
