@@ -118,7 +118,7 @@ def test_the_judges_path(browser, server, size, tmp_path, cards_root):
 
     # the run: pass to the encounter, where Femme Fatale's bypass is pending
     pass_until(pg, "reaction window")
-    take(pg, "resolve Femme Fatale:bypass")
+    take(pg, "resolve Femme Fatale:")
     assert decisions(pg)[-1] == "{trigger: Femme Fatale, ability: bypass}"
     bypassed = decisions(pg)
 
@@ -127,7 +127,7 @@ def test_the_judges_path(browser, server, size, tmp_path, cards_root):
         pg.locator("button.tb-undo-last").click()
     assert "reaction window" in prompt(pg)
     assert decisions(pg) == bypassed[:-1]
-    take(pg, "do not use Femme Fatale:bypass")
+    take(pg, "do not use Femme Fatale:")
     assert decisions(pg) == bypassed[:-1] + ["{decline: Femme Fatale, ability: bypass}"]
     no_overflow(pg)
     shot(pg, f"judge-path-play-{size}")

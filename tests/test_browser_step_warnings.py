@@ -68,7 +68,7 @@ def test_the_table_says_at_the_step_where_the_engine_may_be_wrong(browser, serve
     shot(pg, f"warnings-partial-card-{size}")
     pg.screenshot(path=f"/tmp/warnings-partial-card-{size}.png")
 
-    take(pg, "resolve Makler:gain")
+    take(pg, "resolve Makler: gain")
     take(pg, "jack out")
     box = pg.locator(".tb-warned")
     expect(box.locator(".rp-warn-not-yet-rule")).to_have_count(1)

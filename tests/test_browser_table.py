@@ -87,14 +87,18 @@ def test_play_undo_choose_the_other_download_and_share(browser, server, tmp_path
     try:
         to_the_encounter(pg, server)
         assert pg.locator(".bd-server.is-run .bd-card.is-encountered .bd-name").inner_text() == "Tollbooth"
-        assert pg.locator(".tb-pick").all_inner_texts() == ["1 resolve Femme Fatale:bypass",
-                                                            "2 do not use Femme Fatale:bypass"]
+        # the pending ability in the card's words, the credit drawn as a symbol (an image: no text)
+        ff = "Femme Fatale: you may pay equal to the number of subroutines of that ice; if paid: bypass the " \
+             "encountered ice"
+        assert [" ".join(t.split()) for t in pg.locator(".tb-pick").all_inner_texts()] == \
+            [f"1 resolve {ff}", f"2 do not use {ff}"]
+        assert pg.locator(".tb-pick").first.locator("img.sym[alt=credit]").count() == 1
         rule = pg.locator(".tb-option").first.locator("a.rp-rule")
         assert re.fullmatch(r"/s/cr-26\.03:[\w.-]+", rule.get_attribute("href"))
         assert decisions(pg) == 7
         pg.screenshot(path=str(ARTIFACTS / "table-desktop.png"), full_page=True)
 
-        click_option(pg, "resolve Femme Fatale:bypass")
+        click_option(pg, "resolve Femme Fatale:")
         assert "the Runner loses 1 credit (5 → 4)" in pg.locator(".tb-last").inner_text()
         assert "rule_bypass" in pg.locator(".tb-timeline").inner_html()
         press(pg, "u")                               # undo: the same reaction window

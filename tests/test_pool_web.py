@@ -84,13 +84,29 @@ def test_a_partial_card_says_what_it_leaves_out(client):
     assert 'Partly defined: fixture: "play only as your first [click]" is not said' in text
 
 
-def test_a_pool_card_without_a_definition_says_so_and_a_card_outside_the_pool_says_nothing(client):
+def test_a_card_the_engine_does_not_define_says_so(client):
     assert "card-definition" in client.get("/s/cards:hedge_fund").data.decode()
     text = text_of(client.get("/s/cards:bravado").data)      # Standard, no fixture definition
     assert "In the replay engine Not defined: not yet written Scenarios that use it (0)" in text
-    resp = client.get("/s/cards:ice_wall")                              # not in the Standard pool
-    assert resp.status_code == 200 and "Ice Wall" in resp.data.decode()
-    assert "card-definition" not in resp.data.decode()
+    # outside the Standard pool and in no folder of the engine's library (Wyldside: grep rules_source/cards)
+    text = text_of(client.get("/s/cards:wyldside").data)
+    assert "In the replay engine Not defined: not in the engine's card library" in text
+
+
+def test_a_card_of_the_worked_example_library_shows_the_engines_reading_and_its_scenarios(client):
+    """Tollbooth and Ice Wall are outside the Standard pool: their definitions are the worked-example cards
+    (rules_source/cards/), found by name as a scenario names them."""
+    page = client.get("/s/cards:tollbooth").data.decode()
+    section = page[page.index('class="card-definition"'):]
+    section = section[:section.index("</section>")]
+    text = text_of(section.encode())
+    assert "Defined (rules_source/cards/tollbooth.yaml)" in text
+    read = text_of(section[section.index('class="def-rendered"'):section.index("</ul>")].encode())
+    # the definition's tax: "When encountered: the Runner must pay 3[c] if able; if they do not, end the run."
+    assert "when the Runner encounters this card" in read and "end the run" in read
+    assert "[subroutine] end the run" in read                   # Tollbooth's printed subroutine
+    text = text_of(client.get("/s/cards:ice_wall").data)
+    assert "In the replay engine Defined (rules_source/cards/ice-wall.yaml)" in text
 
 
 def test_only_files_under_the_scenarios_folder_open_at_the_table(client):

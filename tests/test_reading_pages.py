@@ -188,3 +188,20 @@ def test_show_without_a_match_says_what_it_accepts(capsys, tmp_path_factory, cor
     code = main(["--index", str(real_index(tmp_path_factory, corpora_root)), "show", "xyzzy quux"])
     out, err = capsys.readouterr()
     assert code == 1 and out == "" and "card or glossary entry's name" in err
+
+
+def test_what_changed_shows_each_chapter_once(client, corpus):
+    """Removed rules and examples sit in their chapter's group, not in a second set of chapter groups."""
+    for old, new in pages.version_pairs(corpus):
+        result = pages.compare(corpus, old.key, new.key)
+        for status in ("", "removed", "added", "changed"):
+            chapters = [g.chapter.id if g.chapter else "" for g in result.groups(status)]
+            assert len(chapters) == len(set(chapters)), (old.key, new.key, status)
+            orders = [g.chapter.order for g in result.groups(status) if g.chapter]
+            assert orders == sorted(orders)
+    result = pages.compare(corpus, "cr-23.08", "cr-26.03")
+    html = _get(client, "/changes?from=cr-23.08&to=cr-26.03")
+    labels = re.findall(r'<details class="chg-group"[^>]*>\s*<summary>(.*?)<span class="count">', html, re.S)
+    assert len(labels) == len(result.groups()) == len(set(labels))
+    # every removed entry is inside a chapter's group (none stranded outside) when its chapter was kept
+    assert sum(len(g.entries) for g in result.groups()) == len(result.entries)

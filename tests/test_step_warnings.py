@@ -30,7 +30,10 @@ STANDARD = ROOT / "rules_source" / "cards" / "standard"
 MAP = tomllib.loads((ROOT / "judgebook" / "engine" / "rule_map.toml").read_text("utf-8"))["rules"]
 MAKLER = yaml.safe_load((STANDARD / "makler.yaml").read_text("utf-8"))["partial"]
 JACK_OUT = "step_jack_out_choice"
-BAD_TIMES = SCENARIOS / "cr26-bad-times-memory-checkpoint.yaml"     # mismatch: {wrong: engine}
+BULWARK = SCENARIOS / "cr16-bulwark-runner-chooses.yaml"
+# A stand-in for a known engine mismatch (shipped ones get fixed): Bulwark's example with an outcome the engine
+# does not reach and a `mismatch` whose why names no rule a step cites and no card.
+WHY = "a stand-in for a known mismatch: the outcome below is not the example's"
 
 BOARD = """\
 title: Makler breaks Palisade, then the Runner jacks out
@@ -169,15 +172,17 @@ def test_check_reports_the_warnings_and_does_not_fail_for_them(capsys, scenario_
         f"  - step {JACK_OUT_STEP[0]}: rule not enforced yet: {JACK_OUT}: {MAP[JACK_OUT]['reason']}"]
 
 
-def test_check_of_several_files_counts_the_warnings_and_a_known_mismatch_says_where(capsys, scenario_file):
-    why = yaml.safe_load(BAD_TIMES.read_text("utf-8"))["mismatch"]["why"]
-    library = str(ROOT / "rules_source" / "cards")
-    code, out, _ = run_cli(capsys, str(BAD_TIMES), "--library", library, "--json")
+def test_check_of_several_files_counts_the_warnings_and_a_known_mismatch_says_where(capsys, scenario_file, tmp_path):
+    why = WHY
+    known = tmp_path / "known-mismatch.yaml"
+    known.write_text(BULWARK.read_text("utf-8").replace("corp: {credits: 2}", "corp: {credits: 9}")
+                     + f"mismatch: {{wrong: engine, why: {WHY!r}}}\n", "utf-8")
+    code, out, _ = run_cli(capsys, str(known), "--json")
     steps = json.loads(out)["steps"]
     # its why names no rule a step cites and no card: the warning is on the last step, where the outcome is
     assert code == 0 and [(s["n"], s["warnings"]) for s in steps if s["warnings"]] == [
         (len(steps), [{"kind": "mismatch", "anchor": None, "card": None, "reason": why}])]
-    code, out, err = run_cli(capsys, str(scenario_file), str(BAD_TIMES), "--check")
+    code, out, err = run_cli(capsys, str(scenario_file), str(known), "--check")
     assert code == 0
     assert f"  - step {len(steps)}: known mismatch: {why}" in out
     assert err == f"judgebook replay: 2 of 2 scenario(s) as expected; {len(MAKLER_STEPS) + 2} warning(s) " \

@@ -11,13 +11,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from judgebook.engine.rules.frames import current_encounter, current_run
-from judgebook.engine.rules.values import link, memory_limit, strength, unused_memory
-from judgebook.engine.state import queries as q
-from judgebook.engine.state.model import SIDES, Game, Side
+from judgebook.engine import (
+    SIDES,
+    Game,
+    Side,
+    SubroutineMark,
+    link,
+    memory_limit,
+    run_at,
+    strength,
+    subroutine_marks,
+    unused_memory,
+)
+from judgebook.engine import queries as q
 
 if TYPE_CHECKING:
-    from judgebook.engine.driver.script import Outcome
+    from judgebook.engine import Outcome
 
 RIG_KINDS = ("program", "hardware", "resource")
 CENTRAL = {"HQ": "corp.hand", "R&D": "corp.deck", "Archives": "corp.discard"}
@@ -36,9 +45,10 @@ class CardView:
     printed_strength: int | None = None
     counters: tuple[tuple[str, int], ...] = ()
     hosted: tuple[CardView, ...] = ()
-    mark: str = ""                      # "encountered" | "approached" | "" (where a run is)
+    mark: str = ""                      # "encountered" | "approached" | "passed" | "" (where a run is)
     chosen: str | None = None           # a choice the card maintains (Femme Fatale's ice)
     owner: str = ""                     # "corp" | "runner": whose card (a hosted card's may differ from its host's)
+    subroutines: tuple[SubroutineMark, ...] = ()   # an installed ice's, marked as its latest encounter left them
 
     @property
     def label(self) -> str:
@@ -99,35 +109,36 @@ def _card(g: Game, cid: str, mark: str = "") -> CardView:
         printed_strength=d.strength if shows_strength else None,
         counters=tuple(sorted(card.counters.items())),
         hosted=tuple(_card(g, h) for h in g.zone(f"hosted.{cid}")),
-        mark=mark, chosen=card.chosen, owner=card.owner)
+        mark=mark, chosen=card.chosen, owner=card.owner,
+        subroutines=subroutine_marks(g, cid) if d.type == "ice" and q.is_installed(g, cid) else ())
 
 
 def board(g: Game) -> BoardView:
-    run = current_run(g)
-    enc = current_encounter(g)
+    run = run_at(g)
     servers = []
     for name in g.servers:
         ice_ids = g.zone(q.ice_zone(name))
         here = run is not None and run.server == name
         marks: dict[str, str] = {}
-        run_at = ""
-        if here:
-            if enc is not None:
-                marks[enc.ice] = "encountered"
-            elif run.approached is not None:
+        where = ""
+        if run is not None and here:
+            marks.update((c, "passed") for c in run.passed)
+            if run.encountered is not None:
+                marks[run.encountered] = "encountered"
+            elif run.approached is not None and run.approached not in run.passed:
                 marks[run.approached] = "approached"
             # position counts ice from the outermost; the server itself once every ice is passed; a position
             # whose ice left it stays the Runner's until they move inward (engine/rules/positions.py)
             if run.vacated is not None:
-                run_at = f"at the position {run.vacated} left, outward of ice {run.position + 1} of {len(ice_ids)}" \
+                where = f"at the position {run.vacated} left, outward of ice {run.position + 1} of {len(ice_ids)}" \
                     if run.position < len(ice_ids) else f"at the position {run.vacated} left, the innermost"
             else:
-                run_at = "at the server" if run.position >= len(ice_ids) else \
+                where = "at the server" if run.position >= len(ice_ids) else \
                     f"at ice {run.position + 1} of {len(ice_ids)} (from the outermost)"
         servers.append(ServerView(
             name=name, ice=tuple(_card(g, c, marks.get(c, "")) for c in ice_ids),
             root=tuple(_card(g, c) for c in g.zone(q.root_zone(name))),
-            cards=len(g.zone(CENTRAL[name])) if name in CENTRAL else None, run_here=here, run_at=run_at))
+            cards=len(g.zone(CENTRAL[name])) if name in CENTRAL else None, run_here=here, run_at=where))
     rig: dict[str, list[CardView]] = {kind: [] for kind in RIG_KINDS}
     for cid in g.zone("runner.rig"):
         view = _card(g, cid)

@@ -20,13 +20,15 @@ from judgebook.cards.compare import Mismatch, compare
 from judgebook.cards.coverage import Coverage, coverage
 from judgebook.cards.definitions import NOT_WRITTEN, DefinitionError, default_dir, read_definitions
 from judgebook.cards.pool import FORMATS, PoolError, read_pool
-from judgebook.config import ConfigError, card_data
+from judgebook.config import ConfigError, card_data, card_library
+from judgebook.engine import CardDef
 from judgebook.engine.language.nrdb import card_source
 from judgebook.engine.language.render import render_card
 from judgebook.ingestion.nrdb import clean_html
 from judgebook.model import Section
 from judgebook.store.file_stamp import stamp
 from judgebook.store.paths import project_root
+from judgebook.web.card_catalog import catalog
 
 # libyaml's reader where installed: the card pages' scenario index reads every shipped scenario once per
 # process, 3 s with the pure-Python reader for 566 files (issue 23's first card page).
@@ -58,6 +60,7 @@ class PoolPage:
 
 
 _CACHE: dict[tuple[Any, ...], Any] = {}
+OUTSIDE = "not in the engine's card library (a card outside the Standard pool that no scenario needed yet)"
 
 
 def _nrdb() -> Path | None:
@@ -123,14 +126,19 @@ def card_panel(sec: Section) -> CardPanel | None:
         return None
     stats = card_source(nrdb).by_id.get(card_id)
     printed = clean_html(stats.text) if stats else ""
-    if found is None:      # a card of the Standard pool with no definition yet says so; any other card says nothing
+    if found is None:
+        # defined in the rest of the engine's library (the real cards of the shipped rulings, the worked-example
+        # cards: Tollbooth), looked up by name as a scenario names it; else a card the engine does not define
+        other = _library_card(nrdb, sec.title)
+        if other is not None:
+            return _panel(other, "partial" if other.partial else "defined", other.partial or "", printed,
+                          _relative(other.file or ""), scenarios_using(other.name))
         try:
             pool = _cached(("pool", str(nrdb), "standard"), lambda: read_pool(nrdb, "standard"))
         except PoolError:
             return None
-        if card_id not in pool.ids():
-            return None
-        return CardPanel("undefined", NOT_WRITTEN, printed, (), "", (), scenarios_using(sec.title))
+        why = NOT_WRITTEN if card_id in pool.ids() else OUTSIDE
+        return CardPanel("undefined", why, printed, (), "", (), scenarios_using(sec.title))
     rendered = tuple(render_card(found.card)) if found.card is not None else ()
     mismatches = tuple(compare(printed, "\n".join(rendered))) if found.card is not None else ()
     back = found.card.back if found.card is not None else None
@@ -140,6 +148,22 @@ def card_panel(sec: Section) -> CardPanel | None:
         rendered += (title, *render_card(back))
     return CardPanel(found.status, found.missing, printed, rendered, _relative(found.file), mismatches,
                      scenarios_using(found.name or sec.title))
+
+
+def _panel(card: CardDef, status: str, missing: str, printed: str, file: str,
+           scenarios: tuple[ScenarioRef, ...]) -> CardPanel:
+    rendered = tuple(render_card(card))
+    return CardPanel(status, missing, printed, rendered, file, tuple(compare(printed, "\n".join(rendered))),
+                     scenarios)
+
+
+def _library_card(nrdb: Path, name: str) -> CardDef | None:
+    """The card `name` as the rest of the engine's library defines it (the folders after the Standard pool's,
+    which `_definitions` reads: the configured one stands for the shipped one)."""
+    standard = {_cards_dir().resolve(), default_dir().resolve()}
+    folders = [f for f in card_library(True) if f.resolve() not in standard]
+    found = catalog(folders, card_source(nrdb)).get(name)
+    return found.card if found is not None else None
 
 
 def _face_text(nrdb: Path, card_id: str) -> str:

@@ -291,14 +291,13 @@ class Changes:
         return sum(1 for e in self.entries if e.typography)
 
     def groups(self, status: str = "") -> list[ChangeGroup]:
-        """The entries (of one status, or all) by the newer version's chapter, in its order."""
-        out: list[ChangeGroup] = []
+        """The entries (of one status, or all) by the newer version's chapter, each chapter once and in the
+        newer version's order (the rules outside any chapter last); within a chapter, in document order."""
+        by: dict[str, ChangeGroup] = {}
         for e in self.only(status):
-            chapter = e.chapter
-            if not out or out[-1].chapter is not chapter:
-                out.append(ChangeGroup(chapter, []))
-            out[-1].entries.append(e)
-        return out
+            key = e.chapter.id if e.chapter is not None else ""
+            by.setdefault(key, ChangeGroup(e.chapter, [])).entries.append(e)
+        return sorted(by.values(), key=lambda g: (g.chapter is None, g.chapter.order if g.chapter else 0))
 
 
 def version_pairs(corpus: Corpus) -> list[tuple[Document, Document]]:
@@ -356,7 +355,7 @@ def compare(corpus: Corpus, a: str, b: str) -> Changes | None:
                 not_covered += 1
             else:
                 entries.append(Change("added", None, new))
-    entries.sort(key=lambda e: (new_pos.get(e.new.id, 0) if e.new else _anchor_pos(e, mapping, new_pos),
+    entries.sort(key=lambda e: (new_pos.get(e.new.id, 0) if e.new else _anchor_pos(corpus, e, mapping, new_pos),
                                 0 if e.new else 1))
     chapters = _chapters(corpus, b)
     placed = [replace(e, chapter=chapters.get(e.new.id) if e.new else _chapter_of_old(corpus, e, chapters, mapping))
@@ -413,10 +412,13 @@ def _plain(sec: Section) -> str:
     return f"{title} {sec.text}"
 
 
-def _anchor_pos(change: Change, mapping: dict[str, str], new_pos: dict[str, int]) -> float:
-    """Where a removed rule sits in the new document: just after its parent's counterpart."""
-    parent = change.old.parent if change.old else ""
-    return new_pos.get(mapping.get(parent, ""), -1) + 0.5
+def _anchor_pos(corpus: Corpus, change: Change, mapping: dict[str, str], new_pos: dict[str, int]) -> float:
+    """Where a removed rule sits in the new document: just after the counterpart of its nearest ancestor the
+    newer version kept (a removed example of a removed rule goes with it, not to the top)."""
+    sec = corpus.get(change.old.parent) if change.old else None
+    while sec is not None and sec.id not in mapping:
+        sec = corpus.get(sec.parent)
+    return new_pos.get(mapping[sec.id], -1) + 0.5 if sec is not None else -0.5
 
 
 def _words(sec: Section) -> tuple[str, ...]:

@@ -18,12 +18,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
-from judgebook.engine import ScenarioError, start
-from judgebook.engine.language.nrdb import CardSource, card_source
-from judgebook.engine.rules.turn import ALLOTTED
-from judgebook.engine.rules.values import unused_memory
-from judgebook.engine.scenario.board import all_specs
-from judgebook.engine.scenario.load import setup
+from judgebook.engine import ALLOTTED, CardSource, ScenarioError, all_specs, card_source, setup, start, unused_memory
 from judgebook.ingestion import nrdb
 from judgebook.ingestion.errors import ParseError
 from judgebook.web import board_form, board_rules

@@ -16,7 +16,7 @@ from typing import Any
 
 from flask import current_app
 
-from judgebook.engine import live_mismatch
+from judgebook.engine import OptionWords, live_mismatch, option_words
 from judgebook.engine.driver.script import Outcome
 from judgebook.engine.driver.session import PREFIXES
 from judgebook.engine.driver.timeline import timeline as make_timeline
@@ -47,9 +47,10 @@ EXPECT_HEAD = ("# expect: where a scripted replay of these decisions ends (`judg
 @dataclass(frozen=True)
 class OptionView:
     n: int                         # 1-based, as the keys pick it
-    label: str
+    label: str                     # in a judge's words (engine.option_words)
     rule: dict[str, Any] | None
     decision: str                  # the decision in the scenario spelling
+    detail: str = ""               # what the option picks, or what triggered a pending ability
     default: bool = False
     number: bool = False           # the option asks for a number (a loop's repetitions)
     x: bool = False                # its cost has an X the player names
@@ -187,11 +188,16 @@ def point_view(point: ChoicePoint, g: Any, corpus: Any) -> PointView:
         return cache[anchor]
 
     credit_cards = tuple(c for c, card in g.cards.items() if card.count("credit") > 0)
+    try:
+        worded = option_words(g, point)
+    except Exception:   # a wording bug must not hide the choice: the engine's own labels, and a log line
+        current_app.logger.exception("the options could not be worded")
+        worded = tuple(OptionWords(o.label) for o in point.options)
     options = []
-    for n, o in enumerate(point.options, 1):
+    for n, (o, words) in enumerate(zip(point.options, worded, strict=True), 1):
         d = o.decision
         options.append(OptionView(
-            n=n, label=o.label, rule=ref(o.rule), decision=flow(d),
+            n=n, label=words.label, detail=words.detail, rule=ref(o.rule), decision=flow(d),
             default=point.default is not None and n - 1 == point.default,
             number=d.value == ANY_NUMBER, x="X[c]" in o.label,
             pays=bool(credit_cards) and d.kind in ("use", "rez", "action", "pay", "trash", "score")))

@@ -142,6 +142,25 @@
     }
   }
 
+  // A cross-reference to a rule shown in full on this page scrolls to it (a hash change: Back returns
+  // to where the reader was) instead of opening the rule's own page. Each rule and example shown here
+  // links its own page from its heading: that link is the key, so the server and the static export agree.
+  var onPage = {};
+  document.querySelectorAll("section.rd[id] > .rd-head > a:first-child, aside.example[id] > .example-title > a")
+    .forEach(function (a) { onPage[a.href] = a.closest("[id]"); });
+  document.addEventListener("click", function (e) {
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    var a = e.target.closest && e.target.closest("a[href]");
+    if (!a || a.hasAttribute("data-def") || a.closest(".rd-head, .example-title, #contents")) return;
+    var target = onPage[a.href];
+    if (!target) return;
+    e.preventDefault();
+    if (location.hash === "#" + target.id) target.scrollIntoView();
+    else location.hash = target.id;
+    target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
+  });
+
   // Offline: a service worker where one can run (http(s), not file://).
   if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol) && document.body.dataset.sw) {
     navigator.serviceWorker.register(document.body.dataset.sw).catch(function () {});
