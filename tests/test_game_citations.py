@@ -14,7 +14,14 @@ ANCHOR = re.compile(r"^(rule|step|sec|subsec|corp_basic|runner_basic)_[a-z0-9_]+
 def _written_anchors() -> set[str]:
     found: set[str] = set()
     for path in ENGINE.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        # the names a module exports (`__all__`) are Python names, not anchors ("step_warnings")
+        exported = {id(c) for n in tree.body if isinstance(n, ast.Assign)
+                    and any(isinstance(t, ast.Name) and t.id == "__all__" for t in n.targets)
+                    for c in ast.walk(n.value)}
+        for node in ast.walk(tree):
+            if id(node) in exported:
+                continue
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and ANCHOR.match(node.value):
                 found.add(node.value)
             if isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant):
