@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import replays
 
 from judgebook.cli import main
 from judgebook.commands.play import (
@@ -368,7 +369,7 @@ def test_script_part_goes_where_the_scripted_replay_goes(path):
     session = Session(sc, g)
     out = io.StringIO()
     play_script(session, out, str)
-    outcome = replay(sc)
+    outcome = replays.replayed(sc)  # the scripted replay, once per run (tests/replays.py)
     k = len(session.taken)
     assert k < len(outcome.states) and outcome.states[k] == session.game
     if outcome.error is None:

@@ -4,6 +4,7 @@ partial keeps a scenario whose known mismatch is still the engine's (it goes sta
 from __future__ import annotations
 
 import pytest
+import replays
 from pool_scenarios import LIBRARY, replay_named
 
 from judgebook.engine.driver.script import check
@@ -20,9 +21,7 @@ FIXED = ["card-stegodon_mk_iv-3", "card-stavka-1", "card-drafter-1", "card-emine
 def test_a_fixed_card_replays_to_its_printed_outcome(name, cards_root):
     from pool_scenarios import SCENARIOS
 
-    from judgebook.engine.language.nrdb import load_scenario
-
-    sc = load_scenario(SCENARIOS / f"{name}.yaml", LIBRARY, cards_root)
+    sc = replays.load_shipped(SCENARIOS / f"{name}.yaml", LIBRARY, cards_root)
     assert check(sc, replay_named(name, cards_root)) == []
 
 
