@@ -364,7 +364,7 @@ def test_script_part_goes_where_the_scripted_replay_goes(path):
     """--script takes the scenario's decisions as the engine's scripted replay does: after them, the session is
     in the state the replay reached with as many advances (the replay may then go on by defaults)."""
     library = path.resolve().parent.parent / "cards"
-    sc = load(path, library if library.is_dir() else None)
+    sc = replays.loaded(path, library if library.is_dir() else None)
     g, _ = start(setup(sc))
     session = Session(sc, g)
     out = io.StringIO()
