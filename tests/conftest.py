@@ -64,3 +64,12 @@ def cards_root(corpora_root) -> Path:
 @pytest.fixture(scope="session")
 def rules_source() -> Path:
     return RULES_SOURCE
+
+
+@pytest.fixture
+def shared_replays():
+    """The front ends (`judgebook replay`, the rule pages' citations) replay shipped scenarios once per run,
+    sharing tests/replays.py's kept replays with the engine's own tests."""
+    import replays
+    with replays.through_front_ends():
+        yield

@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from judgebook.engine.driver.script import replay
-from judgebook.engine.scenario.load import load_scenario
+import replays
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
@@ -14,8 +13,9 @@ SCENARIOS = ROOT / "rules_source" / "scenarios" / "standard"
 
 
 def replay_named(name: str, cards_root: Path) -> Any:
-    """The outcome of `rules_source/scenarios/standard/<name>.yaml`, cards from the Standard library."""
-    return replay(load_scenario(SCENARIOS / f"{name}.yaml", LIBRARY, cards_root))
+    """The outcome of `rules_source/scenarios/standard/<name>.yaml`, cards from the Standard library (replayed
+    once per run: tests/replays.py)."""
+    return replays.shipped(SCENARIOS / f"{name}.yaml", LIBRARY, cards_root).out
 
 
 def kinds_and_rules(out: Any) -> list[tuple[str, str]]:

@@ -13,15 +13,15 @@ import re
 from pathlib import Path
 
 import pytest
+import replays
 from test_game_verbs import verbs_registered  # noqa: F401  (a fixture: the verbs, registered for this module)
 
 from judgebook.engine import IllegalDecision, advance, choices
-from judgebook.engine.driver.script import check, replay
 from judgebook.engine.driver.step import start
 from judgebook.engine.errors import EngineLimit
 from judgebook.engine.rules.frames import current_encounter
 from judgebook.engine.rules.values import hand_size, strength
-from judgebook.engine.scenario.load import load_scenario, setup
+from judgebook.engine.scenario.load import setup
 from judgebook.engine.state import queries as q
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,13 +46,12 @@ def _params() -> list[object]:
 
 
 def _load(path: Path, cards_root: Path):  # type: ignore[no-untyped-def]
-    return load_scenario(path, LIBRARY, cards_root)
+    return replays.load_shipped(path, LIBRARY, cards_root)
 
 
 def _run(name: str, cards_root: Path):  # type: ignore[no-untyped-def]
-    sc = _load(REAL / f"{name}.yaml", cards_root)
-    out = replay(sc)
-    return sc, out
+    r = replays.shipped(REAL / f"{name}.yaml", LIBRARY, cards_root)
+    return r.sc, r.out
 
 
 def test_scenario_count():
@@ -66,9 +65,7 @@ def test_every_known_gap_names_an_existing_scenario():
 
 @pytest.mark.parametrize("path", _params())
 def test_real_card_scenario_replays_to_its_expectation(path: Path, cards_root: Path):
-    sc = _load(path, cards_root)
-    out = replay(sc)
-    assert check(sc, out) == []
+    assert replays.shipped(path, LIBRARY, cards_root).misses == []
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
@@ -111,8 +108,7 @@ def test_every_cited_anchor_exists_in_cr_26_03(cards_root: Path, nsg_cr_root: Pa
     anchors = _cr_anchors(nsg_cr_root)
     cited: set[str] = set()
     for path in SCENARIOS:
-        sc = _load(path, cards_root)
-        out = replay(sc)
+        out = replays.shipped(path, LIBRARY, cards_root).out
         cited |= {s.anchor for s in out.steps}
         for g in out.states:
             if g.point is not None:

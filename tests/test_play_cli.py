@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import replays
 
 from judgebook.cli import main
 from judgebook.commands.play import (
@@ -363,12 +364,12 @@ def test_script_part_goes_where_the_scripted_replay_goes(path):
     """--script takes the scenario's decisions as the engine's scripted replay does: after them, the session is
     in the state the replay reached with as many advances (the replay may then go on by defaults)."""
     library = path.resolve().parent.parent / "cards"
-    sc = load(path, library if library.is_dir() else None)
+    sc = replays.loaded(path, library if library.is_dir() else None)
     g, _ = start(setup(sc))
     session = Session(sc, g)
     out = io.StringIO()
     play_script(session, out, str)
-    outcome = replay(sc)
+    outcome = replays.replayed(sc)  # the scripted replay, once per run (tests/replays.py)
     k = len(session.taken)
     assert k < len(outcome.states) and outcome.states[k] == session.game
     if outcome.error is None:

@@ -13,17 +13,16 @@ import re
 from pathlib import Path
 
 import pytest
+import replays
 from corpora import CARDS
 from pool_scenarios import kinds_and_rules as _kinds
 from pool_scenarios import replay_named as _run
 from pool_slices import standard_pool_types
 from test_game_verbs import verbs_registered  # noqa: F401  (a fixture: the verbs, registered for this module)
 
-from judgebook.engine.driver.script import check, replay
 from judgebook.engine.language.cards import library_items, undefined_reason
 from judgebook.engine.language.nodes import At, node_line
 from judgebook.engine.language.nrdb import card_source, parse_with_stats
-from judgebook.engine.scenario.load import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
@@ -104,9 +103,8 @@ def test_ruling_scenario_names_its_ruling(path: Path, cards_root: Path):
 
 @pytest.mark.parametrize("path", MY_RULINGS + CONSTRUCTS, ids=[p.stem for p in MY_RULINGS + CONSTRUCTS])
 def test_scenario_replays_to_its_expectation_or_misses_it_as_stated(path: Path, cards_root: Path):
-    sc = load_scenario(path, LIBRARY, cards_root)
-    out = replay(sc)
-    missed = check(sc, out)
+    r = replays.shipped(path, LIBRARY, cards_root)
+    sc, missed = r.sc, r.misses
     if sc.mismatch is None:
         assert missed == []
     else:

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+import replays
 from corpora import CORPORA
 from pool_scenarios import kinds_and_rules as _kinds
 from pool_slices import standard_pool_types
@@ -22,7 +23,7 @@ from judgebook.engine.driver.script import check, replay
 from judgebook.engine.language.cards import library_items, undefined_reason
 from judgebook.engine.language.nodes import At, node_line
 from judgebook.engine.language.nrdb import card_source, load_with_stats, parse_with_stats
-from judgebook.engine.scenario.load import load_scenario, parse_scenario
+from judgebook.engine.scenario.load import parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
@@ -101,8 +102,8 @@ def test_at_least_25_ruling_scenarios_for_the_slice(cards_root: Path):
 
 @pytest.mark.parametrize("path", RULINGS, ids=[p.stem for p in RULINGS])
 def test_ruling_scenario_replays_to_its_ruling(path: Path, cards_root: Path):
-    sc = load_scenario(path, LIBRARY, cards_root)
-    diffs = check(sc, replay(sc))
+    r = replays.shipped(path, LIBRARY, cards_root)
+    sc, diffs = r.sc, r.misses
     if sc.mismatch is None:
         assert diffs == []
     else:

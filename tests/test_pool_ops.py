@@ -12,14 +12,15 @@ import json
 from pathlib import Path
 
 import pytest
+import replays
 from pool_slices import standard_pool_types
 from test_game_verbs import verbs_registered  # noqa: F401  (a fixture: the verbs, registered for this module)
 
-from judgebook.engine.driver.script import Outcome, check, replay
+from judgebook.engine.driver.script import Outcome, replay
 from judgebook.engine.language.cards import library_items, undefined_reason
 from judgebook.engine.language.nodes import At, node_line
 from judgebook.engine.language.nrdb import card_source, parse_with_stats
-from judgebook.engine.scenario.load import load_scenario, parse_scenario
+from judgebook.engine.scenario.load import parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
@@ -99,8 +100,8 @@ def test_ruling_scenario_count():
 
 @pytest.mark.parametrize("path", MINE, ids=[p.stem for p in MINE])
 def test_ruling_scenario_replays_to_the_ruling_or_carries_its_mismatch(path: Path, cards_root: Path):
-    sc = load_scenario(path, LIBRARY, cards_root)
-    diffs = check(sc, replay(sc))
+    r = replays.shipped(path, LIBRARY, cards_root)
+    sc, diffs = r.sc, r.misses
     if sc.mismatch is None:
         assert diffs == []
     else:

@@ -9,14 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import replays
 from pool_scenarios import kinds_and_rules as _steps
 from pool_scenarios import replay_named as _out
 
-from judgebook.engine.driver.script import check, replay
 from judgebook.engine.errors import ScenarioError
 from judgebook.engine.language.cards import parse_ability
 from judgebook.engine.language.nodes import At
-from judgebook.engine.scenario.load import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
@@ -29,8 +28,7 @@ SCENARIOS = sorted(p for c in FAMILY for p in SCENARIOS_DIR.glob(f"card-{c}-*.ya
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_family_scenario_replays_to_its_expectation(path: Path, cards_root: Path):
-    sc = load_scenario(path, LIBRARY, cards_root)
-    assert check(sc, replay(sc)) == []
+    assert replays.shipped(path, LIBRARY, cards_root).misses == []
 
 
 # --- break X subroutines, X hosted counters ------------------------------------------------------------------

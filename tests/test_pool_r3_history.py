@@ -8,10 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
+import replays
 from test_game_verbs import verbs_registered  # noqa: F401  (a fixture: the verbs, registered for this module)
 
-from judgebook.engine.driver.script import check, replay
-from judgebook.engine.scenario.load import load_scenario
+from judgebook.engine.driver.script import check
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
@@ -29,8 +29,8 @@ MINE = sorted(
 
 
 def _replay(path: Path, cards_root: Path):  # type: ignore[no-untyped-def]
-    sc = load_scenario(path, LIBRARY, cards_root)
-    return sc, replay(sc)
+    r = replays.shipped(path, LIBRARY, cards_root)
+    return r.sc, r.out
 
 
 @pytest.mark.parametrize("path", MINE, ids=[p.stem for p in MINE])

@@ -11,16 +11,15 @@ import json
 from pathlib import Path
 
 import pytest
+import replays
 from pool_scenarios import kinds_and_rules as _kinds
 from pool_scenarios import replay_named as _run
 
 from judgebook.cards.compare import compare
-from judgebook.engine.driver.script import check, replay
 from judgebook.engine.language.cards import library_items
 from judgebook.engine.language.nodes import At, node_line
 from judgebook.engine.language.nrdb import card_source, parse_with_stats
 from judgebook.engine.language.render import render_ability
-from judgebook.engine.scenario.load import load_scenario
 from judgebook.ingestion.nrdb import clean_html
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,8 +44,8 @@ def _card(card_id: str, cards_root: Path):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("path", MINE, ids=[p.stem for p in MINE])
 def test_scenario_replays_to_its_expectation(path: Path, cards_root: Path):
-    sc = load_scenario(path, LIBRARY, cards_root)
-    missed = check(sc, replay(sc))
+    r = replays.shipped(path, LIBRARY, cards_root)
+    sc, missed = r.sc, r.misses
     assert missed == [] if sc.mismatch is None else missed
 
 

@@ -7,11 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import replays
 from pool_scenarios import kinds_and_rules as _kinds
 from pool_scenarios import replay_named as _run
-
-from judgebook.engine.driver.script import check, replay
-from judgebook.engine.scenario.load import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
@@ -25,9 +23,8 @@ MINE = sorted(p for p in SCENARIOS.glob("*.yaml") if any(p.stem.startswith((f"ca
 
 @pytest.mark.parametrize("path", MINE, ids=[p.stem for p in MINE])
 def test_scenario_replays_to_its_expectation(path: Path, cards_root: Path):
-    sc = load_scenario(path, LIBRARY, cards_root)
-    out = replay(sc)
-    missed = check(sc, out)
+    r = replays.shipped(path, LIBRARY, cards_root)
+    sc, missed = r.sc, r.misses
     assert (missed == []) if sc.mismatch is None else bool(missed)
 
 

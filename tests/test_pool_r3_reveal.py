@@ -6,13 +6,12 @@ import re
 from pathlib import Path
 
 import pytest
+import replays
 from pool_scenarios import replay_named as _run
 
-from judgebook.engine.driver.script import check, replay
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.nodes import At
 from judgebook.engine.language.selectors import InZone, Matching, parse_selector
-from judgebook.engine.scenario.load import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "rules_source" / "cards" / "standard"
@@ -27,8 +26,7 @@ MINE = sorted(p for p in SCENARIOS.glob("*.yaml") if re.sub(r"^(card|ruling)-|-\
 
 @pytest.mark.parametrize("path", MINE, ids=[p.stem for p in MINE])
 def test_scenario_replays_to_its_expectation(path: Path, cards_root: Path):
-    sc = load_scenario(path, LIBRARY, cards_root)
-    assert check(sc, replay(sc)) == []
+    assert replays.shipped(path, LIBRARY, cards_root).misses == []
 
 
 def test_zone_list_selects_across_zones():
@@ -92,11 +90,11 @@ def test_world_tree_searches_only_the_trashed_cards_type(cards_root: Path):
     from judgebook.engine.language.revealed import SameTypeAs
     from judgebook.engine.scenario.load import setup
 
-    sc = load_scenario(SCENARIOS / "card-world_tree-1.yaml", LIBRARY, cards_root)
+    sc = replays.load_shipped(SCENARIOS / "card-world_tree-1.yaml", LIBRARY, cards_root)
     g = setup(sc)
     ctx = Ctx("World Tree", "runner", chosen=("Spare Hardware",))
     assert [c for c in g.zone("runner.deck") if SameTypeAs("chosen").matches(g, ctx, c)] == ["Big Hardware"]
-    kinds = [(s.kind, s.anchor) for s in replay(sc).steps]
+    kinds = [(s.kind, s.anchor) for s in replays.replayed(sc).steps]
     assert ("search", "rule_find") in kinds and ("shuffle", "rule_shuffle_deck_after_search") in kinds
 
 

@@ -13,14 +13,13 @@ import re
 from pathlib import Path
 
 import pytest
+import replays
 from corpora import CARDS
 from pool_slices import standard_pool_types
 
-from judgebook.engine.driver.script import check, replay
 from judgebook.engine.language.cards import library_items, undefined_reason
 from judgebook.engine.language.nodes import At, node_line
 from judgebook.engine.language.nrdb import card_source, parse_with_stats
-from judgebook.engine.scenario.load import load_scenario
 from judgebook.engine.state import queries as q
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,8 +94,8 @@ SCENARIOS = _slice_scenarios()
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_ruling_scenario_replays_to_the_ruling_or_carries_its_mismatch(path: Path, cards_root: Path):
-    sc = load_scenario(path, LIBRARY, cards_root)
-    missed = check(sc, replay(sc))
+    r = replays.shipped(path, LIBRARY, cards_root)
+    sc, missed = r.sc, r.misses
     if sc.mismatch is None:
         assert missed == []
     else:
@@ -130,12 +129,11 @@ CONSTRUCTS = sorted(SCENARIOS_DIR.glob("rig-*.yaml"))
 
 @pytest.mark.parametrize("path", CONSTRUCTS, ids=[p.stem for p in CONSTRUCTS])
 def test_construct_scenario_replays_to_its_expectation(path: Path, cards_root: Path):
-    sc = load_scenario(path, LIBRARY, cards_root)
-    assert check(sc, replay(sc)) == []
+    assert replays.shipped(path, LIBRARY, cards_root).misses == []
 
 
 def _out(name: str, cards_root: Path):  # type: ignore[no-untyped-def]
-    return replay(load_scenario(SCENARIOS_DIR / f"{name}.yaml", LIBRARY, cards_root))
+    return replays.shipped(SCENARIOS_DIR / f"{name}.yaml", LIBRARY, cards_root).out
 
 
 def _steps(out) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]

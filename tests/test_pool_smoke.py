@@ -6,6 +6,7 @@ must go on without an engine error: only options the engine offers are taken, so
 EngineLimit is a rule ending a loop, and allowed)."""
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -100,13 +101,19 @@ def drive(card: CardDef, folder: Path, cards_root: Path) -> tuple[set[str], Any]
     return taken, g
 
 
+@functools.cache
+def definitions(folder: Path, cards_root: Path) -> dict[str, Any]:
+    """The folder's definitions by id, read once per run (once per card cost half its game)."""
+    return read_definitions(folder, card_source(cards_root))
+
+
 def _cases() -> list[Any]:
     return [pytest.param(folder, f.stem, id=f.stem) for folder in FOLDERS for f in sorted(folder.glob("*.yaml"))]
 
 
 @pytest.mark.parametrize("folder, card_id", _cases())
 def test_every_defined_card_plays_a_smoke_game_without_an_engine_error(folder: Path, card_id: str, cards_root):
-    found = [d for d in read_definitions(folder, card_source(cards_root)).values() if d.id == card_id]
+    found = [d for d in definitions(folder, cards_root).values() if d.id == card_id]
     if not found or found[0].card is None:      # an `undefined` stub: nothing to play
         assert not found or found[0].status == "undefined"
         return

@@ -85,7 +85,7 @@ def test_check_without_an_expect_block_is_an_error(capsys, tmp_path):
     assert code == 0 and "Expectation: none stated" in out
 
 
-def test_every_shipped_scenario_passes_the_check_on_the_new_engine_in_one_call(capsys, tmp_path):
+def test_every_shipped_scenario_passes_the_check_on_the_new_engine_in_one_call(capsys, tmp_path, shared_replays):
     files = [str(f) for f in sorted(SCENARIOS.glob("*.yaml"))]
     assert len(files) == 96      # `ls rules_source/scenarios/*.yaml | wc -l`
     code, out, err = run_cli(capsys, tmp_path, *files, "--check")
@@ -232,7 +232,8 @@ def test_the_verdict_is_engine_agnostic():
     assert exit_code(Expectation(True), check=False, replay_code=1) == 1
 
 
-def test_card_statistics_come_from_the_remembered_netrunnerdb_data(capsys, tmp_path, cards_root, monkeypatch):
+def test_card_statistics_come_from_the_remembered_netrunnerdb_data(capsys, tmp_path, cards_root, monkeypatch,
+                                                                    shared_replays):
     """With NetrunnerDB's card data among the sources given to `judgebook build --with`, the real-card
     scenarios (whose definitions state only abilities) replay, and the worked examples' library still
     agrees with every printed statistic it states."""

@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import replays
 
 from judgebook.engine.citations import cited_anchors
 from judgebook.linking import rule_map as rm
@@ -29,8 +30,10 @@ def cr_sections(nsg_cr_root):
 
 @pytest.fixture(scope="module")
 def citations(cards_root):
-    # The project's own mechanism (the web's rule pages use it): every shipped scenario replayed once.
-    return scenario_refs.citations(SCENARIOS, cards_root, None)
+    # The project's own mechanism (the web's rule pages use it): every shipped scenario replayed once (in
+    # this run: the replays are kept for and from the other tests, tests/replays.py).
+    with replays.through_front_ends():
+        return scenario_refs.citations(SCENARIOS, cards_root, None)
 
 
 def test_every_anchor_of_the_cr_has_exactly_one_row_with_its_number(cr_sections):

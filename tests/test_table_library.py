@@ -8,9 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import replays
 
 from judgebook.config import card_library
-from judgebook.engine.driver.script import check, replay
+from judgebook.engine.driver.script import check
 from judgebook.engine.scenario.load import parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,7 +28,9 @@ GAPS = {"cyberfeeder-installs-virus": "language: `credits_for` names one purpose
 )
 def test_shipped_scenario_with_the_whole_library(path: Path, cards_root: Path):
     sc = parse_scenario(path.read_text(encoding="utf-8"), str(path), card_library(True, ROOT), cards_root)
-    out = replay(sc)
+    # Replayed afresh only when the whole library gives a definition other than the scenario's own folder
+    # does; with equal definitions the replay is the same input, kept from another test (tests/replays.py).
+    out = replays.verdict_only(sc)
     misses = check(sc, out)
     if sc.mismatch is not None:
         assert misses, "a known mismatch that the whole library now meets"

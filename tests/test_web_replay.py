@@ -13,6 +13,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+import replays
 from test_web_app import Inspector
 from test_web_corpus import FakeSearcher, documents, sections
 
@@ -229,7 +230,11 @@ def test_list_shows_every_scenario_and_an_upload_form(client):
     assert 'href="/replay">Replay</a>' in html     # the nav slot of base.html
 
 
-def test_the_shipped_scenarios_list_and_none_gives_a_500(corpus):
+def test_the_shipped_scenarios_list_and_none_gives_a_500(corpus, monkeypatch):
+    from judgebook.web import routes_replay
+
+    # every shipped scenario's page: its replay read from the run's kept ones (tests/replays.py)
+    monkeypatch.setattr(routes_replay, "replay", replays.verdict_only)
     app = create_app(corpus, searcher=FakeSearcher(corpus))
     app.testing = False
     client = app.test_client()

@@ -24,7 +24,7 @@ def _rule(anchor: str, number: str, kind: str = "rule", order: int = 90) -> Sect
 
 
 @pytest.fixture
-def client():
+def client(shared_replays):
     extra = [_rule("rule_flatline", "1.7.2b", order=91), _rule("rule_empty_rnd", "1.7.2c", order=92),
              _rule("rule_player_definitions", "1.1.1", order=93),
              _rule("sec_concepts_general", "1.1", kind="section", order=94)]
