@@ -140,6 +140,7 @@ CITED: frozenset[str] = frozenset(
         "rule_psi_outcome",
         "rule_purge",
         "rule_reaction_window",
+        "rule_reaction_window_linked_to_pending_conditional_abilities",
         "rule_reaction_window_closing_timing_structure",
         "rule_reaction_window_priority",
         "rule_region_install",

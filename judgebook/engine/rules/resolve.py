@@ -77,8 +77,11 @@ class Resolve(Frame):
         ctx = self.ctx
         if self.index + 1 == len(self.instrs):
             # The last instruction: this resolution is done once it runs, so it leaves the stack first and a
-            # chain of abilities resolving each other does not pile frames up (the loop rule compares states).
+            # chain of abilities resolving each other does not pile frames up (the loop rule compares states);
+            # what it makes pending still chains when it resolves in a reaction window (ChainReaction).
             g = pop(g)
+            if _in_reaction_window(g):
+                g = push(g, ChainReaction(self.seq0))
         else:
             g = set_top(g, replace(self, index=self.index + 1, ctx=replace(ctx, targets=()), picked=False))
         if ins.mods.if_able and not ins.possible(g, ctx):
@@ -104,6 +107,37 @@ class Resolve(Frame):
             g = used_optionally(g, self.ctx, ins.chooser(self.ctx) if hasattr(ins, "chooser") else self.ctx.controller)
         # An explicit choice, even of no card, is what "those cards" refer to next: not an earlier choice.
         return set_top(g, replace(self, ctx=replace(self.ctx, targets=targets, chosen=targets), picked=True))
+
+
+def _in_reaction_window(g: Game) -> bool:
+    from judgebook.engine.rules.windows import ReactionWindow
+
+    return isinstance(g.top(), ReactionWindow)
+
+
+@dataclass(frozen=True)
+class ChainReaction(Frame):
+    """After a resolving ability's last instruction: abilities it made pending are not part of the reaction
+    window it resolved in, whose set was fixed as it opened (rule_reaction_window_linked_to_pending_conditional_
+    abilities); while that window still has abilities of its own pending, the new ones resolve first, in a
+    window of their own (rule_chain_reaction). When it has none left, it takes the new ones itself: the same
+    order, and no frame piles up."""
+
+    seq0: int  # the resolving ability's start: abilities pending after it are the chain's
+
+    def step(self, g: Game) -> Game:
+        from judgebook.engine.rules.windows import ReactionWindow
+
+        g = pop(g)
+        window = g.top()
+        if not isinstance(window, ReactionWindow) or not any(p.serial > self.seq0 for p in g.pending):
+            return g
+        if not any(window.after < p.serial <= self.seq0 for p in g.pending):
+            return g
+        chained = ", ".join(p.label for p in g.pending if p.serial > self.seq0)
+        g = log(g, "chain", f"{chained}: not of the open reaction window's abilities; a separate reaction window "
+                "opens for them first", "rule_reaction_window_linked_to_pending_conditional_abilities")
+        return push(g, ReactionWindow(after=self.seq0))
 
 
 @dataclass(frozen=True)
