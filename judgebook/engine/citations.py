@@ -178,6 +178,7 @@ CITED: frozenset[str] = frozenset(
         "rule_tagged_trash_resource",
         "rule_target",
         "rule_targets_must_be_in_play_area",
+        "rule_targets_must_be_valid",
         "rule_trashing",
         "rule_uninstall_ice_during_run",
         "rule_use_restriction",

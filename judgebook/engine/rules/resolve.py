@@ -47,8 +47,14 @@ class Resolve(Frame):
             return push(g, ReactionWindow(after=self.seq0))
         ins = self.instrs[self.index]
         sel = ins.selector
+        if ins.mods.if_able and not self.picked and not ins.possible(g, self.ctx):
+            # Not carried out in full, so not at all: no target is chosen for it (rule_if_able).
+            g = set_top(g, replace(self, index=self.index + 1, ctx=replace(self.ctx, targets=()), picked=False))
+            return log(g, "not_able", f"{ins.render()}: cannot be carried out in full, so not at all", "rule_if_able",
+                       self.ctx.controller, card=self.ctx.source)
         if sel is not None and sel.chooses and not self.ctx.targets and not self.picked:
-            picks = sel.picks(g, self.ctx)
+            invalid = ins.invalid_targets(g, self.ctx)
+            picks = sel.picks(g, self.ctx, frozenset(invalid))
             chooser = ins.chooser(self.ctx) if hasattr(ins, "chooser") else self.ctx.controller
             if picks and picks != [()]:
                 return ChoicePoint(
@@ -60,16 +66,21 @@ class Resolve(Frame):
                         Option(decision("target", list(p)), ", ".join(p) or "none", "rule_instruction_target")
                         for p in picks
                     ),
-                    _outside_play(g, self.ctx, sel),
+                    _outside_play(g, self.ctx, sel) + tuple(
+                        Refused(decision("target", [c]), c, "rule_targets_must_be_valid", why)
+                        for c, why in invalid.items()
+                    ),
                     default_reason="only" if len(picks) == 1 else "default",
                     path=path(g),
                 )
-            # No legal target: the instruction does nothing (rule_no_valid_targets).
+            # No legal target: the instruction does nothing (rule_no_valid_targets); where the cards it finds
+            # cannot be acted on, that is why (rule_targets_must_be_valid).
+            why = "; ".join(f"{c}: {reason}" for c, reason in invalid.items())
             g = log(
                 g,
                 "no_target",
-                f"{ins.render()}: no legal target",
-                "rule_targets_must_be_in_play_area",
+                f"{ins.render()}: no legal target" + (f" ({why})" if why else ""),
+                "rule_targets_must_be_valid" if invalid else "rule_targets_must_be_in_play_area",
                 self.ctx.controller,
                 card=self.ctx.source,
             )
