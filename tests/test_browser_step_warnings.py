@@ -1,8 +1,8 @@
 """Never silently wrong, in a real browser (issue 19 §4, Must show): at the judge's table and on the replay page, a
-step that touches a partial card (Makler: "break up to N" read as exactly N) and a step that touches a rule the
+step that touches a partial card (Pauleʼs Café: its install discount left out) and a step that touches a rule the
 rule map marks "not yet" (the Runner's jack-out, step_jack_out_choice) each show their warning with the reason,
 on a desktop and on a 390x844 phone, without widening the page. The reasons expected are the documents' own
-(test_step_warnings reads them from the rule map's TOML and Makler's card file).
+(test_step_warnings reads them from the rule map's TOML and the partial card's file).
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import test_browser_web as web
 from playwright.sync_api import expect
 from test_browser_builder import VIEWPORTS, new_page, no_overflow, server
 from test_browser_web import shot
-from test_step_warnings import BOARD, DECISIONS, JACK_OUT, JACK_OUT_STEP, MAKLER, MAKLER_STEPS, MAP
+from test_step_warnings import BOARD, CARD, DECISIONS, JACK_OUT, JACK_OUT_STEP, MAP, PARTIAL, PARTIAL_STEPS
 
 from judgebook.web.session_link import pack
 
@@ -51,23 +51,26 @@ def test_the_table_says_at_the_step_where_the_engine_may_be_wrong(browser, serve
     expect(pg.locator(".tb-prompt")).to_be_visible()
     assert pg.locator(".rp-warning").count() == 0         # nothing touched yet: nothing said
 
-    take(pg, "run on HQ")
-    take(pg, "Makler: break")
-    # the last decision used Makler: the box beside the board says so, with Makler's own reason
+    take(pg, f"{CARD}: host")
+    # the last decision used the partial card: the box beside the board says so, with the card's own reason
     box = pg.locator(".tb-warned")
     expect(box).to_be_visible()
     partial = box.locator(".rp-warn-partial-card")
     expect(partial).to_have_count(1)         # said once, at each step it stands at
     expect(partial).to_be_visible()
-    expect(partial.locator(".rp-warn-reason")).to_have_text(MAKLER)
-    expect(partial.locator(".rp-warn-card")).to_have_text("Makler")
-    # the decision's steps that touch Makler: its break and the pending gain (the gain resolves next)
-    assert box.locator("a").all_inner_texts() == [f"Step {n}" for n, _ in MAKLER_STEPS[:2]]
+    expect(partial.locator(".rp-warn-reason")).to_have_text(PARTIAL)
+    expect(partial.locator(".rp-warn-card")).to_have_text(CARD)
+    # the decision's steps that touch the card: its use and its host instruction resolving
+    assert box.locator("a").all_inner_texts() == [f"Step {n}" for n, _ in PARTIAL_STEPS]
     box.scroll_into_view_if_needed()
     no_overflow(pg)
     shot(pg, f"warnings-partial-card-{size}")
     pg.screenshot(path=f"/tmp/warnings-partial-card-{size}.png")
 
+    take(pg, "Makler#2")                                     # the card in the grip it hosts
+    take(pg, "run on HQ")
+    take(pg, "Makler: break")
+    assert pg.locator(".tb-warned .rp-warn-partial-card").count() == 0      # Makler is fully defined
     take(pg, "resolve Makler: gain")
     take(pg, "jack out")
     box = pg.locator(".tb-warned")
@@ -83,8 +86,8 @@ def test_the_table_says_at_the_step_where_the_engine_may_be_wrong(browser, serve
     expect(step).to_be_in_viewport()
     expect(step.locator(".rp-warn-not-yet-rule .rp-warn-reason")).to_have_text(MAP[JACK_OUT]["reason"])
     expect(step.locator(".rp-warn-not-yet-rule")).to_be_visible()
-    for n, _ in MAKLER_STEPS:       # the timeline keeps Makler's warnings at their steps
-        expect(pg.locator(f"#step-{n} .rp-warn-partial-card .rp-warn-reason")).to_have_text(MAKLER)
+    for n, _ in PARTIAL_STEPS:       # the timeline keeps the partial card's warnings at their steps
+        expect(pg.locator(f"#step-{n} .rp-warn-partial-card .rp-warn-reason")).to_have_text(PARTIAL)
     assert in_view(pg, step.locator(".rp-warning"))
     no_overflow(pg)
     shot(pg, f"warnings-not-yet-rule-{size}")
@@ -101,7 +104,7 @@ def test_the_replay_page_shows_the_warning_on_its_step(browser, server, size):
     with pg.expect_navigation():
         pg.get_by_role("button", name="Replay", exact=True).click()
     expect(pg.locator(".rp-steps")).to_be_visible()
-    for n, label in [(MAKLER_STEPS[0][0], MAKLER), (JACK_OUT_STEP[0], MAP[JACK_OUT]["reason"])]:
+    for n, label in [(PARTIAL_STEPS[0][0], PARTIAL), (JACK_OUT_STEP[0], MAP[JACK_OUT]["reason"])]:
         pg.locator(".rp-warned a", has_text=f"step {n}").first.click()   # the list of steps that warn
         current = pg.locator(f"#step-{n}")
         expect(current).to_have_attribute("aria-current", "step")

@@ -23,8 +23,9 @@ def test_all_worked_examples_are_here():
     # checkpoint's restrictions (issue 19 section 1: memory limit, uniqueness, consoles, one asset or agenda per root,
     # an illegal host, a limit on remote servers), and 5 on ice positions and installing ice (issue 19:
     # cr26-ice-installs-outermost, cr26-install-ice-trashing-ice, cr26-encountered-ice-trashed-next-ice-approached,
-    # and CR examples cr26-drafter-new-ice-outward, cr26-bran-new-ice-inward).
-    assert len(SCENARIOS) == 96
+    # and CR examples cr26-drafter-new-ice-outward, cr26-bran-new-ice-inward), and 2 for chain reactions and
+    # "if able" (cr26-chain-reaction-from-last-instruction, cr26-jua-choose-two-if-able).
+    assert len(SCENARIOS) == 98
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)

@@ -3,9 +3,10 @@ definition is `partial:`, or a scenario's known mismatch says so, with the reaso
 (engine.replay_warnings), in `judgebook replay` (text, `--json`, `--check`), on the replay page and at the
 judge's table.
 
-The situation: Makler (a partial card: "break up to N" is read as exactly N) breaks Palisade on HQ, then the
-Runner jacks out. The expected reasons are read from the documents themselves (the rule map's TOML, Makler's
-card file, the scenarios' `mismatch:`), never from the code under test.
+The situation: the Runner uses Pauleʼs Café (a partial card: its install discount is left out) to host a
+Makler, then Makler breaks Palisade on HQ and the Runner jacks out. The expected reasons are read from the
+documents themselves (the rule map's TOML, Pauleʼs Café's card file, the scenarios' `mismatch:`), never from
+the code under test.
 """
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "rules_source" / "scenarios"
 STANDARD = ROOT / "rules_source" / "cards" / "standard"
 MAP = tomllib.loads((ROOT / "judgebook" / "engine" / "rule_map.toml").read_text("utf-8"))["rules"]
-MAKLER = yaml.safe_load((STANDARD / "makler.yaml").read_text("utf-8"))["partial"]
+CARD = "Pauleʼs Café"       # the partial card the situation touches
+PARTIAL = yaml.safe_load((STANDARD / "paules_cafe.yaml").read_text("utf-8"))["partial"]
 JACK_OUT = "step_jack_out_choice"
 BULWARK = SCENARIOS / "cr16-bulwark-runner-chooses.yaml"
 # A stand-in for a known engine mismatch (shipped ones get fixed): Bulwark's example with an outcome the engine
@@ -36,7 +38,7 @@ BULWARK = SCENARIOS / "cr16-bulwark-runner-chooses.yaml"
 WHY = "a stand-in for a known mismatch: the outcome below is not the example's"
 
 BOARD = """\
-title: Makler breaks Palisade, then the Runner jacks out
+title: Pauleʼs Café hosts a Makler, Makler breaks Palisade, then the Runner jacks out
 start: {turn: runner, at: action_phase}
 corp:
   hand: [Hedge Fund]
@@ -44,10 +46,12 @@ corp:
     HQ: {ice: [{card: Palisade, rezzed: true}]}
 runner:
   credits: 5
-  installed: [Makler]
+  hand: [Makler]
+  installed: [Pauleʼs Café, Makler]
 """
 DECISIONS = """\
 decisions:
+  - {action: use, card: Pauleʼs Café, ability: host}
   - {action: run, server: HQ}
   - {use: Makler, ability: break, subroutines: [1]}
   - {pass: runner}
@@ -55,16 +59,17 @@ decisions:
 expect:
   run: {successful: false, ended_by: jack_out}
 """
-# (step number, event) of the steps that touch Makler, and of the Runner's jack-out, in this replay
-MAKLER_STEPS = [(14, "ability_used"), (17, "pending"), (18, "resolve")]
-JACK_OUT_STEP = (26, "jack_out")
+# (step number, event) of the steps that touch Pauleʼs Café (its use, its host instruction resolving), and of
+# the Runner's jack-out, in this replay
+PARTIAL_STEPS = [(5, "ability_used"), (6, "resolve")]
+JACK_OUT_STEP = (34, "jack_out")
 
 
 def test_the_situation_still_touches_a_not_yet_rule_and_a_partial_card():
-    """The premise, from the documents: if a change enforces the jack-out rule or defines Makler fully, this
+    """The premise, from the documents: if a change enforces the jack-out rule or defines the card fully, this
     fails first and says to pick another rule or card (the tests below would otherwise prove nothing)."""
     assert MAP[JACK_OUT]["status"] == "not-yet", f"{JACK_OUT} is enforced now: pick another not-yet rule"
-    assert MAKLER.strip(), "Makler is fully defined now: pick another partial card"
+    assert PARTIAL.strip(), f"{CARD} is fully defined now: pick another partial card"
 
 
 @pytest.fixture()
@@ -78,7 +83,7 @@ def card_data(tmp_path, monkeypatch, cards_root):
 
 @pytest.fixture()
 def scenario_file(tmp_path, card_data) -> Path:
-    f = tmp_path / "makler-jacks-out.yaml"
+    f = tmp_path / "paules-cafe-jacks-out.yaml"
     f.write_text(BOARD + DECISIONS, "utf-8")
     return f
 
@@ -101,11 +106,11 @@ def test_the_view_model_names_the_rule_and_the_card_the_caller_says_are_known_wr
     warned = replay_warnings(out.steps, out.final, known)
     touched = [(n, out.steps[n - 1].kind, w.kind, w.anchor, w.card, w.reason)
                for n, ws in enumerate(warned, 1) for w in ws]
-    assert touched == [(n, kind, "partial-card", None, "Makler", MAKLER) for n, kind in MAKLER_STEPS] + [
+    assert touched == [(n, kind, "partial-card", None, CARD, PARTIAL) for n, kind in PARTIAL_STEPS] + [
         (*JACK_OUT_STEP, "not-yet-rule", JACK_OUT, None, "a reason given by the caller")]
-    # the map decides: with nothing marked "not yet", the jack-out is silent, Makler still warns
+    # the map decides: with nothing marked "not yet", the jack-out is silent, the partial card still warns
     bare = replay_warnings(out.steps, out.final, Known())
-    assert [n for n, ws in enumerate(bare, 1) if ws] == [n for n, _ in MAKLER_STEPS]
+    assert [n for n, ws in enumerate(bare, 1) if ws] == [n for n, _ in PARTIAL_STEPS]
 
 
 def test_a_mismatch_warns_where_its_why_points_else_at_the_last_step(scenario_file, cards_root):
@@ -134,13 +139,13 @@ def test_the_text_replay_says_so_at_the_step(capsys, scenario_file):
     code, out, _ = run_cli(capsys, str(scenario_file))
     assert code == 0
     text = out
-    for n, _ in MAKLER_STEPS:
+    for n, _ in PARTIAL_STEPS:
         block = _block(text, n)
-        assert f"    WARNING: card only partly defined: Makler: {MAKLER}" in block, block
+        assert f"    WARNING: card only partly defined: {CARD}: {PARTIAL}" in block, block
     block = _block(text, JACK_OUT_STEP[0])
     assert "jack_out: the Runner jacks out" in block
     assert f"    WARNING: rule not enforced yet: {JACK_OUT}: {MAP[JACK_OUT]['reason']}" in block
-    assert text.count("WARNING:") == len(MAKLER_STEPS) + 1
+    assert text.count("WARNING:") == len(PARTIAL_STEPS) + 1
 
 
 def _block(text: str, n: int) -> str:
@@ -156,9 +161,9 @@ def test_json_gives_each_step_its_warnings(capsys, scenario_file):
     steps = json.loads(out)["steps"]
     assert code == 0 and all(isinstance(s["warnings"], list) for s in steps)
     warned = {s["n"]: (s["kind"], s["warnings"]) for s in steps if s["warnings"]}
-    makler = {"kind": "partial-card", "anchor": None, "card": "Makler", "reason": MAKLER}
+    partial = {"kind": "partial-card", "anchor": None, "card": CARD, "reason": PARTIAL}
     jack = {"kind": "not-yet-rule", "anchor": JACK_OUT, "card": None, "reason": MAP[JACK_OUT]["reason"]}
-    assert warned == {**{n: (kind, [makler]) for n, kind in MAKLER_STEPS},
+    assert warned == {**{n: (kind, [partial]) for n, kind in PARTIAL_STEPS},
                       JACK_OUT_STEP[0]: (JACK_OUT_STEP[1], [jack])}
 
 
@@ -167,8 +172,8 @@ def test_check_reports_the_warnings_and_does_not_fail_for_them(capsys, scenario_
     assert code == 0 and err == ""
     assert out.splitlines() == [
         f"{scenario_file}: expectation met",
-        f"  {len(MAKLER_STEPS) + 1} warning(s): the engine may be wrong at these steps",
-        *[f"  - step {n}: card only partly defined: Makler: {MAKLER}" for n, _ in MAKLER_STEPS],
+        f"  {len(PARTIAL_STEPS) + 1} warning(s): the engine may be wrong at these steps",
+        *[f"  - step {n}: card only partly defined: {CARD}: {PARTIAL}" for n, _ in PARTIAL_STEPS],
         f"  - step {JACK_OUT_STEP[0]}: rule not enforced yet: {JACK_OUT}: {MAP[JACK_OUT]['reason']}"]
 
 
@@ -185,7 +190,7 @@ def test_check_of_several_files_counts_the_warnings_and_a_known_mismatch_says_wh
     code, out, err = run_cli(capsys, str(scenario_file), str(known), "--check")
     assert code == 0
     assert f"  - step {len(steps)}: known mismatch: {why}" in out
-    assert err == f"judgebook replay: 2 of 2 scenario(s) as expected; {len(MAKLER_STEPS) + 2} warning(s) " \
+    assert err == f"judgebook replay: 2 of 2 scenario(s) as expected; {len(PARTIAL_STEPS) + 2} warning(s) " \
                   "in 2 scenario(s)\n"
 
 
@@ -204,6 +209,6 @@ def test_the_interactive_player_says_so_under_the_step(capsys, monkeypatch, scen
     lines = out.splitlines()
     assert code == 0
     warned = [(lines[i - 1].split(":")[0].strip(" ·"), line) for i, line in enumerate(lines) if "WARNING" in line]
-    assert warned == [(f"{kind} [{how}]", f"    WARNING: card only partly defined: Makler: {MAKLER}")
-                      for kind, how in (("ability_used", "engine"), ("pending", "engine"), ("resolve", "only"))] + [
+    assert warned == [(f"{kind} [{how}]", f"    WARNING: card only partly defined: {CARD}: {PARTIAL}")
+                      for kind, how in (("ability_used", "engine"), ("resolve", "engine"))] + [
         ("jack_out [chosen]", f"    WARNING: rule not enforced yet: {JACK_OUT}: {MAP[JACK_OUT]['reason']}")]

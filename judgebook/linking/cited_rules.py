@@ -304,4 +304,8 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_ice_change_outward": ("6.2.6a", "Runs › Position"),
     "rule_ice_change_inward": ("6.2.6b", "Runs › Position"),
     "rule_install_trash_ice": ("8.5.6b", "Card Manipulation › Installing and Uninstalling Cards"),
+    "rule_distinct_targets": ("1.15.2e", "Game Concepts › Targets"),
+    "rule_reaction_window_linked_to_pending_conditional_abilities": ("9.2.8a", "Abilities › Timing and Priority"),
+    "rule_target": ("1.15.1", "Game Concepts › Targets"),
+    "rule_targets_must_be_valid": ("1.15.2b", "Game Concepts › Targets"),
 }

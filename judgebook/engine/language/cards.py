@@ -35,6 +35,9 @@ class Break(Value):
     subtype: str | None
     count: int | None  # None: all subroutines
     x: bool = False  # "Break X subroutines": as many as the X paid (rules/amounts.py)
+    # "Break up to N subroutines": the Runner chooses 1 to N targets (rule_target, its Cleaver example);
+    # without it, N targets while N unbroken remain (rule_distinct_targets).
+    up_to: bool = False
 
 
 CREDITS_TO = ("install", "play", "use", "trash", "any")
@@ -207,12 +210,16 @@ def parse_ability(node: Any, at: At, index: int, card_type: str) -> Ability:
     if "break" in node:
         body = check_keys(node["break"], ("subtype", "count"), at.key(node, "break"))
         count = body.get("count", 1)
+        up_to = isinstance(count, dict) and list(count) == ["up_to"]
+        count = count["up_to"] if up_to else count
         if count not in ("all", "X") and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
-            at.key(node, "break").fail("count is a number, X or `all`")
+            at.key(node, "break").fail("count is a number, {up_to: N}, X or `all`")
+        if up_to and not isinstance(count, int):
+            at.key(node, "break").fail("`count: {up_to: N}` takes a number N of at least 1")
         if count == "X" and (cost is None or not cost.x):
             at.key(node, "break").fail("`count: X` breaks as many subroutines as the X paid: the cost needs an X")
         brk = Break(want_str(body, "subtype", at.key(node, "break")), None if count in ("all", "X") else count,
-                    count == "X")
+                    count == "X", up_to)
     effects = parse_instructions(node.get("effects"), at.key(node, "effects"))
     if static is not None and effects:
         at.key(node, "effects").fail("a static ability has a static effect, not instructions")

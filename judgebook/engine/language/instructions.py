@@ -45,6 +45,11 @@ class Instruction(Value):
         """Whether it can be carried out in full (for `if_able` and for `choose` options)."""
         return True
 
+    def invalid_targets(self, g: Game, ctx: Ctx) -> dict[str, str]:
+        """Cards its selector finds that this instruction cannot act on, with why: not valid targets
+        (rule_targets_must_be_valid)."""
+        return {}
+
     def render(self) -> str:
         raise NotImplementedError
 
@@ -213,7 +218,19 @@ def _card_instruction(name: str, verb: str) -> None:
             return ctx.side(self.by or "you")
 
         def possible(self, g: Game, ctx: Ctx) -> bool:
-            return bool(self.selector.candidates(g, ctx))
+            # In full: as many cards as it names that it can act on (rule_if_able: "trash 2 ..., if able").
+            invalid = self.invalid_targets(g, ctx)
+            found = [c for c in self.selector.candidates(g, ctx) if c not in invalid]
+            return bool(found) and len(found) >= self.selector.needed(g, ctx)
+
+        def invalid_targets(self, g: Game, ctx: Ctx) -> dict[str, str]:
+            if name != "trash":
+                return {}
+            from judgebook.engine.rules.costs import cannot
+
+            chooser = self.chooser(ctx)
+            return {c: "it cannot be trashed" for c in self.selector.candidates(g, ctx)
+                    if cannot(g, "trash", chooser, card=c) is not None}
 
         def run(self, g: Game, ctx: Ctx) -> Game:
             from judgebook.engine.rules import effects

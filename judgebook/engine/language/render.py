@@ -85,6 +85,7 @@ def render_ability(ability: Ability) -> str:
     body = render_all(ability.effects)
     if ability.brk is not None:
         count = "X" if ability.brk.x else "all" if ability.brk.count is None else str(ability.brk.count)
+        count = f"up to {count}" if ability.brk.up_to else count
         body = f"break {count} {ability.brk.subtype + ' ' if ability.brk.subtype else ''}subroutine"
         body += "s" if ability.brk.count != 1 else ""
         if ability.effects:  # what the ability does after breaking ("When this run ends, ...": Boomerang)

@@ -41,9 +41,18 @@ class Selector(Value):
     def chooses(self) -> bool:
         return False
 
-    def picks(self, g: Game, ctx: Ctx) -> list[tuple[str, ...]]:
-        """Every legal choice of cards (for a selector with a count)."""
-        cands = self.candidates(g, ctx)
+    def needed(self, g: Game, ctx: Ctx) -> int:
+        """How many cards the instruction acts on when carried out in full (rule_if_able): its count; 1 for
+        "all" or "up to" (some card to act on)."""
+        count_of = getattr(self, "count_of", None)
+        if count_of is not None:
+            return int(count_of.value(g, ctx))
+        return 1 if self.count is None or self.up_to else self.count
+
+    def picks(self, g: Game, ctx: Ctx, invalid: frozenset[str] = frozenset()) -> list[tuple[str, ...]]:
+        """Every legal choice of cards (for a selector with a count), none of the `invalid` targets among them
+        (rule_targets_must_be_valid)."""
+        cands = [c for c in self.candidates(g, ctx) if c not in invalid]
         if self.count is None:
             return [tuple(cands)]
         n = min(self.count, len(cands))
@@ -560,12 +569,12 @@ class Matching(Selector):
     distinct_names: bool = False  # only cards with different names may be chosen together
     count_of: Any = None  # `count: {exactly: QUANTITY}`: how many, known as the instruction resolves
 
-    def picks(self, g: Game, ctx: Ctx) -> list[tuple[str, ...]]:
+    def picks(self, g: Game, ctx: Ctx, invalid: frozenset[str] = frozenset()) -> list[tuple[str, ...]]:
         if self.count_of is not None:
-            cands = self.candidates(g, ctx)
+            cands = [c for c in self.candidates(g, ctx) if c not in invalid]
             out = list(combinations(cands, min(self.count_of.value(g, ctx), len(cands))))[:200]
         else:
-            out = super().picks(g, ctx)
+            out = super().picks(g, ctx, invalid)
         if not self.distinct_names:
             return out
         return [p for p in out if len({g.cards[c].name for c in p}) == len(p)]

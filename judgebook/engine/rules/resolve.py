@@ -47,8 +47,14 @@ class Resolve(Frame):
             return push(g, ReactionWindow(after=self.seq0))
         ins = self.instrs[self.index]
         sel = ins.selector
+        if ins.mods.if_able and not self.picked and not ins.possible(g, self.ctx):
+            # Not carried out in full, so not at all: no target is chosen for it (rule_if_able).
+            g = set_top(g, replace(self, index=self.index + 1, ctx=replace(self.ctx, targets=()), picked=False))
+            return log(g, "not_able", f"{ins.render()}: cannot be carried out in full, so not at all", "rule_if_able",
+                       self.ctx.controller, card=self.ctx.source)
         if sel is not None and sel.chooses and not self.ctx.targets and not self.picked:
-            picks = sel.picks(g, self.ctx)
+            invalid = ins.invalid_targets(g, self.ctx)
+            picks = sel.picks(g, self.ctx, frozenset(invalid))
             chooser = ins.chooser(self.ctx) if hasattr(ins, "chooser") else self.ctx.controller
             if picks and picks != [()]:
                 return ChoicePoint(
@@ -60,16 +66,21 @@ class Resolve(Frame):
                         Option(decision("target", list(p)), ", ".join(p) or "none", "rule_instruction_target")
                         for p in picks
                     ),
-                    _outside_play(g, self.ctx, sel),
+                    _outside_play(g, self.ctx, sel) + tuple(
+                        Refused(decision("target", [c]), c, "rule_targets_must_be_valid", why)
+                        for c, why in invalid.items()
+                    ),
                     default_reason="only" if len(picks) == 1 else "default",
                     path=path(g),
                 )
-            # No legal target: the instruction does nothing (rule_no_valid_targets).
+            # No legal target: the instruction does nothing (rule_no_valid_targets); where the cards it finds
+            # cannot be acted on, that is why (rule_targets_must_be_valid).
+            why = "; ".join(f"{c}: {reason}" for c, reason in invalid.items())
             g = log(
                 g,
                 "no_target",
-                f"{ins.render()}: no legal target",
-                "rule_targets_must_be_in_play_area",
+                f"{ins.render()}: no legal target" + (f" ({why})" if why else ""),
+                "rule_targets_must_be_valid" if invalid else "rule_targets_must_be_in_play_area",
                 self.ctx.controller,
                 card=self.ctx.source,
             )
@@ -77,8 +88,11 @@ class Resolve(Frame):
         ctx = self.ctx
         if self.index + 1 == len(self.instrs):
             # The last instruction: this resolution is done once it runs, so it leaves the stack first and a
-            # chain of abilities resolving each other does not pile frames up (the loop rule compares states).
+            # chain of abilities resolving each other does not pile frames up (the loop rule compares states);
+            # what it makes pending still chains when it resolves in a reaction window (ChainReaction).
             g = pop(g)
+            if _in_reaction_window(g):
+                g = push(g, ChainReaction(self.seq0))
         else:
             g = set_top(g, replace(self, index=self.index + 1, ctx=replace(ctx, targets=()), picked=False))
         if ins.mods.if_able and not ins.possible(g, ctx):
@@ -104,6 +118,37 @@ class Resolve(Frame):
             g = used_optionally(g, self.ctx, ins.chooser(self.ctx) if hasattr(ins, "chooser") else self.ctx.controller)
         # An explicit choice, even of no card, is what "those cards" refer to next: not an earlier choice.
         return set_top(g, replace(self, ctx=replace(self.ctx, targets=targets, chosen=targets), picked=True))
+
+
+def _in_reaction_window(g: Game) -> bool:
+    from judgebook.engine.rules.windows import ReactionWindow
+
+    return isinstance(g.top(), ReactionWindow)
+
+
+@dataclass(frozen=True)
+class ChainReaction(Frame):
+    """After a resolving ability's last instruction: abilities it made pending are not part of the reaction
+    window it resolved in, whose set was fixed as it opened (rule_reaction_window_linked_to_pending_conditional_
+    abilities); while that window still has abilities of its own pending, the new ones resolve first, in a
+    window of their own (rule_chain_reaction). When it has none left, it takes the new ones itself: the same
+    order, and no frame piles up."""
+
+    seq0: int  # the resolving ability's start: abilities pending after it are the chain's
+
+    def step(self, g: Game) -> Game:
+        from judgebook.engine.rules.windows import ReactionWindow
+
+        g = pop(g)
+        window = g.top()
+        if not isinstance(window, ReactionWindow) or not any(p.serial > self.seq0 for p in g.pending):
+            return g
+        if not any(window.after < p.serial <= self.seq0 for p in g.pending):
+            return g
+        chained = ", ".join(p.label for p in g.pending if p.serial > self.seq0)
+        g = log(g, "chain", f"{chained}: not of the open reaction window's abilities; a separate reaction window "
+                "opens for them first", "rule_reaction_window_linked_to_pending_conditional_abilities")
+        return push(g, ReactionWindow(after=self.seq0))
 
 
 @dataclass(frozen=True)

@@ -475,15 +475,22 @@ def _ability_options(
     if ab.brk is not None:
         n = len(unbroken) if ab.brk.count is None else min(ab.brk.count, len(unbroken))
         n = n if allowance is None else min(n, allowance)
-        for subs in combinations(unbroken, n):
-            chosen = [i + 1 for i in subs]
-            opts.append(
-                Option(
-                    decision("use", cid, ability=ab.id, subroutines=chosen),
-                    f"{label} (subroutine {', '.join(map(str, chosen))})",
-                    "rule_break_subroutine",
-                )
-            )
+        # "Break up to N": any 1 to N unbroken subroutines are its targets, the most first so that a
+        # decision naming none breaks as many as it can (rule_target: Cleaver's "1 or 2 subroutines").
+        # "Break N": N targets while N remain; fewer only when fewer are left (rule_distinct_targets).
+        for size in range(n, 0, -1):
+            for subs in combinations(unbroken, size):
+                chosen = [i + 1 for i in subs]
+                d = decision("use", cid, ability=ab.id, subroutines=chosen)
+                text = f"{label} (subroutine {', '.join(map(str, chosen))})"
+                if size == n:
+                    opts.append(Option(d, text, "rule_break_subroutine"))
+                elif ab.brk.up_to:
+                    opts.append(Option(d, text, "rule_target"))
+                else:
+                    refused.append(Refused(d, text, "rule_distinct_targets",
+                                           f"{cid} breaks {ab.brk.count or 'all'} subroutines, not \"up to\" "
+                                           f"{ab.brk.count or 'all'}: with {n} unbroken it breaks {n}"))
         return
     opts.append(Option(base, label, "step_paid_ability_resolution"))
 
@@ -581,6 +588,7 @@ def _used(
     if ab.brk is not None:
         from judgebook.engine.rules.encounter import break_subroutines
 
+        g = _fewer_targets(g, side, cid, ab, subroutines or [])
         g = break_subroutines(g, cid, [s - 1 for s in subroutines or []])
     if ab.is_action:
         from judgebook.engine.rules.frames import Call
@@ -592,6 +600,20 @@ def _used(
     # Abilities that paying the cost made pending resolve before the paid ability does.
     fresh = [p for p in g.pending if p not in before]
     return push(g, ReactionWindow()) if fresh else g
+
+
+def _fewer_targets(g: Game, side: Side, cid: str, ab: Ability, subs: list[int]) -> Game:
+    """ "Break up to N": the timeline says so where the Runner chose fewer targets than it could (rule_target:
+    Cleaver's targets are "the 1 or 2 subroutines that it will break")."""
+    enc = current_encounter(g)
+    if ab.brk is None or not ab.brk.up_to or ab.brk.count is None or enc is None:
+        return g
+    unbroken = len(subroutines(g, enc.ice)) - len(enc.broken)
+    if len(subs) >= min(ab.brk.count, unbroken):
+        return g
+    chosen = ", ".join(map(str, subs))
+    return log(g, "chosen", f"the {side} chooses {len(subs)} of up to {ab.brk.count} subroutines for {cid} to "
+               f"break (subroutine {chosen})", "rule_target", side, card=cid, ability=ab.id)
 
 
 @dataclass(frozen=True)
