@@ -24,8 +24,9 @@ def test_all_worked_examples_are_here():
     # an illegal host, a limit on remote servers), and 5 on ice positions and installing ice (issue 19:
     # cr26-ice-installs-outermost, cr26-install-ice-trashing-ice, cr26-encountered-ice-trashed-next-ice-approached,
     # and CR examples cr26-drafter-new-ice-outward, cr26-bran-new-ice-inward), and 2 for chain reactions and
-    # "if able" (cr26-chain-reaction-from-last-instruction, cr26-jua-choose-two-if-able).
-    assert len(SCENARIOS) == 98
+    # "if able" (cr26-chain-reaction-from-last-instruction, cr26-jua-choose-two-if-able), and 70 more CR 26.03
+    # examples (issue 19 §3; cr26-examples.toml lists them).
+    assert len(SCENARIOS) == 168
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
