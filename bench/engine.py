@@ -167,8 +167,9 @@ def replay_round(engine: str, scenarios: list[Any]) -> tuple[float, float]:
 
 @contextmanager
 def timed_steps(samples: list[float], cpu: list[float]) -> Iterator[None]:
-    """Time each `choices` + `advance` call the scripted replay makes (the driver's own module global)."""
-    from judgebook.engine.driver import script
+    """Time each `choices` + `advance` call the scripted replay makes (the session driver's module global: the
+    replay, `play` and the table all step through driver/session.py)."""
+    from judgebook.engine.driver import session as script
     from judgebook.engine.driver.step import choices
     from judgebook.engine.state.choice import Decision
     from judgebook.engine.state.model import Game, Step
