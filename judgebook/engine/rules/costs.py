@@ -18,7 +18,8 @@ from judgebook.engine.rules.resolve import resolve_now
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.rules.values import statics
 from judgebook.engine.state import queries as q
-from judgebook.engine.state.choice import ChoicePoint, Option, Refused, decision
+from judgebook.engine.state.choice import ChoicePoint, Decision, Option, Refused, decision
+from judgebook.engine.state.fmap import FMap
 from judgebook.engine.state.model import Game, Side, evolve
 
 if TYPE_CHECKING:
@@ -93,6 +94,18 @@ def credit_sources(g: Game, side: Side, purpose: str, source: str | None) -> lis
         }[d.credits_for]
         if allowed:
             out.append((cid, n))
+    return out
+
+
+def with_sources(opt: Option, g: Game, side: Side, purpose: str, source: str | None = None) -> list[Option]:
+    """An option that spends credits, offered once per way of choosing the credits that pay (rule_spend_credits):
+    as given (the pool first, then hosted credits), and with each card's hosted credits that may pay spent first
+    (a decision's `using:`). A scripted decision names the option without `using`; its own `using` is then the
+    payer's choice (Decision.with_payment)."""
+    out = [opt]
+    for cid, n in credit_sources(g, side, purpose, source):
+        d = Decision(opt.decision.kind, opt.decision.value, FMap({**opt.decision.params, "using": [cid]}))
+        out.append(Option(d, f"{opt.label}, spending {cid}'s {n}[c] first", opt.rule))
     return out
 
 
@@ -271,6 +284,8 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
         g = log(g, "clicks_lost", f"the {payer} loses {cost.lose_clicks}[click]", "rule_cost", payer,
                 changes=(f"{payer} clicks {lost} → {lost - cost.lose_clicks}",))
     credits = max(0, cost.credits.value(g, ctx) - cost.pays) if cost.has_credits else 0
+    if using and not credits:  # nothing accepted and ignored: `using` chooses credits, and none are paid
+        raise IllegalDecision(f"`using: {list(using)}`: no credits are paid here", "rule_spend_credits")
     if credits:
         left = credits
         sources = dict(credit_sources(g, payer, purpose, ctx.source))
@@ -279,6 +294,9 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
                 raise IllegalDecision(f"{cid}'s credits cannot pay for this", "rule_spend_credits")
         pool = 0 if cannot(g, "spend_pool_credits", payer) else g.player(payer).credits
         order = list(using) + ["pool"] + [c for c in sources if c not in using]
+        if sources and not using:
+            # The payer chooses which credits pay (rule_spend_credits); no `using` chose: the pool first.
+            changes.append("the pool first, as no `using:` chose")
         if cost.credits_from is not None:
             allowed = set(cost.credits_from.candidates(g, ctx))
             order = [c for c in order if c in allowed]
@@ -317,7 +335,8 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
             g,
             event("credits_spent", player=payer, amount=credits),
             f"the {payer} pays {credits}[c]: {', '.join(changes)}",
-            "rule_cost",
+            # Credits from more than the pool: how they divide is the payer's choice (rule_spend_credits).
+            "rule_spend_credits" if sources else "rule_cost",
             payer,
         )
     for kind, n in cost.counters_paid(ctx.x):

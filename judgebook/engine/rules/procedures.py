@@ -357,6 +357,9 @@ class TraceFrame(Frame):
             )
             for n in range(0, top + 1)
         )
+        # Each bid once per way of choosing which credits pay it (rule_spend_credits).
+        opts = tuple(o for n, opt in enumerate(opts)
+                     for o in (costs.with_sources(opt, g, side, "trace", self.ctx.source) if n else (opt,)))
         return ChoicePoint(
             side,
             "trace",
@@ -371,8 +374,9 @@ class TraceFrame(Frame):
     def choose(self, g: Game, option: Option) -> Game:
         n = int(option.decision.value)
         side: Side = "corp" if self.corp is None else "runner"
-        if n:
-            g = costs.pay(g, Cost(credits=Number(n), has_credits=True), Ctx(self.ctx.source, side), side, "trace")
+        if n or option.decision.get("using"):  # `using` with 0[c]: refused by costs.pay, never ignored
+            g = costs.pay(g, Cost(credits=Number(n), has_credits=True), Ctx(self.ctx.source, side), side, "trace",
+                          tuple(option.decision.get("using") or ()))
         if self.corp is None:
             return swap(g, self, replace(self, corp=n))
         g = pop(g)

@@ -251,7 +251,8 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
             if why:
                 refused.append(Refused(decision("rez", cid), f"rez {cid}", why[0], why[1]))
             else:
-                opts.append(Option(decision("rez", cid), f"rez {cid} ({d.cost or 0}[c])", "rule_rez_procedure"))
+                rez_it = Option(decision("rez", cid), f"rez {cid} ({d.cost or 0}[c])", "rule_rez_procedure")
+                opts += costs.with_sources(rez_it, g, "corp", "any", cid)  # which credits pay (rule_spend_credits)
     if "score" in kinds and side == "corp":
         for cid in q.installed(g, "corp"):
             d = q.definition(g, cid)
@@ -496,7 +497,8 @@ def act(g: Game, side: Side, option: Option) -> Game:
         from judgebook.engine.rules.effects import rez
 
         cid = str(d.value)
-        return costs.pay_then(g, _rez_cost(g, cid), Ctx(cid, "corp"), "corp", rez, (cid, True), checkpoint=True)
+        return costs.pay_then(g, _rez_cost(g, cid), Ctx(cid, "corp"), "corp", rez, (cid, True),
+                              using=tuple(d.get("using") or ()), checkpoint=True)
     if d.kind == "score":
         cid = str(d.value)
         extra = costs.additional_cost(g, "score", cid)  # "as an additional cost to score this agenda"
