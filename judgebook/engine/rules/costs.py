@@ -67,6 +67,29 @@ def would_be_prevented(g: Game, what: str, kind: str | None) -> bool:
     return False
 
 
+def not_interruptible(g: Game, what: str, kind: str | None, payer: Side, card: str | None = None) -> Game:
+    """Paying a cost cannot be modified or cancelled by optional interrupts (rule_cost_no_interrupt): the
+    optional conditional interrupts that would fit the cost's trash, damage or tags are not offered, and the
+    timeline says so (a scripted decision for one is refused with this step's rule)."""
+    from judgebook.engine.language.instructions import ChangeImminent
+    from judgebook.engine.rules.damage import WOULD
+    from judgebook.engine.rules.values import ability_active
+
+    ev = event(WOULD[what], damage_type=kind, amount=1, card=card)
+    for cid, c in g.cards.items():
+        for ab in q.definition(g, cid).abilities:
+            if ab.trigger is None or ab.trigger.event != ev.name or not ab.optional:
+                continue
+            if not any(isinstance(e, ChangeImminent) and e.what == what for e in ab.effects):
+                continue
+            ctx = Ctx(cid, c.owner, ab.id, ev)
+            if ability_active(g, cid, ab.active_in) and ab.trigger.matches(g, ctx, ev):
+                g = log(g, "not_offered", f"{cid}: {ab.text or ab.id}: not offered, as paying a cost cannot be "
+                        "modified by optional interrupts", "rule_cost_no_interrupt", c.owner, card=cid,
+                        ability=ab.id)
+    return g
+
+
 def credit_sources(g: Game, side: Side, purpose: str, source: str | None) -> list[tuple[str, int]]:
     """Hosted credits this payment may use: (card, credits), the pool not included."""
     out = []
@@ -227,7 +250,7 @@ def apply_part(g: Game, verb: str, cards: tuple[str, ...], ctx: Ctx, payer: Side
         if verb in ("trash", "reveal_and_trash"):
             if verb == "reveal_and_trash":
                 g = log(g, "reveal", f"{cid} is revealed", "rule_reveal", payer, card=cid)
-            g = trash(g, cid, payer, cause="cost")
+            g = trash(not_interruptible(g, "trash", None, payer, cid), cid, payer, cause="cost")
         elif verb == "forfeit":
             g = forfeit(g, cid, payer)
         else:
@@ -348,10 +371,11 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
 
         g = pay_facedown(g, cost.turn_facedown, ctx)
     if cost.tags:
+        g = not_interruptible(g, "tags", None, payer)
         g = set_player(g, "runner", tags=g.runner.tags + cost.tags)
         g = emit(
             g,
-            event("tags_taken", amount=cost.tags, by=ctx.controller),
+            event("tags_taken", amount=cost.tags, by=ctx.controller, cost=True),
             f"the Runner takes {cost.tags} tag(s) as a cost",
             "rule_cost",
             "runner",
@@ -372,11 +396,11 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
     if cost.remove_self:
         g = remove_from_game(g, ctx.source, payer)
     if cost.trash_self:
-        g = trash(g, ctx.source, payer, cause="cost")
+        g = trash(not_interruptible(g, "trash", None, payer, ctx.source), ctx.source, payer, cause="cost")
     for kind, n in cost.damage:
         from judgebook.engine.rules.damage import suffer
 
-        g = suffer(g, kind, n, payer)
+        g = suffer(not_interruptible(g, "damage", kind, payer), kind, n, payer, cost=True)
     if cost.has_credits and not credits and not cost.clicks:
         g = log(g, "cost", "a cost of 0[c] is paid", "rule_cost_zero", payer)
     return g

@@ -24,7 +24,7 @@ from judgebook.engine.rules.triggers import emit
 from judgebook.engine.rules.values import ability_active, strength, subroutines
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.choice import ChoicePoint, Option, Refused, decision
-from judgebook.engine.state.model import Game, Pending, Side, Use, evolve, other
+from judgebook.engine.state.model import Game, GameEvent, Pending, Side, Use, evolve, other
 
 if TYPE_CHECKING:
     from judgebook.engine.language.costs import Cost
@@ -186,6 +186,12 @@ def _prevents(ab: Ability, event_name: str) -> bool:
 
     what = {"trashed": "trash", "damage": "damage", "tags_taken": "tags"}.get(event_name)
     return any(isinstance(e, ChangeImminent) and e.what == what for e in ab.effects)
+
+
+def _paid_as_cost(ev: GameEvent) -> str:
+    if ev.name == "trashed":
+        return f"{ev.get('card')} was trashed"
+    return "damage was suffered" if ev.name == "damage" else "tags were taken"
 
 
 def _relevant(g: Game, ab: Ability) -> bool:
@@ -388,7 +394,7 @@ def _ability_options(
                     base,
                     label,
                     "rule_cost_no_interrupt",
-                    f"{paid[-1].get('card')} was trashed to pay a cost, and paying a cost cannot be prevented",
+                    f"{_paid_as_cost(paid[-1])} to pay a cost, and paying a cost cannot be prevented",
                 )
             )
             return

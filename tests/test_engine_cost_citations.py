@@ -1,0 +1,72 @@
+"""Refusals and citations around costs and counters (issue 19 §1): each asserted on the step or error and the
+rule it cites. Paying a cost cannot be modified by optional interrupts (rule_cost_no_interrupt); additional
+costs are paid together (rule_additonal_cost_simultaenous, the CR's spelling); gaining credits is
+rule_gain_credits; counters placed or removed cite their counter rule; simultaneous pending abilities are
+ordered active player first (rule_simultaneous_active_player_first)."""
+
+from __future__ import annotations
+
+import textwrap
+
+from judgebook.engine.driver.script import Outcome, replay
+from judgebook.engine.scenario.load import Scenario, parse
+from judgebook.engine.state.model import Step
+
+DEFS = """
+  - name: Scar
+    side: runner
+    type: resource
+    cost: 0
+    abilities:
+      - {id: pain, cost: {damage: {net: 1}}, effects: [{gain_credits: 2}]}
+  - name: Shield
+    side: runner
+    type: resource
+    cost: 0
+    abilities:
+      - {id: soak, trigger: would_damage, interrupt: true, optional: true, effects: [{prevent: {what: damage, amount: 1}}]}
+  - name: Guard
+    side: runner
+    type: hardware
+    cost: 0
+    abilities:
+      - {id: block, cost: {credits: 1}, interrupt: true, effects: [{prevent: {what: damage, amount: 1}}]}
+  - {name: Filler, side: runner, type: event, cost: 0}
+"""
+
+
+def scenario(body: str, defs: str = DEFS) -> Scenario:
+    text = "title: test\ncard_defs:\n" + textwrap.indent(textwrap.dedent(defs).strip("\n"), "  ") + "\n"
+    return parse(text + textwrap.dedent(body), file="inline.yaml")
+
+
+def run(body: str, defs: str = DEFS) -> Outcome:
+    return replay(scenario(body, defs))
+
+
+def steps(out: Outcome, kind: str) -> list[Step]:
+    return [s for s in out.steps if s.kind == kind]
+
+
+PAIN = """
+start: {turn: runner, at: action_phase}
+runner:
+  credits: 5
+  hand: [Filler, Filler]
+  installed: [Scar, Shield, Guard]
+decisions:
+  - {use: Scar, ability: pain}
+"""
+
+
+def test_an_optional_conditional_interrupt_against_a_cost_is_refused_by_the_cost_rule():
+    out = run(PAIN + "  - {trigger: Shield, ability: soak}\n")
+    assert out.error is not None and out.error.rule == "rule_cost_no_interrupt"
+    (shown,) = steps(out, "not_offered")
+    assert (shown.card, shown.anchor) == ("Shield", "rule_cost_no_interrupt")
+
+
+def test_a_paid_interrupt_against_damage_paid_as_a_cost_is_refused_by_the_cost_rule():
+    out = run(PAIN + "  - {use: Guard, ability: block}\n")
+    assert out.error is not None and out.error.rule == "rule_cost_no_interrupt"
+    assert "paying a cost cannot be prevented" in str(out.error)
