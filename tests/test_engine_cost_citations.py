@@ -70,3 +70,41 @@ def test_a_paid_interrupt_against_damage_paid_as_a_cost_is_refused_by_the_cost_r
     out = run(PAIN + "  - {use: Guard, ability: block}\n")
     assert out.error is not None and out.error.rule == "rule_cost_no_interrupt"
     assert "paying a cost cannot be prevented" in str(out.error)
+
+
+STEAL = """
+  - name: Pricey
+    side: corp
+    type: agenda
+    advancement_requirement: 3
+    agenda_points: 2
+    abilities:
+      - {id: extra, static: {additional_cost: {to: steal, card: self, cost: {credits: 2}}}}
+  - name: Toll
+    side: corp
+    type: upgrade
+    cost: 0
+    abilities:
+      - {id: toll, static: {additional_cost: {to: steal, server: this, cost: {credits: 2}}}}
+"""
+
+
+def test_additional_costs_that_cannot_all_be_paid_at_once_cite_the_rule_on_paying_them_together():
+    # 3[c]: enough for either additional cost, not for both; the Runner pays none (CR 26.03 1.16.10b).
+    out = run(
+        """
+        corp:
+          servers: {Remote: {root: [Pricey, {card: Toll, rezzed: true}]}}
+        runner:
+          credits: 3
+        decisions:
+          - {action: run, server: Remote}
+        """,
+        STEAL,
+    )
+    declined = steps(out, "declined")
+    assert [s.anchor for s in declined] == ["rule_additonal_cost_simultaenous"]
+    assert declined[0].text.endswith("at once, so pays none of it: Pricey is not stolen")
+    assert out.final.zone("runner.score") == () and out.final.runner.credits == 3
+    refused = [r for g in out.states if g.point for r in g.point.refused if r.decision.kind == "pay"]
+    assert refused and {r.rule for r in refused} == {"rule_additonal_cost_simultaenous"}

@@ -24,6 +24,7 @@ CITED: frozenset[str] = frozenset(
         "rule_add_card_to_score_area",
         "rule_additional_cost",
         "rule_additional_cost_to_run",
+        "rule_additonal_cost_simultaenous",
         "rule_advance",
         "rule_advancement_requirement",
         "rule_archives_faceup_facedown",

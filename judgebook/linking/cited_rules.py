@@ -68,6 +68,7 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_cost_restrictions": ("1.16.1c", "Game Concepts › Costs"),
     "rule_cost_zero": ("1.16.1d", "Game Concepts › Costs"),
     "rule_decline_additional_cost": ("1.16.10a", "Game Concepts › Costs"),
+    "rule_additonal_cost_simultaenous": ("1.16.10b", "Game Concepts › Costs"),
     "rule_default_random_access_limit": ("7.3.5a", "Accessing Cards and Breaching Servers › Breaching Servers"),
     "rule_delayed_conditional_ability": ("9.6.13", "Abilities › Conditional Abilities"),
     "rule_discarding_process": ("5.5.4c", "Turns › Discard Phase"),

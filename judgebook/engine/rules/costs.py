@@ -581,6 +581,9 @@ def _additional_paid(g: Game, to: str) -> Game:
     return swap(g, acc, replace(acc, paid=acc.paid | {to})) if acc is not None else g
 
 
+SIMULTANEOUS = "rule_additonal_cost_simultaenous"  # CR 26.03 1.16.10b, the anchor spelled as the CR spells it
+
+
 @dataclass(frozen=True)
 class AdditionalCostChoice(Frame):
     """An additional cost to steal or access a card: the Runner may decline it (rule_decline_additional_cost),
@@ -598,13 +601,16 @@ class AdditionalCostChoice(Frame):
         pay_it = decision("pay", True)
         label = f"pay {self.cost.render()} to {self.to} {self.card}"
         if why is not None:
+            # All additional costs are paid together with the cost they add to, or none is
+            # (rule_additonal_cost_simultaenous, the CR's own spelling): not a choice to decline one.
+            forced = Option(decision("pay", False), f"cannot pay: do not {self.to} {self.card}", SIMULTANEOUS)
             return ChoicePoint(
                 "runner",
                 "pay",
                 f"additional cost to {self.to} {self.card}",
                 "rule_additional_cost",
-                (decline,),
-                (Refused(pay_it, label, why[0], why[1]),),
+                (forced,),
+                (Refused(pay_it, label, SIMULTANEOUS, f"all of it is paid at once or none: {why[1]}"),),
                 default=0,
                 default_reason="only",
                 path=path(g),
@@ -628,14 +634,13 @@ class AdditionalCostChoice(Frame):
         if option.decision.value:
             return pay_then(g, self.cost, Ctx(self.card, "runner"), "runner", _additional_paid, (self.to,),
                             checkpoint=True)
-        g = log(
-            g,
-            "declined",
-            f"the Runner declines the additional cost: {self.card} is not "
-            f"{'stolen' if self.to == 'steal' else 'accessed'}",
-            "rule_decline_additional_cost",
-            "runner",
-        )
+        done = "stolen" if self.to == "steal" else "accessed"
+        if option.rule == SIMULTANEOUS:
+            g = log(g, "declined", f"the Runner cannot pay all of {self.cost.render()} at once, so pays none of it: "
+                    f"{self.card} is not {done}", SIMULTANEOUS, "runner")
+        else:
+            g = log(g, "declined", f"the Runner declines the additional cost: {self.card} is not {done}",
+                    "rule_decline_additional_cost", "runner")
         return swap(g, acc, replace(acc, declined=acc.declined | {self.to})) if acc is not None else g
 
 
