@@ -108,3 +108,34 @@ def test_additional_costs_that_cannot_all_be_paid_at_once_cite_the_rule_on_payin
     assert out.final.zone("runner.score") == () and out.final.runner.credits == 3
     refused = [r for g in out.states if g.point for r in g.point.refused if r.decision.kind == "pay"]
     assert refused and {r.rule for r in refused} == {"rule_additonal_cost_simultaenous"}
+
+
+COUNTING = """
+  - name: Jar
+    side: runner
+    type: resource
+    cost: 0
+    abilities:
+      - {id: fill, cost: {clicks: 1}, effects: [{counters: {add: 2, kind: power, card: self}}]}
+      - {id: drain, cost: {clicks: 1}, effects: [{counters: {remove: 1, kind: power, card: self}}, {gain_credits: 1}]}
+"""
+
+
+def test_gaining_credits_cites_the_rule_on_gaining_and_counters_cite_the_bank_and_their_type():
+    out = run(
+        """
+        start: {turn: runner, at: action_phase}
+        runner:
+          credits: 0
+          installed: [Jar]
+        decisions:
+          - {action: use, card: Jar, ability: fill}
+          - {action: use, card: Jar, ability: drain}
+        """,
+        COUNTING,
+    )
+    placed, removed = steps(out, "counters")
+    assert (placed.text, placed.anchor) == ("2 power counter(s) placed on Jar", "rule_bank_default")
+    assert (removed.text, removed.anchor) == ("1 power counter(s) removed from Jar", "rule_type_power_counter")
+    (gained,) = steps(out, "credits")
+    assert (gained.text, gained.anchor) == ("the runner gains 1[c] (0 → 1)", "rule_gain_credits")

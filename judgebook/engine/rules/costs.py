@@ -603,14 +603,16 @@ class AdditionalCostChoice(Frame):
         if why is not None:
             # All additional costs are paid together with the cost they add to, or none is
             # (rule_additonal_cost_simultaenous, the CR's own spelling): not a choice to decline one.
-            forced = Option(decision("pay", False), f"cannot pay: do not {self.to} {self.card}", SIMULTANEOUS)
+            # A cost that cannot be paid for another reason (damage that would be prevented) keeps that rule.
+            rule = SIMULTANEOUS if why[0] == "rule_cost" else why[0]
+            forced = Option(decision("pay", False), f"cannot pay: do not {self.to} {self.card}", rule)
             return ChoicePoint(
                 "runner",
                 "pay",
                 f"additional cost to {self.to} {self.card}",
                 "rule_additional_cost",
                 (forced,),
-                (Refused(pay_it, label, SIMULTANEOUS, f"all of it is paid at once or none: {why[1]}"),),
+                (Refused(pay_it, label, rule, f"all of it is paid at once or none: {why[1]}"),),
                 default=0,
                 default_reason="only",
                 path=path(g),
@@ -635,9 +637,9 @@ class AdditionalCostChoice(Frame):
             return pay_then(g, self.cost, Ctx(self.card, "runner"), "runner", _additional_paid, (self.to,),
                             checkpoint=True)
         done = "stolen" if self.to == "steal" else "accessed"
-        if option.rule == SIMULTANEOUS:
+        if option.rule != "rule_decline_additional_cost":  # no choice: the cost cannot be paid
             g = log(g, "declined", f"the Runner cannot pay all of {self.cost.render()} at once, so pays none of it: "
-                    f"{self.card} is not {done}", SIMULTANEOUS, "runner")
+                    f"{self.card} is not {done}", option.rule, "runner")
         else:
             g = log(g, "declined", f"the Runner declines the additional cost: {self.card} is not {done}",
                     "rule_decline_additional_cost", "runner")
