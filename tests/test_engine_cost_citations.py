@@ -139,3 +139,41 @@ def test_gaining_credits_cites_the_rule_on_gaining_and_counters_cite_the_bank_an
     assert (removed.text, removed.anchor) == ("1 power counter(s) removed from Jar", "rule_type_power_counter")
     (gained,) = steps(out, "credits")
     assert (gained.text, gained.anchor) == ("the runner gains 1[c] (0 → 1)", "rule_gain_credits")
+
+
+PENDING = """
+  - name: Alpha
+    side: runner
+    type: resource
+    abilities:
+      - {id: a, trigger: run_begins, effects: [{gain_credits: 1}]}
+  - name: Beta
+    side: runner
+    type: resource
+    abilities:
+      - {id: b, trigger: run_begins, effects: [{gain_credits: 2}]}
+  - name: Gamma
+    side: corp
+    type: asset
+    abilities:
+      - {id: g, trigger: run_begins, effects: [{gain_credits: 1}]}
+"""
+
+
+def test_simultaneous_pending_abilities_cite_the_rule_that_orders_them():
+    out = run(
+        """
+        corp:
+          servers: {Remote: {root: [{card: Gamma, rezzed: true}]}}
+        runner:
+          installed: [Alpha, Beta]
+        decisions:
+          - {action: run, server: HQ}
+          - {trigger: Beta}
+        """,
+        PENDING,
+    )
+    order = [(s.card, s.anchor) for s in steps(out, "resolve")]
+    # The Runner (active) resolves theirs while the Corp's waits; the Corp's last one needs no ordering.
+    assert order == [("Beta", "rule_reaction_window_priority"), ("Alpha", "rule_reaction_window_priority"),
+                     ("Gamma", "step_conditional_ability_resolution")]

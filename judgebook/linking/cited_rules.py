@@ -68,6 +68,8 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_cost_restrictions": ("1.16.1c", "Game Concepts › Costs"),
     "rule_cost_zero": ("1.16.1d", "Game Concepts › Costs"),
     "rule_decline_additional_cost": ("1.16.10a", "Game Concepts › Costs"),
+    "rule_reaction_window_pending_abilities_unordered": ("9.2.8d", "Abilities › Timing and Priority"),
+    "rule_interrupt_window_abilities_unordered": ("9.2.9e", "Abilities › Timing and Priority"),
     "rule_bank_default": ("1.9.2a", "Game Concepts › Counters and Tokens"),
     "rule_counters_cards": ("1.9.1", "Game Concepts › Counters and Tokens"),
     "rule_type_credit_counter": ("1.9.5a", "Game Concepts › Counters and Tokens"),

@@ -697,7 +697,7 @@ def resolve_pending(g: Game, option: Option) -> Game:
         g,
         "resolve",
         f"{p.label} resolves: {ab.text or ab.id}",
-        "step_conditional_ability_resolution",
+        _order_rule(g, p),
         p.controller,
         how="chosen",  # which pending ability resolves next was the player's choice: advance marks a default
         card=p.card,
@@ -710,6 +710,20 @@ def resolve_pending(g: Game, option: Option) -> Game:
 
         g = used_optionally(g, ctx, p.controller)
     return push(g, Resolve(ab.effects, ctx, "step_conditional_ability_resolution"))
+
+
+def _order_rule(g: Game, p: Pending) -> str:
+    """The rule that decided this pending ability resolves now (`g.pending` no longer holds it): the active
+    player's first while the other player's wait (rule_reaction_window_priority, rule_interrupt_window_priority),
+    or its controller's choice among their own (…_unordered); alone, the resolution step itself."""
+    would = _is_would(p)
+    peers = [x for x in g.pending if _is_would(x) == would]
+    if p.controller == g.active and any(x.controller != p.controller for x in peers):
+        return "rule_interrupt_window_priority" if would else "rule_reaction_window_priority"
+    if any(x.controller == p.controller for x in peers):
+        return ("rule_interrupt_window_abilities_unordered" if would
+                else "rule_reaction_window_pending_abilities_unordered")
+    return "step_conditional_ability_resolution"
 
 
 def _ability(g: Game, p: Pending) -> Ability:
