@@ -43,10 +43,10 @@ def test_every_anchor_of_the_cr_has_exactly_one_row_with_its_number(cr_sections)
 
 def test_counts_by_status_and_chapter():
     m = rm.rule_map()
-    assert m.counts() == {"enforced": 188, "no-behaviour": 338, "not-yet": 1025}
+    assert m.counts() == {"enforced": 189, "no-behaviour": 338, "not-yet": 1024}
     assert {c.chapter: tuple(c.counts.values()) for c in m.by_chapter()} == {
         "1": (44, 22, 221), "2": (2, 79, 9), "3": (4, 35, 54), "4": (6, 68, 59), "5": (25, 26, 54),
-        "6": (32, 26, 93), "7": (7, 7, 52), "8": (16, 20, 108), "9": (33, 13, 311), "10": (19, 33, 64),
+        "6": (32, 26, 93), "7": (8, 7, 51), "8": (16, 20, 108), "9": (33, 13, 311), "10": (19, 33, 64),
         "11": (0, 9, 0)}
 
 
@@ -93,7 +93,7 @@ def test_every_anchor_the_engine_cites_is_enforced_or_pinned_as_without_scenario
             assert (row.status, row.reason) == ("not-yet", CITED_REASON), anchor
             assert not citations.citing(anchor), f"{anchor}: a scenario cites it now: mark it enforced"
         statuses[row.status] += 1
-    assert statuses == {"enforced": 188, "not-yet": CITED_WITHOUT_SCENARIO}
+    assert statuses == {"enforced": 189, "not-yet": CITED_WITHOUT_SCENARIO}
 
 
 def test_an_anchor_no_scenario_or_engine_step_cites_is_never_enforced(citations):

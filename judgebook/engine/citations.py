@@ -24,6 +24,7 @@ CITED: frozenset[str] = frozenset(
         "rule_add_card_to_score_area",
         "rule_additional_cost",
         "rule_additional_cost_to_run",
+        "rule_increasing_random_access_limit",
         "rule_reaction_window_pending_abilities_unordered",
         "rule_interrupt_window_abilities_unordered",
         "rule_bank_default",

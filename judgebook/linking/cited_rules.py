@@ -81,6 +81,7 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_gain_credits": ("1.10.3a", "Game Concepts › Credits"),
     "rule_additonal_cost_simultaenous": ("1.16.10b", "Game Concepts › Costs"),
     "rule_default_random_access_limit": ("7.3.5a", "Accessing Cards and Breaching Servers › Breaching Servers"),
+    "rule_increasing_random_access_limit": ("7.3.5b", "Accessing Cards and Breaching Servers › Breaching Servers"),
     "rule_delayed_conditional_ability": ("9.6.13", "Abilities › Conditional Abilities"),
     "rule_discarding_process": ("5.5.4c", "Turns › Discard Phase"),
     "rule_do_as_much_as_you_can": ("1.2.4", "Game Concepts › Golden Rules"),

@@ -11,7 +11,7 @@ from judgebook.engine.language.costs import Cost
 from judgebook.engine.language.quantities import Number
 from judgebook.engine.rules import costs
 from judgebook.engine.rules.effects import move, rez, trash
-from judgebook.engine.rules.frames import Call, Frame, current_run, event, log, path, pop, push, swap
+from judgebook.engine.rules.frames import Call, Frame, current_run, event, find, log, path, pop, push, swap
 from judgebook.engine.rules.resolve import resolve_now
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.rules.values import link
@@ -292,9 +292,20 @@ class ChooseServer(Frame):
 
 
 def access_bonus(g: Game, n: int) -> Game:
+    """Additional accesses raise the random access limit of the breach they apply to: the run's when there is
+    one; a breach that is not part of a run (rule_increasing_random_access_limit) holds its own."""
+    from judgebook.engine.rules.access import Breach
+
     run = current_run(g)
+    breach = find(g, Breach)
+    if breach is not None and (run is None or breach.run_seq != run.seq):
+        g = swap(g, breach, replace(breach, bonus=breach.bonus + n))
+        return log(g, "access_bonus", f"the Runner will access {n} additional card(s) in this breach of "
+                   f"{breach.server}", "rule_increasing_random_access_limit", "runner")
     if run is None:
-        return g
+        # Never silently dropped: no run and no breach to add accesses to.
+        return log(g, "access_bonus", f"no run or breach: the {n} additional access(es) apply to nothing",
+                   "rule_increasing_random_access_limit", "runner")
     g = swap(g, run, replace(run, access_bonus=run.access_bonus + n))
     return log(
         g,
