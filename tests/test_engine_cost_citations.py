@@ -24,7 +24,11 @@ DEFS = """
     type: resource
     cost: 0
     abilities:
-      - {id: soak, trigger: would_damage, interrupt: true, optional: true, effects: [{prevent: {what: damage, amount: 1}}]}
+      - id: soak
+        trigger: would_damage
+        interrupt: true
+        optional: true
+        effects: [{prevent: {what: damage, amount: 1}}]
   - name: Guard
     side: runner
     type: hardware

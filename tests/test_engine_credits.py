@@ -25,7 +25,17 @@ DEFS = """
     cost: 0
     strength: 1
     subroutines:
-      - {text: "Trace[1]. If successful, give the Runner 1 tag.", effects: [{trace: {base: 1, success: [{give_tags: 1}]}}]}
+      - text: "Trace[1]. If successful, give the Runner 1 tag."
+        effects: [{trace: {base: 1, success: [{give_tags: 1}]}}]
+  - name: Oracle
+    side: corp
+    type: upgrade
+    cost: 0
+    abilities:
+      - id: psi
+        trigger: successful_run
+        condition: {server: this}
+        effects: [{psi_game: {match: [{give_tags: 1}], differ: []}}]
 """
 
 
@@ -138,3 +148,25 @@ def test_using_a_card_whose_credits_cannot_pay_is_refused():
         """
     )
     assert out.error is not None and out.error.rule == "rule_spend_credits"
+
+
+def test_a_psi_bid_spends_the_credits_each_player_chose():
+    out = run(
+        """
+        start: {turn: runner, at: action_phase}
+        corp:
+          credits: 1
+          servers: {Remote: {root: [{card: Oracle, rezzed: true}]}}
+        runner:
+          credits: 2
+          installed: [{card: Purse, counters: {credit: 3}}]
+        decisions:
+          - {action: run, server: Remote}
+          - {trace: 1, player: corp}
+          - {trace: 2, player: runner, using: [Purse]}
+        """
+    )
+    corp, runner = spent(out)
+    assert (corp.anchor, corp.text) == ("rule_cost", "the corp pays 1[c]: 1[c] from the pool (1 → 0)")
+    assert (runner.anchor, runner.text) == ("rule_spend_credits", "the runner pays 2[c]: 2[c] from Purse")
+    assert out.final.runner.credits == 2 and out.final.card("Purse").count("credit") == 1

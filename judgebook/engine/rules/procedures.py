@@ -416,6 +416,7 @@ class PsiFrame(Frame):
     match: tuple[object, ...]
     differ: tuple[object, ...]
     corp: int | None = None
+    corp_using: tuple[str, ...] = ()  # the credits the Corp chose to pay its bid with (rule_spend_credits)
     label = "psi game"
 
     @staticmethod
@@ -426,8 +427,10 @@ class PsiFrame(Frame):
     def step(self, g: Game) -> Game | ChoicePoint:
         side: Side = "corp" if self.corp is None else "runner"
         limit = 0 if costs.cannot(g, "spend_credits", side) else min(2, costs.available_credits(g, side, "any"))
-        opts = tuple(Option(decision("trace", n, player=side), f"bid {n}[c]", "rule_psi_bid_options")
-                     for n in range(0, limit + 1))
+        opts = tuple(o for n in range(0, limit + 1)
+                     for o in costs.with_sources(Option(decision("trace", n, player=side), f"bid {n}[c]",
+                                                        "rule_psi_bid_options"), g, side, "any", self.ctx.source)
+                     if n or not o.decision.get("using"))
         refused = tuple(Refused(decision("trace", n, player=side), f"bid {n}[c]", "rule_bid_possible",
                                 f"the {side} cannot spend {n}[c]") for n in range(limit + 1, 3))
         return ChoicePoint(side, "trace", f"Psi Game: the {side} bids secretly", "rule_psi_bid_options", opts,
@@ -435,12 +438,14 @@ class PsiFrame(Frame):
 
     def choose(self, g: Game, option: Option) -> Game:
         n = int(option.decision.value)
+        using = tuple(option.decision.get("using") or ())
         if self.corp is None:
-            return swap(g, self, replace(self, corp=n))
+            return swap(g, self, replace(self, corp=n, corp_using=using))
         g = pop(g)
-        for side, bid in (("corp", self.corp), ("runner", n)):
-            if bid:
-                g = costs.pay(g, Cost(credits=Number(bid), has_credits=True), Ctx(self.ctx.source, side), side)  # type: ignore[arg-type]
+        for side, bid, use in (("corp", self.corp, self.corp_using), ("runner", n, using)):
+            if bid or use:  # `using` with a bid of 0: refused by costs.pay, never ignored
+                g = costs.pay(g, Cost(credits=Number(bid), has_credits=True), Ctx(self.ctx.source, side), side,  # type: ignore[arg-type]
+                              using=use)
         same = self.corp == n
         g = log(g, "psi_outcome", f"the bids ({self.corp}[c], {n}[c]) {'match' if same else 'differ'}",
                 "rule_psi_outcome", card=self.ctx.source)
