@@ -144,7 +144,8 @@ class Access(Frame):
         if self.at == "cost":
             g = set_top(g, replace(self, at="accessed", seen=g.cards[self.card].incarnation))
             extra = costs.additional_cost(g, "access", self.card, _server_of_candidate(g, self.card))
-            return push(g, costs.AdditionalCostChoice("access", self.card, extra)) if extra else g
+            parts = len(costs.additional_costs(g, "access", self.card, _server_of_candidate(g, self.card)))
+            return push(g, costs.AdditionalCostChoice("access", self.card, extra, parts)) if extra else g
         if self.at == "accessed":
             g = set_top(g, replace(self, at="mid"))
             return emit(
@@ -190,7 +191,8 @@ class Access(Frame):
                     return pop(g)
                 extra = costs.additional_cost(g, "steal", self.card, _server_of_candidate(g, self.card))
                 if extra is not None and "steal" not in self.paid:
-                    return push(g, costs.AdditionalCostChoice("steal", self.card, extra))
+                    parts = len(costs.additional_costs(g, "steal", self.card, _server_of_candidate(g, self.card)))
+                    return push(g, costs.AdditionalCostChoice("steal", self.card, extra, parts))
                 g = pop(g)
                 # The server it was stolen from, for "whenever an agenda is stolen from this server".
                 server = _server_of_candidate(g, self.card)

@@ -120,12 +120,15 @@ def credit_sources(g: Game, side: Side, purpose: str, source: str | None) -> lis
     return out
 
 
-def with_sources(opt: Option, g: Game, side: Side, purpose: str, source: str | None = None) -> list[Option]:
+def with_sources(opt: Option, g: Game, side: Side, purpose: str, source: str | None = None,
+                 amount: int = 1) -> list[Option]:
     """An option that spends credits, offered once per way of choosing the credits that pay (rule_spend_credits):
     as given (the pool first, then hosted credits), and with each card's hosted credits that may pay spent first
     (a decision's `using:`). A scripted decision names the option without `using`; its own `using` is then the
     payer's choice (Decision.with_payment)."""
     out = [opt]
+    if amount <= 0:  # no credits to pay: nothing to choose
+        return out
     for cid, n in credit_sources(g, side, purpose, source):
         d = Decision(opt.decision.kind, opt.decision.value, FMap({**opt.decision.params, "using": [cid]}))
         out.append(Option(d, f"{opt.label}, spending {cid}'s {n}[c] first", opt.rule))
@@ -541,11 +544,19 @@ def changed_cost(g: Game, cost: Cost, ctx: Ctx, to: str = "use") -> Cost:
 
 def additional_cost(g: Game, to: str, card: str | None = None, server: str | None = None) -> Cost | None:
     """The additional costs static abilities add to doing `to` (rule_additional_cost), summed; None if none."""
+    total: Cost | None = None
+    for cost in additional_costs(g, to, card, server):
+        total = cost if total is None else total.plus(cost)
+    return total
+
+
+def additional_costs(g: Game, to: str, card: str | None = None, server: str | None = None) -> list[Cost]:
+    """Each additional cost a static ability adds to doing `to` (rule_additional_cost), one per ability."""
     from judgebook.engine.language.selectors import server_matches
     from judgebook.engine.language.statics import AdditionalCost
     from judgebook.engine.rules.history import count_this
 
-    total: Cost | None = None
+    out: list[Cost] = []
     for effect, ctx in statics(g):
         if not isinstance(effect, AdditionalCost) or effect.to != to:
             continue
@@ -569,8 +580,8 @@ def additional_cost(g: Game, to: str, card: str | None = None, server: str | Non
             cost = replace(cost, credits=Number(cost.credits.value(g, ctx)))
         if cost.clicks_of is not None:
             cost = replace(cost, clicks=cost.clicks + cost.clicks_of.value(g, ctx), clicks_of=None)
-        total = cost if total is None else total.plus(cost)
-    return total
+        out.append(cost)
+    return out
 
 
 def _additional_paid(g: Game, to: str) -> Game:
@@ -592,6 +603,7 @@ class AdditionalCostChoice(Frame):
     to: str
     card: str
     cost: Cost
+    parts: int = 1  # how many additional costs `cost` sums: several are paid together or not at all
 
     def step(self, g: Game) -> ChoicePoint:
         why = refusal(g, self.cost, Ctx(self.card, "runner"), "runner")
@@ -604,7 +616,7 @@ class AdditionalCostChoice(Frame):
             # All additional costs are paid together with the cost they add to, or none is
             # (rule_additonal_cost_simultaenous, the CR's own spelling): not a choice to decline one.
             # A cost that cannot be paid for another reason (damage that would be prevented) keeps that rule.
-            rule = SIMULTANEOUS if why[0] == "rule_cost" else why[0]
+            rule = SIMULTANEOUS if why[0] == "rule_cost" and self.parts > 1 else why[0]
             forced = Option(decision("pay", False), f"cannot pay: do not {self.to} {self.card}", rule)
             return ChoicePoint(
                 "runner",
@@ -638,8 +650,9 @@ class AdditionalCostChoice(Frame):
                             checkpoint=True)
         done = "stolen" if self.to == "steal" else "accessed"
         if option.rule != "rule_decline_additional_cost":  # no choice: the cost cannot be paid
-            g = log(g, "declined", f"the Runner cannot pay all of {self.cost.render()} at once, so pays none of it: "
-                    f"{self.card} is not {done}", option.rule, "runner")
+            what = f"all of {self.cost.render()} at once, so pays none of it" if option.rule == SIMULTANEOUS \
+                else self.cost.render()
+            g = log(g, "declined", f"the Runner cannot pay {what}: {self.card} is not {done}", option.rule, "runner")
         else:
             g = log(g, "declined", f"the Runner declines the additional cost: {self.card} is not {done}",
                     "rule_decline_additional_cost", "runner")

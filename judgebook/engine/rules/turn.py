@@ -297,7 +297,8 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                     for s in g.servers
                 ]
             else:  # once per way of choosing which credits pay (rule_spend_credits)
-                opts += costs.with_sources(Option(d, f"play {cid}", cite["play"]), g, side, "play", cid)
+                opts += costs.with_sources(Option(d, f"play {cid}", cite["play"]), g, side, "play", cid,
+                                           costs.changed(g, "play", cid, card_def.cost or 0))
         elif side == "runner" and card_def.install_on == "ice":
             # "Install only on a piece of ice": one option per installed ice, the host (rule_valid_hosts).
             hosts = [c for c in q.installed(g, "corp") if q.is_ice(g, c)]
@@ -313,7 +314,8 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                     refused.append(Refused(d, f"install {cid} on {ice}", why[0], why[1]))
                     if why
                     else opts.extend(costs.with_sources(
-                        Option(d, f"install {cid} on {ice}", "runner_basic_action_install"), g, side, "install", cid))
+                        Option(d, f"install {cid} on {ice}", "runner_basic_action_install"), g, side, "install", cid,
+                        costs.changed(g, "install", cid, card_def.cost or 0)))
                 )
         elif side == "runner":
             d = decision("action", "install", card=cid)
@@ -330,7 +332,8 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                 refused.append(Refused(d, f"install {cid}", why[0], why[1]))
                 if why
                 else opts.extend(costs.with_sources(Option(d, f"install {cid}", "runner_basic_action_install"),
-                                                    g, side, "install", cid))
+                                                    g, side, "install", cid,
+                                                    costs.changed(g, "install", cid, card_def.cost or 0)))
             )
         else:
             for server in list(g.servers) + ["new"]:

@@ -258,7 +258,8 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
                 refused.append(Refused(decision("rez", cid), f"rez {cid}", why[0], why[1]))
             else:
                 rez_it = Option(decision("rez", cid), f"rez {cid} ({d.cost or 0}[c])", "rule_rez_procedure")
-                opts += costs.with_sources(rez_it, g, "corp", "any", cid)  # which credits pay (rule_spend_credits)
+                opts += costs.with_sources(rez_it, g, "corp", "any", cid,  # which credits pay (rule_spend_credits)
+                                           costs.changed(g, "rez", cid, d.cost or 0))
     if "score" in kinds and side == "corp":
         for cid in q.installed(g, "corp"):
             d = q.definition(g, cid)
