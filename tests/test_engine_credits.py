@@ -27,6 +27,12 @@ DEFS = """
     subroutines:
       - text: "Trace[1]. If successful, give the Runner 1 tag."
         effects: [{trace: {base: 1, success: [{give_tags: 1}]}}]
+  - name: Booster
+    side: runner
+    type: hardware
+    cost: 0
+    abilities:
+      - {id: go, cost: {credits: 1}, effects: [{gain_credits: 2}]}
   - name: Oracle
     side: corp
     type: upgrade
@@ -170,3 +176,23 @@ def test_a_psi_bid_spends_the_credits_each_player_chose():
     assert (corp.anchor, corp.text) == ("rule_cost", "the corp pays 1[c]: 1[c] from the pool (1 → 0)")
     assert (runner.anchor, runner.text) == ("rule_spend_credits", "the runner pays 2[c]: 2[c] from Purse")
     assert out.final.runner.credits == 2 and out.final.card("Purse").count("credit") == 1
+
+
+def test_a_paid_ability_is_offered_once_per_source_and_spends_the_chosen_credits():
+    out = run(
+        """
+        start: {turn: runner, at: action_phase}
+        runner:
+          credits: 2
+          installed: [{card: Purse, counters: {credit: 3}}, Booster]
+        decisions:
+          - {use: Booster, ability: go, using: [Purse]}
+        """
+    )
+    first = out.states[0].point
+    assert first is not None
+    labels = [o.label for o in first.options if o.decision.kind == "use"]
+    assert labels == ["Booster: go", "Booster: go, spending Purse's 3[c] first"]
+    (paid,) = spent(out)
+    assert (paid.anchor, paid.text) == ("rule_spend_credits", "the runner pays 1[c]: 1[c] from Purse")
+    assert out.final.runner.credits == 4

@@ -471,12 +471,15 @@ def _ability_options(
             refused.append(Refused(base, label, "rule_cannot_precedence", f"{cid} cannot break more of "
                                    f"{enc.ice}'s subroutines this encounter"))
             return
+    purpose, amount = "use", 0
     if ab.cost is not None:
         purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "use"
-        why = costs.refusal(g, costs.changed_cost(g, ab.cost, ctx), ctx, side, purpose)
+        price = costs.changed_cost(g, ab.cost, ctx)
+        why = costs.refusal(g, price, ctx, side, purpose)
         if why:
             refused.append(Refused(base, label, why[0], why[1]))
             return
+        amount = price.credits.value(g, ctx) if price.has_credits and not price.x else 0
     if ab.brk is not None and ab.brk.x:
         from judgebook.engine.rules.amounts import x_break_options
 
@@ -487,15 +490,14 @@ def _ability_options(
         n = n if allowance is None else min(n, allowance)
         for subs in combinations(unbroken, n):
             chosen = [i + 1 for i in subs]
-            opts.append(
+            opts.extend(costs.with_sources(
                 Option(
                     decision("use", cid, ability=ab.id, subroutines=chosen),
                     f"{label} (subroutine {', '.join(map(str, chosen))})",
                     "rule_break_subroutine",
-                )
-            )
+                ), g, side, purpose, cid, amount))  # once per way of choosing which credits pay
         return
-    opts.append(Option(base, label, "step_paid_ability_resolution"))
+    opts.extend(costs.with_sources(Option(base, label, "step_paid_ability_resolution"), g, side, purpose, cid, amount))
 
 
 def act(g: Game, side: Side, option: Option) -> Game:
