@@ -264,7 +264,8 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             (
                 refused.append(Refused(d, "remove 1 tag", why[0], why[1]))
                 if why
-                else opts.append(Option(d, "remove 1 tag (2[c])", "runner_basic_action_remove_tag"))
+                else opts.extend(costs.with_sources(Option(d, "remove 1 tag (2[c])", "runner_basic_action_remove_tag"),
+                                                    g, side, "any", None, 2))
             )
         else:
             refused.append(
@@ -385,7 +386,9 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             (
                 refused.append(Refused(d, f"trash {cid}", why[0], why[1]))
                 if why
-                else opts.append(Option(d, f"trash {cid} (1[click], 2[c])", "corp_basic_action_trash_resource"))
+                else opts.extend(costs.with_sources(
+                    Option(d, f"trash {cid} (1[click], 2[c])", "corp_basic_action_trash_resource"), g, "corp", "any",
+                    cid, 2))
             )
         for cid in q.installed(g, "corp"):
             card_def = q.definition(g, cid)
@@ -397,7 +400,8 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                 if why:
                     refused.append(Refused(d, f"advance {cid}", why[0], why[1]))
                 else:
-                    opts.append(Option(d, f"advance {cid}", "corp_basic_action_advance"))
+                    opts += costs.with_sources(Option(d, f"advance {cid}", "corp_basic_action_advance"), g, side, "any",
+                                               cid, 1)
     # Cards in hand too: an action such as "[click], reveal and trash this ice from HQ" is `active_in: hand`;
     # and the player's agendas in a score area.
     for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")) + list(g.zone(f"{side}.hand")) \
@@ -418,9 +422,17 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                 (
                     refused.append(Refused(d, f"{cid}: {ab.text or ab.id}", why[0], why[1]))
                     if why
-                    else opts.append(Option(d, f"{cid}: {ab.text or ab.id}", "rule_action"))
+                    else opts.extend(costs.with_sources(Option(d, f"{cid}: {ab.text or ab.id}", "rule_action"), g,
+                                                        side, "use", cid, _credits_of(g, ab.cost, here)))
                 )
     return opts, refused
+
+
+def _credits_of(g: Game, cost: Cost | None, ctx: Ctx) -> int:
+    """The credits an ability's cost spends, as far as they are known before an X is chosen (0: none)."""
+    if cost is None or not cost.has_credits or cost.x:
+        return 0
+    return int(costs.changed_cost(g, cost, ctx).credits.value(g, ctx))
 
 
 def _runs_any(card_def: object) -> bool:
