@@ -17,6 +17,7 @@ DEFS = """
   - {name: Windfall, side: runner, type: event, cost: 2}
   - {name: Vault, side: corp, type: asset, cost: 0, credits_for: any}
   - {name: Kiosk, side: corp, type: asset, cost: 2}
+  - {name: Zeta, side: corp, type: agenda, advancement_requirement: 3, agenda_points: 2}
   - {name: Wire, side: runner, type: resource, cost: 0, credits_for: traces}
   - name: Tracer
     side: corp
@@ -196,3 +197,20 @@ def test_a_paid_ability_is_offered_once_per_source_and_spends_the_chosen_credits
     (paid,) = spent(out)
     assert (paid.anchor, paid.text) == ("rule_spend_credits", "the runner pays 1[c]: 1[c] from Purse")
     assert out.final.runner.credits == 4
+
+
+def test_the_advance_action_is_offered_per_source_and_spends_the_chosen_credits():
+    body = """
+        start: {turn: corp, at: action_phase}
+        corp:
+          credits: 3
+          servers: {Remote: {root: [{card: Vault, rezzed: true, counters: {credit: 2}}, Zeta]}}
+"""
+    point = run(body).final.point  # no decision: the replay stops at the action
+    assert point is not None
+    labels = [o.label for o in point.options if o.decision.get("card") == "Zeta"]
+    assert labels == ["advance Zeta", "advance Zeta, spending Vault's 2[c] first"]
+    out = run(body + "        decisions:\n          - {action: advance, card: Zeta, using: [Vault]}\n")
+    (paid,) = spent(out)
+    assert (paid.anchor, paid.text) == ("rule_spend_credits", "the corp pays 1[c]: 1[c] from Vault")
+    assert out.final.corp.credits == 3 and out.final.card("Zeta").count("advancement") == 1
