@@ -238,7 +238,9 @@ def test_default_order_is_marked_assumed():
         PENDING,
     )
     first = step(out, "resolve", card="Alpha")
-    assert first.how == "assumed" and first.anchor == "step_conditional_ability_resolution"
+    # Beta is still pending: the order among the Runner's own abilities is theirs to choose.
+    assert first.how == "assumed" and first.anchor == "rule_reaction_window_pending_abilities_unordered"
+    assert step(out, "resolve", card="Beta").anchor == "step_conditional_ability_resolution"  # the last one
     assert resolved(out)[:2] == ["Alpha:a", "Beta:b"]  # board order
 
 

@@ -435,7 +435,7 @@ def test_agenda_points_static(cards_root: Path):
     out = _run("ruling-megaprix_qualifier-1", cards_root)
     assert agenda_points(out.final, "corp") == 2 and agenda_points(out.final, "runner") == 1
     scored = _run("card-megaprix_qualifier-1", cards_root)
-    assert ("counters", "rule_placing_advancement_counter") in _kinds(scored)
+    assert ("counters", "rule_bank_default") in _kinds(scored)  # agenda counters, from the bank
     assert agenda_points(scored.final, "corp") == 2
 
 

@@ -37,7 +37,7 @@ def test_tatu_bola_swap_installs_the_ice_from_hq_in_its_position(cards_root: Pat
     assert g.zone("corp.server.HQ.ice") == ("Wall",)
     assert not g.cards["Wall"].rezzed and "Tatu-Bola" in g.zone("corp.hand")
     # The swap, then the Corp gains 4 (if it did).
-    assert kinds.index(("swapped", "rule_swap_become_installed")) < kinds.index(("credits", "rule_cost"))
+    assert kinds.index(("swapped", "rule_swap_become_installed")) < kinds.index(("credits", "rule_gain_credits"))
 
 
 def test_mitra_aman_swap_leaves_the_runner_approaching_the_new_ice(cards_root: Path):

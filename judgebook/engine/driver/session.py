@@ -216,7 +216,11 @@ class Session:
             # Refused for now at a point that may allow it later (ice rezzed outside its approach), and no later
             # point did: the refusal's rule is why it was never used.
             w = s.waiting
+            # An ability the engine said it did not offer, and why (rule_cost_no_interrupt: paying a cost).
+            shown = next((st for st in reversed(s.steps) if st.kind == "not_offered" and st.card == str(d.value)
+                          and d.kind in ("trigger", "use")), None)
             why = (f"refused where it fitted: {w.reason}", w.rule) if w \
+                else (shown.text, shown.anchor) if shown is not None \
                 else ("no point fitted it", "rule_action_window")
             s = replace(s, error=IllegalDecision(f"decision {d.describe()} was never used: {why[0]}", why[1],
                                                  field=d.field, line=d.line))

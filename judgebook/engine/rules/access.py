@@ -24,15 +24,18 @@ class Breach(Frame):
     started: bool = False
     accessed: tuple[str, ...] = ()
     from_zone: int = 0  # cards accessed from R&D or HQ so far
+    bonus: int = 0  # additional accesses added to this breach itself: one not part of a run has no run to hold them
     label = "breach"
 
     def labels(self) -> tuple[str, ...]:
         return ("breach", "breach", "breach begins" if not self.started else "choose a candidate")
 
     def limit(self, g: Game) -> int:
-        """rule_default_random_access_limit: one card of R&D or HQ, plus any additional accesses."""
+        """rule_default_random_access_limit: one card of R&D or HQ, plus any additional accesses: the run's, when
+        this breach is part of it, and this breach's own (rule_increasing_random_access_limit)."""
         run = current_run(g)
-        return 1 + (run.access_bonus if run is not None else 0)
+        ours = run is not None and self.run_seq > 0 and run.seq == self.run_seq
+        return 1 + self.bonus + (run.access_bonus if ours and run is not None else 0)
 
     def candidates(self, g: Game) -> list[str]:
         """Cards the Runner may access next: "HQ" stands for a random card of HQ, R&D's next card by its id."""
@@ -141,7 +144,8 @@ class Access(Frame):
         if self.at == "cost":
             g = set_top(g, replace(self, at="accessed", seen=g.cards[self.card].incarnation))
             extra = costs.additional_cost(g, "access", self.card, _server_of_candidate(g, self.card))
-            return push(g, costs.AdditionalCostChoice("access", self.card, extra)) if extra else g
+            parts = len(costs.additional_costs(g, "access", self.card, _server_of_candidate(g, self.card)))
+            return push(g, costs.AdditionalCostChoice("access", self.card, extra, parts)) if extra else g
         if self.at == "accessed":
             g = set_top(g, replace(self, at="mid"))
             return emit(
@@ -187,7 +191,8 @@ class Access(Frame):
                     return pop(g)
                 extra = costs.additional_cost(g, "steal", self.card, _server_of_candidate(g, self.card))
                 if extra is not None and "steal" not in self.paid:
-                    return push(g, costs.AdditionalCostChoice("steal", self.card, extra))
+                    parts = len(costs.additional_costs(g, "steal", self.card, _server_of_candidate(g, self.card)))
+                    return push(g, costs.AdditionalCostChoice("steal", self.card, extra, parts))
                 g = pop(g)
                 # The server it was stolen from, for "whenever an agenda is stolen from this server".
                 server = _server_of_candidate(g, self.card)

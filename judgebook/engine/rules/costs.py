@@ -18,7 +18,8 @@ from judgebook.engine.rules.resolve import resolve_now
 from judgebook.engine.rules.triggers import emit
 from judgebook.engine.rules.values import statics
 from judgebook.engine.state import queries as q
-from judgebook.engine.state.choice import ChoicePoint, Option, Refused, decision
+from judgebook.engine.state.choice import ChoicePoint, Decision, Option, Refused, decision
+from judgebook.engine.state.fmap import FMap
 from judgebook.engine.state.model import Game, Side, evolve
 
 if TYPE_CHECKING:
@@ -66,6 +67,29 @@ def would_be_prevented(g: Game, what: str, kind: str | None) -> bool:
     return False
 
 
+def not_interruptible(g: Game, what: str, kind: str | None, payer: Side, card: str | None = None) -> Game:
+    """Paying a cost cannot be modified or cancelled by optional interrupts (rule_cost_no_interrupt): the
+    optional conditional interrupts that would fit the cost's trash, damage or tags are not offered, and the
+    timeline says so (a scripted decision for one is refused with this step's rule)."""
+    from judgebook.engine.language.instructions import ChangeImminent
+    from judgebook.engine.rules.damage import WOULD
+    from judgebook.engine.rules.values import ability_active
+
+    ev = event(WOULD[what], damage_type=kind, amount=1, card=card)
+    for cid, c in g.cards.items():
+        for ab in q.definition(g, cid).abilities:
+            if ab.trigger is None or ab.trigger.event != ev.name or not ab.optional:
+                continue
+            if not any(isinstance(e, ChangeImminent) and e.what == what for e in ab.effects):
+                continue
+            ctx = Ctx(cid, c.owner, ab.id, ev)
+            if ability_active(g, cid, ab.active_in) and ab.trigger.matches(g, ctx, ev):
+                g = log(g, "not_offered", f"{cid}: {ab.text or ab.id}: not offered, as paying a cost cannot be "
+                        "modified by optional interrupts", "rule_cost_no_interrupt", c.owner, card=cid,
+                        ability=ab.id)
+    return g
+
+
 def credit_sources(g: Game, side: Side, purpose: str, source: str | None) -> list[tuple[str, int]]:
     """Hosted credits this payment may use: (card, credits), the pool not included."""
     out = []
@@ -93,6 +117,21 @@ def credit_sources(g: Game, side: Side, purpose: str, source: str | None) -> lis
         }[d.credits_for]
         if allowed:
             out.append((cid, n))
+    return out
+
+
+def with_sources(opt: Option, g: Game, side: Side, purpose: str, source: str | None = None,
+                 amount: int = 1) -> list[Option]:
+    """An option that spends credits, offered once per way of choosing the credits that pay (rule_spend_credits):
+    as given (the pool first, then hosted credits), and with each card's hosted credits that may pay spent first
+    (a decision's `using:`). A scripted decision names the option without `using`; its own `using` is then the
+    payer's choice (Decision.with_payment)."""
+    out = [opt]
+    if amount <= 0:  # no credits to pay: nothing to choose
+        return out
+    for cid, n in credit_sources(g, side, purpose, source):
+        d = Decision(opt.decision.kind, opt.decision.value, FMap({**opt.decision.params, "using": [cid]}))
+        out.append(Option(d, f"{opt.label}, spending {cid}'s {n}[c] first", opt.rule))
     return out
 
 
@@ -214,7 +253,7 @@ def apply_part(g: Game, verb: str, cards: tuple[str, ...], ctx: Ctx, payer: Side
         if verb in ("trash", "reveal_and_trash"):
             if verb == "reveal_and_trash":
                 g = log(g, "reveal", f"{cid} is revealed", "rule_reveal", payer, card=cid)
-            g = trash(g, cid, payer, cause="cost")
+            g = trash(not_interruptible(g, "trash", None, payer, cid), cid, payer, cause="cost")
         elif verb == "forfeit":
             g = forfeit(g, cid, payer)
         else:
@@ -271,6 +310,8 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
         g = log(g, "clicks_lost", f"the {payer} loses {cost.lose_clicks}[click]", "rule_cost", payer,
                 changes=(f"{payer} clicks {lost} → {lost - cost.lose_clicks}",))
     credits = max(0, cost.credits.value(g, ctx) - cost.pays) if cost.has_credits else 0
+    if using and not credits:  # nothing accepted and ignored: `using` chooses credits, and none are paid
+        raise IllegalDecision(f"`using: {list(using)}`: no credits are paid here", "rule_spend_credits")
     if credits:
         left = credits
         sources = dict(credit_sources(g, payer, purpose, ctx.source))
@@ -279,6 +320,9 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
                 raise IllegalDecision(f"{cid}'s credits cannot pay for this", "rule_spend_credits")
         pool = 0 if cannot(g, "spend_pool_credits", payer) else g.player(payer).credits
         order = list(using) + ["pool"] + [c for c in sources if c not in using]
+        if sources and not using:
+            # The payer chooses which credits pay (rule_spend_credits); no `using` chose: the pool first.
+            changes.append("the pool first, as no `using:` chose")
         if cost.credits_from is not None:
             allowed = set(cost.credits_from.candidates(g, ctx))
             order = [c for c in order if c in allowed]
@@ -317,7 +361,8 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
             g,
             event("credits_spent", player=payer, amount=credits),
             f"the {payer} pays {credits}[c]: {', '.join(changes)}",
-            "rule_cost",
+            # Credits from more than the pool: how they divide is the payer's choice (rule_spend_credits).
+            "rule_spend_credits" if sources else "rule_cost",
             payer,
         )
     for kind, n in cost.counters_paid(ctx.x):
@@ -329,10 +374,11 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
 
         g = pay_facedown(g, cost.turn_facedown, ctx)
     if cost.tags:
+        g = not_interruptible(g, "tags", None, payer)
         g = set_player(g, "runner", tags=g.runner.tags + cost.tags)
         g = emit(
             g,
-            event("tags_taken", amount=cost.tags, by=ctx.controller),
+            event("tags_taken", amount=cost.tags, by=ctx.controller, cost=True),
             f"the Runner takes {cost.tags} tag(s) as a cost",
             "rule_cost",
             "runner",
@@ -353,11 +399,11 @@ def pay(g: Game, cost: Cost, ctx: Ctx, payer: Side, purpose: str = "any", using:
     if cost.remove_self:
         g = remove_from_game(g, ctx.source, payer)
     if cost.trash_self:
-        g = trash(g, ctx.source, payer, cause="cost")
+        g = trash(not_interruptible(g, "trash", None, payer, ctx.source), ctx.source, payer, cause="cost")
     for kind, n in cost.damage:
         from judgebook.engine.rules.damage import suffer
 
-        g = suffer(g, kind, n, payer)
+        g = suffer(not_interruptible(g, "damage", kind, payer), kind, n, payer, cost=True)
     if cost.has_credits and not credits and not cost.clicks:
         g = log(g, "cost", "a cost of 0[c] is paid", "rule_cost_zero", payer)
     return g
@@ -498,11 +544,19 @@ def changed_cost(g: Game, cost: Cost, ctx: Ctx, to: str = "use") -> Cost:
 
 def additional_cost(g: Game, to: str, card: str | None = None, server: str | None = None) -> Cost | None:
     """The additional costs static abilities add to doing `to` (rule_additional_cost), summed; None if none."""
+    total: Cost | None = None
+    for cost in additional_costs(g, to, card, server):
+        total = cost if total is None else total.plus(cost)
+    return total
+
+
+def additional_costs(g: Game, to: str, card: str | None = None, server: str | None = None) -> list[Cost]:
+    """Each additional cost a static ability adds to doing `to` (rule_additional_cost), one per ability."""
     from judgebook.engine.language.selectors import server_matches
     from judgebook.engine.language.statics import AdditionalCost
     from judgebook.engine.rules.history import count_this
 
-    total: Cost | None = None
+    out: list[Cost] = []
     for effect, ctx in statics(g):
         if not isinstance(effect, AdditionalCost) or effect.to != to:
             continue
@@ -526,8 +580,8 @@ def additional_cost(g: Game, to: str, card: str | None = None, server: str | Non
             cost = replace(cost, credits=Number(cost.credits.value(g, ctx)))
         if cost.clicks_of is not None:
             cost = replace(cost, clicks=cost.clicks + cost.clicks_of.value(g, ctx), clicks_of=None)
-        total = cost if total is None else total.plus(cost)
-    return total
+        out.append(cost)
+    return out
 
 
 def _additional_paid(g: Game, to: str) -> Game:
@@ -538,6 +592,9 @@ def _additional_paid(g: Game, to: str) -> Game:
     return swap(g, acc, replace(acc, paid=acc.paid | {to})) if acc is not None else g
 
 
+SIMULTANEOUS = "rule_additonal_cost_simultaenous"  # CR 26.03 1.16.10b, the anchor spelled as the CR spells it
+
+
 @dataclass(frozen=True)
 class AdditionalCostChoice(Frame):
     """An additional cost to steal or access a card: the Runner may decline it (rule_decline_additional_cost),
@@ -546,6 +603,7 @@ class AdditionalCostChoice(Frame):
     to: str
     card: str
     cost: Cost
+    parts: int = 1  # how many additional costs `cost` sums: several are paid together or not at all
 
     def step(self, g: Game) -> ChoicePoint:
         why = refusal(g, self.cost, Ctx(self.card, "runner"), "runner")
@@ -555,13 +613,18 @@ class AdditionalCostChoice(Frame):
         pay_it = decision("pay", True)
         label = f"pay {self.cost.render()} to {self.to} {self.card}"
         if why is not None:
+            # All additional costs are paid together with the cost they add to, or none is
+            # (rule_additonal_cost_simultaenous, the CR's own spelling): not a choice to decline one.
+            # A cost that cannot be paid for another reason (damage that would be prevented) keeps that rule.
+            rule = SIMULTANEOUS if why[0] == "rule_cost" and self.parts > 1 else why[0]
+            forced = Option(decision("pay", False), f"cannot pay: do not {self.to} {self.card}", rule)
             return ChoicePoint(
                 "runner",
                 "pay",
                 f"additional cost to {self.to} {self.card}",
                 "rule_additional_cost",
-                (decline,),
-                (Refused(pay_it, label, why[0], why[1]),),
+                (forced,),
+                (Refused(pay_it, label, rule, f"all of it is paid at once or none: {why[1]}"),),
                 default=0,
                 default_reason="only",
                 path=path(g),
@@ -585,14 +648,14 @@ class AdditionalCostChoice(Frame):
         if option.decision.value:
             return pay_then(g, self.cost, Ctx(self.card, "runner"), "runner", _additional_paid, (self.to,),
                             checkpoint=True)
-        g = log(
-            g,
-            "declined",
-            f"the Runner declines the additional cost: {self.card} is not "
-            f"{'stolen' if self.to == 'steal' else 'accessed'}",
-            "rule_decline_additional_cost",
-            "runner",
-        )
+        done = "stolen" if self.to == "steal" else "accessed"
+        if option.rule != "rule_decline_additional_cost":  # no choice: the cost cannot be paid
+            what = f"all of {self.cost.render()} at once, so pays none of it" if option.rule == SIMULTANEOUS \
+                else self.cost.render()
+            g = log(g, "declined", f"the Runner cannot pay {what}: {self.card} is not {done}", option.rule, "runner")
+        else:
+            g = log(g, "declined", f"the Runner declines the additional cost: {self.card} is not {done}",
+                    "rule_decline_additional_cost", "runner")
         return swap(g, acc, replace(acc, declined=acc.declined | {self.to})) if acc is not None else g
 
 

@@ -166,7 +166,8 @@ def change_imminent(g: Game, what: str, delta: int | None, kind: str | None) -> 
     return g
 
 
-def suffer(g: Game, kind: str, amount: int, by: Side | None) -> Game:
+def suffer(g: Game, kind: str, amount: int, by: Side | None, cost: bool = False) -> Game:
+    """`cost`: suffered to pay a cost, which optional interrupts cannot touch (rule_cost_no_interrupt)."""
     grip = g.zone("runner.hand")
     flatline = amount > len(grip)
     if 0 < amount < len(grip):
@@ -193,6 +194,7 @@ def suffer(g: Game, kind: str, amount: int, by: Side | None) -> Game:
                 damage_type=kind,
                 from_zone="hand",
                 by=by,  # the player responsible for the damage trashes the card (rule_meat_net_damage)
+                cost=cost or None,
             ),
             f"{cid} is trashed by {kind} damage",
             "rule_meat_net_damage",
@@ -204,7 +206,7 @@ def suffer(g: Game, kind: str, amount: int, by: Side | None) -> Game:
         )
     g = emit(
         g,
-        event("damage", damage_type=kind, amount=amount, by=by),
+        event("damage", damage_type=kind, amount=amount, by=by, cost=cost or None),
         f"the Runner suffers {amount} {kind} damage",
         "rule_meat_net_damage" if kind != "core" else "rule_core_damage",
         "runner",

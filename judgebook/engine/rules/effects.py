@@ -42,7 +42,7 @@ def apply_amount(g: Game, ctx: Ctx, name: str, side: Side, n: int) -> Game:
             g,
             "credits",
             f"the {side} gains {n}[c] ({p.credits} → {p.credits + n})",
-            "rule_cost",
+            "rule_gain_credits",
             side,
             changes=(f"{side} credits {p.credits} → {p.credits + n}",),
         )
@@ -323,6 +323,20 @@ def rez(g: Game, cid: str, paid: bool) -> Game:
     return emit(g, rezzed, f"{cid} is rezzed", "rule_rez_procedure", "corp")
 
 
+COUNTER_TYPES = {"credit": "rule_type_credit_counter", "advancement": "rule_type_advancement_counter",
+                 "virus": "rule_type_virus_counter", "power": "rule_type_power_counter",
+                 "agenda": "rule_type_agenda_counter", "condition": "rule_type_condition_counter"}
+
+
+def counter_rule(kind: str, delta: int) -> str:
+    """The rule a step placing or removing counters cites: advancement counters placed directly are not an
+    advance (rule_placing_advancement_counter); other counters placed come from the bank (rule_bank_default);
+    counters removed go by their type's rule (rule_counter_types)."""
+    if delta > 0:
+        return "rule_placing_advancement_counter" if kind == "advancement" else "rule_bank_default"
+    return COUNTER_TYPES.get(kind, "rule_counters_cards")
+
+
 def counters(g: Game, targets: tuple[str, ...], kind: str, delta: int) -> Game:
     for cid in targets:
         g = evolve(g, cards=g.cards.set(cid, g.cards[cid].with_counter(kind, delta)))
@@ -330,7 +344,7 @@ def counters(g: Game, targets: tuple[str, ...], kind: str, delta: int) -> Game:
             g,
             "counters",
             f"{abs(delta)} {kind} counter(s) {'placed on' if delta > 0 else 'removed from'} {cid}",
-            "rule_placing_advancement_counter",
+            counter_rule(kind, delta),
             changes=(f"{cid} {kind} counters {'+' if delta > 0 else ''}{delta}",),
         )
     return g

@@ -11,7 +11,7 @@ from judgebook.engine.language.costs import Cost
 from judgebook.engine.language.quantities import Number
 from judgebook.engine.rules import costs
 from judgebook.engine.rules.effects import move, rez, trash
-from judgebook.engine.rules.frames import Call, Frame, current_run, event, log, path, pop, push, swap
+from judgebook.engine.rules.frames import Call, Frame, current_run, event, find, log, path, pop, push, swap
 from judgebook.engine.rules.resolve import resolve_now
 from judgebook.engine.rules.restrictions import like_cards
 from judgebook.engine.rules.triggers import emit
@@ -279,9 +279,20 @@ class ChooseServer(Frame):
 
 
 def access_bonus(g: Game, n: int) -> Game:
+    """Additional accesses raise the random access limit of the breach they apply to: the run's when there is
+    one; a breach that is not part of a run (rule_increasing_random_access_limit) holds its own."""
+    from judgebook.engine.rules.access import Breach
+
     run = current_run(g)
+    breach = find(g, Breach)
+    if breach is not None and (run is None or breach.run_seq != run.seq):
+        g = swap(g, breach, replace(breach, bonus=breach.bonus + n))
+        return log(g, "access_bonus", f"the Runner will access {n} additional card(s) in this breach of "
+                   f"{breach.server}", "rule_increasing_random_access_limit", "runner")
     if run is None:
-        return g
+        # Never silently dropped: no run and no breach to add accesses to.
+        return log(g, "access_bonus", f"no run or breach: the {n} additional access(es) apply to nothing",
+                   "rule_increasing_random_access_limit", "runner")
     g = swap(g, run, replace(run, access_bonus=run.access_bonus + n))
     return log(
         g,
@@ -344,6 +355,9 @@ class TraceFrame(Frame):
             )
             for n in range(0, top + 1)
         )
+        # Each bid once per way of choosing which credits pay it (rule_spend_credits).
+        opts = tuple(o for n, opt in enumerate(opts)
+                     for o in (costs.with_sources(opt, g, side, "trace", self.ctx.source) if n else (opt,)))
         return ChoicePoint(
             side,
             "trace",
@@ -358,8 +372,9 @@ class TraceFrame(Frame):
     def choose(self, g: Game, option: Option) -> Game:
         n = int(option.decision.value)
         side: Side = "corp" if self.corp is None else "runner"
-        if n:
-            g = costs.pay(g, Cost(credits=Number(n), has_credits=True), Ctx(self.ctx.source, side), side, "trace")
+        if n or option.decision.get("using"):  # `using` with 0[c]: refused by costs.pay, never ignored
+            g = costs.pay(g, Cost(credits=Number(n), has_credits=True), Ctx(self.ctx.source, side), side, "trace",
+                          tuple(option.decision.get("using") or ()))
         if self.corp is None:
             return swap(g, self, replace(self, corp=n))
         g = pop(g)
@@ -388,6 +403,7 @@ class PsiFrame(Frame):
     match: tuple[object, ...]
     differ: tuple[object, ...]
     corp: int | None = None
+    corp_using: tuple[str, ...] = ()  # the credits the Corp chose to pay its bid with (rule_spend_credits)
     label = "psi game"
 
     @staticmethod
@@ -398,8 +414,10 @@ class PsiFrame(Frame):
     def step(self, g: Game) -> Game | ChoicePoint:
         side: Side = "corp" if self.corp is None else "runner"
         limit = 0 if costs.cannot(g, "spend_credits", side) else min(2, costs.available_credits(g, side, "any"))
-        opts = tuple(Option(decision("trace", n, player=side), f"bid {n}[c]", "rule_psi_bid_options")
-                     for n in range(0, limit + 1))
+        opts = tuple(o for n in range(0, limit + 1)
+                     for o in costs.with_sources(Option(decision("trace", n, player=side), f"bid {n}[c]",
+                                                        "rule_psi_bid_options"), g, side, "any", self.ctx.source)
+                     if n or not o.decision.get("using"))
         refused = tuple(Refused(decision("trace", n, player=side), f"bid {n}[c]", "rule_bid_possible",
                                 f"the {side} cannot spend {n}[c]") for n in range(limit + 1, 3))
         return ChoicePoint(side, "trace", f"Psi Game: the {side} bids secretly", "rule_psi_bid_options", opts,
@@ -407,12 +425,14 @@ class PsiFrame(Frame):
 
     def choose(self, g: Game, option: Option) -> Game:
         n = int(option.decision.value)
+        using = tuple(option.decision.get("using") or ())
         if self.corp is None:
-            return swap(g, self, replace(self, corp=n))
+            return swap(g, self, replace(self, corp=n, corp_using=using))
         g = pop(g)
-        for side, bid in (("corp", self.corp), ("runner", n)):
-            if bid:
-                g = costs.pay(g, Cost(credits=Number(bid), has_credits=True), Ctx(self.ctx.source, side), side)  # type: ignore[arg-type]
+        for side, bid, use in (("corp", self.corp, self.corp_using), ("runner", n, using)):
+            if bid or use:  # `using` with a bid of 0: refused by costs.pay, never ignored
+                g = costs.pay(g, Cost(credits=Number(bid), has_credits=True), Ctx(self.ctx.source, side), side,  # type: ignore[arg-type]
+                              using=use)
         same = self.corp == n
         g = log(g, "psi_outcome", f"the bids ({self.corp}[c], {n}[c]) {'match' if same else 'differ'}",
                 "rule_psi_outcome", card=self.ctx.source)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from judgebook.engine.errors import IllegalDecision
 from judgebook.engine.language.context import Ctx
 from judgebook.engine.language.costs import Cost
 from judgebook.engine.language.identities import may_install_faceup, remote_limit_refuses
@@ -163,6 +164,9 @@ class Action(Frame):
             )
         g = costs.pay(g, Cost(clicks=1), Ctx(f"{side}.identity", side), side)
         kind = d.value
+        using = tuple(d.get("using") or ())  # the credits the action's cost is paid with (rule_spend_credits)
+        if using and kind in ("gain_credit", "draw", "purge"):
+            raise IllegalDecision(f"`using`: the {kind} action spends no credits", "rule_spend_credits")
         if kind == "gain_credit":
             from judgebook.engine.rules.effects import apply_amount
 
@@ -175,19 +179,19 @@ class Action(Frame):
             from judgebook.engine.rules.run import start_run
 
             extra = costs.additional_cost(g, "run", None, str(d.get("server")))
-            if extra is not None:
-                g = costs.pay(g, extra, Ctx("runner", "runner"), "runner")
+            if extra is not None or using:  # `using` with no additional cost to pay: refused by costs.pay
+                g = costs.pay(g, extra or Cost(), Ctx("runner", "runner"), "runner", using=using)
             return start_run(g, str(d.get("server")))
         if kind == "remove_tag":
             from judgebook.engine.rules.effects import tags_removed
 
-            g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx("runner", side), side)
+            g = costs.pay(g, Cost(credits=Number(2), has_credits=True), Ctx("runner", side), side, using=using)
             g = set_player(g, "runner", tags=g.runner.tags - 1)
             return tags_removed(g, 1, "runner_basic_action_remove_tag", side)
         if kind == "install":
-            return install(g, side, str(d.get("card")), d.get("server"), bool(d.get("faceup")))
+            return install(g, side, str(d.get("card")), d.get("server"), bool(d.get("faceup")), using)
         if kind == "play":
-            return play(g, side, str(d.get("card")), server=d.get("server"), x=d.get("x"))
+            return play(g, side, str(d.get("card")), server=d.get("server"), x=d.get("x"), using=using)
         if kind == "purge":
             from judgebook.engine.rules.effects import purge
 
@@ -201,10 +205,10 @@ class Action(Frame):
             extra = costs.additional_cost(g, "trash_resource", cid)
             price = Cost(credits=Number(2), has_credits=True)
             return costs.pay_then(g, price.plus(extra) if extra else price, Ctx(cid, side), side, trash, (cid, "corp"),
-                                  checkpoint=True)
+                                  using=using, checkpoint=True)
         if kind == "advance":
             cid = str(d.get("card"))
-            g = costs.pay(g, Cost(credits=Number(1), has_credits=True), Ctx(cid, side), side)
+            g = costs.pay(g, Cost(credits=Number(1), has_credits=True), Ctx(cid, side), side, using=using)
             g = evolve(g, cards=g.cards.set(cid, g.cards[cid].with_counter("advancement", 1)))
             return emit(
                 g,
@@ -261,7 +265,8 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             (
                 refused.append(Refused(d, "remove 1 tag", why[0], why[1]))
                 if why
-                else opts.append(Option(d, "remove 1 tag (2[c])", "runner_basic_action_remove_tag"))
+                else opts.extend(costs.with_sources(Option(d, "remove 1 tag (2[c])", "runner_basic_action_remove_tag"),
+                                                    g, side, "any", None, 2))
             )
         else:
             refused.append(
@@ -293,8 +298,9 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                     Option(decision("action", "play", card=cid, server=s), f"play {cid} (run {s})", cite["play"])
                     for s in g.servers
                 ]
-            else:
-                opts.append(Option(d, f"play {cid}", cite["play"]))
+            else:  # once per way of choosing which credits pay (rule_spend_credits)
+                opts += costs.with_sources(Option(d, f"play {cid}", cite["play"]), g, side, "play", cid,
+                                           costs.changed(g, "play", cid, card_def.cost or 0))
         elif side == "runner" and card_def.install_on == "ice":
             # "Install only on a piece of ice": one option per installed ice, the host (rule_valid_hosts).
             hosts = [c for c in q.installed(g, "corp") if q.is_ice(g, c)]
@@ -309,7 +315,9 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                 (
                     refused.append(Refused(d, f"install {cid} on {ice}", why[0], why[1]))
                     if why
-                    else opts.append(Option(d, f"install {cid} on {ice}", "runner_basic_action_install"))
+                    else opts.extend(costs.with_sources(
+                        Option(d, f"install {cid} on {ice}", "runner_basic_action_install"), g, side, "install", cid,
+                        costs.changed(g, "install", cid, card_def.cost or 0)))
                 )
         elif side == "runner":
             d = decision("action", "install", card=cid)
@@ -325,7 +333,9 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             (
                 refused.append(Refused(d, f"install {cid}", why[0], why[1]))
                 if why
-                else opts.append(Option(d, f"install {cid}", "runner_basic_action_install"))
+                else opts.extend(costs.with_sources(Option(d, f"install {cid}", "runner_basic_action_install"),
+                                                    g, side, "install", cid,
+                                                    costs.changed(g, "install", cid, card_def.cost or 0)))
             )
         else:
             for server in list(g.servers) + ["new"]:
@@ -377,7 +387,9 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
             (
                 refused.append(Refused(d, f"trash {cid}", why[0], why[1]))
                 if why
-                else opts.append(Option(d, f"trash {cid} (1[click], 2[c])", "corp_basic_action_trash_resource"))
+                else opts.extend(costs.with_sources(
+                    Option(d, f"trash {cid} (1[click], 2[c])", "corp_basic_action_trash_resource"), g, "corp", "any",
+                    cid, 2))
             )
         for cid in q.installed(g, "corp"):
             card_def = q.definition(g, cid)
@@ -389,7 +401,8 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                 if why:
                     refused.append(Refused(d, f"advance {cid}", why[0], why[1]))
                 else:
-                    opts.append(Option(d, f"advance {cid}", "corp_basic_action_advance"))
+                    opts += costs.with_sources(Option(d, f"advance {cid}", "corp_basic_action_advance"), g, side, "any",
+                                               cid, 1)
     # Cards in hand too: an action such as "[click], reveal and trash this ice from HQ" is `active_in: hand`;
     # and the player's agendas in a score area.
     for cid in q.installed(g, side) + list(g.zone(f"{side}.identity")) + list(g.zone(f"{side}.hand")) \
@@ -410,9 +423,17 @@ def action_options(g: Game, side: Side) -> tuple[list[Option], list[Refused]]:
                 (
                     refused.append(Refused(d, f"{cid}: {ab.text or ab.id}", why[0], why[1]))
                     if why
-                    else opts.append(Option(d, f"{cid}: {ab.text or ab.id}", "rule_action"))
+                    else opts.extend(costs.with_sources(Option(d, f"{cid}: {ab.text or ab.id}", "rule_action"), g,
+                                                        side, "use", cid, _credits_of(g, ab.cost, here)))
                 )
     return opts, refused
+
+
+def _credits_of(g: Game, cost: Cost | None, ctx: Ctx) -> int:
+    """The credits an ability's cost spends, as far as they are known before an X is chosen (0: none)."""
+    if cost is None or not cost.has_credits or cost.x:
+        return 0
+    return int(costs.changed_cost(g, cost, ctx).credits.value(g, ctx))
 
 
 def _runs_any(card_def: object) -> bool:
@@ -421,12 +442,12 @@ def _runs_any(card_def: object) -> bool:
     return any(isinstance(e, MakeRun) and e.server == "any" for ab in card_def.abilities for e in ab.effects)  # type: ignore[attr-defined]
 
 
-def install(g: Game, side: Side, cid: str, server: object, faceup: bool = False) -> Game:
+def install(g: Game, side: Side, cid: str, server: object, faceup: bool = False, using: tuple[str, ...] = ()) -> Game:
     d = q.definition(g, cid)
     from_hand = g.cards[cid].zone.endswith(".hand")  # "when you install this from anywhere except HQ"
     if side == "runner":
         price = Number(costs.changed(g, "install", cid, d.cost or 0))
-        g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(cid, side), side, "install")
+        g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(cid, side), side, "install", using)
         if d.install_on is not None:
             # Installed hosted on the chosen ice: installed while its host is (rule_valid_hosts).
             g = move(g, cid, f"hosted.{server}")
@@ -444,9 +465,9 @@ def install(g: Game, side: Side, cid: str, server: object, faceup: bool = False)
             # (rule_install_trash_ice); the install goes on once they have chosen.
             from judgebook.engine.rules.procedures import TrashLikeIce
 
-            g = push(g, Call(_corp_install, (cid, name, faceup, from_hand)))
+            g = push(g, Call(_corp_install, (cid, name, faceup, from_hand, using)))
             return push(g, TrashLikeIce(cid, name))
-        return _corp_install(g, cid, name, faceup, from_hand)
+        return _corp_install(g, cid, name, faceup, from_hand, using)
     g = like_cards(g, cid)
     return emit(
         g,
@@ -457,13 +478,13 @@ def install(g: Game, side: Side, cid: str, server: object, faceup: bool = False)
     )
 
 
-def _corp_install(g: Game, cid: str, name: str, faceup: bool, from_hand: bool) -> Game:
+def _corp_install(g: Game, cid: str, name: str, faceup: bool, from_hand: bool, using: tuple[str, ...] = ()) -> Game:
     """The basic action's install of a Corp card in server `name`, its destination (and any ice to trash) chosen."""
     d = q.definition(g, cid)
     if d.type == "ice":
         # Installing ice costs 1[c] for each piece still protecting the server (rule_install_cost_ice).
         extra = len(g.zone(q.ice_zone(name)))
-        g = costs.pay(g, Cost(credits=Number(extra), has_credits=True), Ctx(cid, "corp"), "corp", "install")
+        g = costs.pay(g, Cost(credits=Number(extra), has_credits=True), Ctx(cid, "corp"), "corp", "install", using)
         from judgebook.engine.rules.positions import place_ice
 
         g = place_ice(g, cid, name, None, cid, "rule_ice_install_outermost")
@@ -480,7 +501,8 @@ def _corp_install(g: Game, cid: str, name: str, faceup: bool, from_hand: bool) -
     )
 
 
-def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = None, x: int | None = None) -> Game:
+def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = None, x: int | None = None,
+         using: tuple[str, ...] = ()) -> Game:
     """`x`: the X of an additional cost to play ("remove X tags"), which its abilities read too."""
     extra = costs.additional_cost(g, "play", cid)
     # The card goes to the play area first, then its costs are paid (rule_steps_playing_place,
@@ -488,13 +510,14 @@ def play(g: Game, side: Side, cid: str, pay: bool = True, server: str | None = N
     g = move(g, cid, "play")
     if extra is not None and extra.chooses:
         # An additional cost with choices (cards to trash, one cost of several) is paid first; the play follows.
-        g = push(g, Call(_pay_and_resolve, (side, cid, pay, server, True, int(x or 0))))
+        g = push(g, Call(_pay_and_resolve, (side, cid, pay, server, True, int(x or 0), using)))
         return push(g, costs.PayCost(Ctx(cid, side, x=int(x or 0)), extra, side))
-    return _pay_and_resolve(g, side, cid, pay, server, False, int(x or 0))
+    return _pay_and_resolve(g, side, cid, pay, server, False, int(x or 0), using)
 
 
 def _pay_and_resolve(
-    g: Game, side: Side, cid: str, pay: bool, server: str | None, extra_paid: bool = False, x: int = 0
+    g: Game, side: Side, cid: str, pay: bool, server: str | None, extra_paid: bool = False, x: int = 0,
+    using: tuple[str, ...] = (),
 ) -> Game:
     d = q.definition(g, cid)
     extra = costs.additional_cost(g, "play", cid)
@@ -502,7 +525,7 @@ def _pay_and_resolve(
         g = costs.pay(g, extra, Ctx(cid, side, x=x), side)
     if pay:
         price = Number(costs.changed(g, "play", cid, d.cost or 0))
-        g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(cid, side), side, "play")
+        g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(cid, side), side, "play", using)
     before = g.pending
     g = emit(g, event("played", card=cid, type=d.type, player=side), f"the {side} plays {cid}", "rule_playing", side)
     plays = [ab for ab in d.abilities if ab.kind == "play"]

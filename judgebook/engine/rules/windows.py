@@ -24,7 +24,7 @@ from judgebook.engine.rules.triggers import emit
 from judgebook.engine.rules.values import ability_active, strength, subroutines
 from judgebook.engine.state import queries as q
 from judgebook.engine.state.choice import ChoicePoint, Option, Refused, decision
-from judgebook.engine.state.model import Game, Pending, Side, Use, evolve, other
+from judgebook.engine.state.model import Game, GameEvent, Pending, Side, Use, evolve, other
 
 if TYPE_CHECKING:
     from judgebook.engine.language.costs import Cost
@@ -186,6 +186,12 @@ def _prevents(ab: Ability, event_name: str) -> bool:
     return any(isinstance(e, ChangeImminent) and e.what == what for e in ab.effects)
 
 
+def _paid_as_cost(ev: GameEvent) -> str:
+    if ev.name == "trashed":
+        return f"{ev.get('card')} was trashed"
+    return "damage was suffered" if ev.name == "damage" else "tags were taken"
+
+
 def _relevant(g: Game, ab: Ability) -> bool:
     """An interrupt is relevant while something it prevents or increases is still imminent."""
     from judgebook.engine.language.instructions import ChangeImminent
@@ -249,7 +255,9 @@ def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], l
             if why:
                 refused.append(Refused(decision("rez", cid), f"rez {cid}", why[0], why[1]))
             else:
-                opts.append(Option(decision("rez", cid), f"rez {cid} ({d.cost or 0}[c])", "rule_rez_procedure"))
+                rez_it = Option(decision("rez", cid), f"rez {cid} ({d.cost or 0}[c])", "rule_rez_procedure")
+                opts += costs.with_sources(rez_it, g, "corp", "any", cid,  # which credits pay (rule_spend_credits)
+                                           costs.changed(g, "rez", cid, d.cost or 0))
     if "score" in kinds and side == "corp":
         for cid in q.installed(g, "corp"):
             d = q.definition(g, cid)
@@ -385,7 +393,7 @@ def _ability_options(
                     base,
                     label,
                     "rule_cost_no_interrupt",
-                    f"{paid[-1].get('card')} was trashed to pay a cost, and paying a cost cannot be prevented",
+                    f"{_paid_as_cost(paid[-1])} to pay a cost, and paying a cost cannot be prevented",
                 )
             )
             return
@@ -461,12 +469,15 @@ def _ability_options(
             refused.append(Refused(base, label, "rule_cannot_precedence", f"{cid} cannot break more of "
                                    f"{enc.ice}'s subroutines this encounter"))
             return
+    purpose, amount = "use", 0
     if ab.cost is not None:
         purpose = "break" if ab.brk is not None or "icebreaker" in q.definition(g, cid).subtypes else "use"
-        why = costs.refusal(g, costs.changed_cost(g, ab.cost, ctx), ctx, side, purpose)
+        price = costs.changed_cost(g, ab.cost, ctx)
+        why = costs.refusal(g, price, ctx, side, purpose)
         if why:
             refused.append(Refused(base, label, why[0], why[1]))
             return
+        amount = price.credits.value(g, ctx) if price.has_credits and not price.x else 0
     if ab.brk is not None and ab.brk.x:
         from judgebook.engine.rules.amounts import x_break_options
 
@@ -484,15 +495,16 @@ def _ability_options(
                 d = decision("use", cid, ability=ab.id, subroutines=chosen)
                 text = f"{label} (subroutine {', '.join(map(str, chosen))})"
                 if size == n:
-                    opts.append(Option(d, text, "rule_break_subroutine"))
+                    opts.extend(costs.with_sources(Option(d, text, "rule_break_subroutine"),
+                                                   g, side, purpose, cid, amount))  # once per way credits pay
                 elif ab.brk.up_to:
-                    opts.append(Option(d, text, "rule_target"))
+                    opts.extend(costs.with_sources(Option(d, text, "rule_target"), g, side, purpose, cid, amount))
                 else:
                     refused.append(Refused(d, text, "rule_distinct_targets",
                                            f"{cid} breaks {ab.brk.count or 'all'} subroutines, not \"up to\" "
                                            f"{ab.brk.count or 'all'}: with {n} unbroken it breaks {n}"))
         return
-    opts.append(Option(base, label, "step_paid_ability_resolution"))
+    opts.extend(costs.with_sources(Option(base, label, "step_paid_ability_resolution"), g, side, purpose, cid, amount))
 
 
 def act(g: Game, side: Side, option: Option) -> Game:
@@ -501,7 +513,8 @@ def act(g: Game, side: Side, option: Option) -> Game:
         from judgebook.engine.rules.effects import rez
 
         cid = str(d.value)
-        return costs.pay_then(g, _rez_cost(g, cid), Ctx(cid, "corp"), "corp", rez, (cid, True), checkpoint=True)
+        return costs.pay_then(g, _rez_cost(g, cid), Ctx(cid, "corp"), "corp", rez, (cid, True),
+                              using=tuple(d.get("using") or ()), checkpoint=True)
     if d.kind == "score":
         cid = str(d.value)
         extra = costs.additional_cost(g, "score", cid)  # "as an additional cost to score this agenda"
@@ -709,7 +722,7 @@ def resolve_pending(g: Game, option: Option) -> Game:
         g,
         "resolve",
         f"{p.label} resolves: {ab.text or ab.id}",
-        "step_conditional_ability_resolution",
+        _order_rule(g, p),
         p.controller,
         how="chosen",  # which pending ability resolves next was the player's choice: advance marks a default
         card=p.card,
@@ -722,6 +735,20 @@ def resolve_pending(g: Game, option: Option) -> Game:
 
         g = used_optionally(g, ctx, p.controller)
     return push(g, Resolve(ab.effects, ctx, "step_conditional_ability_resolution"))
+
+
+def _order_rule(g: Game, p: Pending) -> str:
+    """The rule that decided this pending ability resolves now (`g.pending` no longer holds it): the active
+    player's first while the other player's wait (rule_reaction_window_priority, rule_interrupt_window_priority),
+    or its controller's choice among their own (…_unordered); alone, the resolution step itself."""
+    would = _is_would(p)
+    peers = [x for x in g.pending if _is_would(x) == would]
+    if p.controller == g.active and any(x.controller != p.controller for x in peers):
+        return "rule_interrupt_window_priority" if would else "rule_reaction_window_priority"
+    if any(x.controller == p.controller for x in peers):
+        return ("rule_interrupt_window_abilities_unordered" if would
+                else "rule_reaction_window_pending_abilities_unordered")
+    return "step_conditional_ability_resolution"
 
 
 def _ability(g: Game, p: Pending) -> Ability:

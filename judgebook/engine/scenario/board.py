@@ -21,7 +21,7 @@ ACTIONS = ("run", "gain_credit", "draw", "install", "play", "advance", "remove_t
 DECISION_KINDS: dict[str, tuple[str, ...]] = {
     "action": ("server", "card", "ability", "x", "using", "faceup"),
     "use": ("ability", "subroutines", "x", "using"),
-    "rez": (),
+    "rez": ("using",),
     "score": (),
     "pass": (),
     "trigger": ("ability",),
@@ -32,7 +32,7 @@ DECISION_KINDS: dict[str, tuple[str, ...]] = {
     "trash": (),
     "trash_like": (),
     "target": (),
-    "trace": (),
+    "trace": ("using",),
     "discard": (),
     "choose": (),
     "loop": (),
