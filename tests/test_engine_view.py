@@ -81,7 +81,7 @@ def test_a_break_reads_as_the_card_states_it_and_marks_the_subroutine_broken(car
     assert [(m.n, m.text, m.state) for m in subroutine_marks(g, "Palisade")] == \
         [(1, "end the run", "unbroken")]
     assert _words(g) == [("pass priority", ""),
-                         ("Makler: break 2 barrier subroutines (2[c])", "Palisade subroutine 1: end the run"),
+                         ("Makler: break up to 2 barrier subroutines (2[c])", "Palisade subroutine 1: end the run"),
                          ("Makler: +2 strength (2[c])", "")]
     g = _to(g, {"use": "Makler", "ability": "break", "subroutines": [1]})
     marks = subroutine_marks(g, "Palisade")

@@ -1,6 +1,7 @@
 """Never silently wrong on the web (issue 19 §4): the replay page and the judge's table show each step's warnings
-where the step is, with the reason, escaped. The situation is test_step_warnings's (Makler breaks Palisade, the
-Runner jacks out); here Palisade is redefined inline as a partial card whose reason is hostile markup.
+where the step is, with the reason, escaped. The situation is test_step_warnings's (Pauleʼs Café hosts a
+Makler, Makler breaks Palisade, the Runner jacks out); here Palisade is redefined inline as a partial card
+whose reason is hostile markup.
 """
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import html as htmllib
 import re
 
 import pytest
-from test_step_warnings import BOARD, DECISIONS, JACK_OUT, JACK_OUT_STEP, MAKLER, MAKLER_STEPS, MAP
+from test_step_warnings import BOARD, DECISIONS, JACK_OUT, JACK_OUT_STEP, PARTIAL, PARTIAL_STEPS, MAP
 from test_web_corpus import FakeSearcher, documents, sections
 
 from judgebook.store.corpus import Corpus
@@ -50,8 +51,8 @@ def test_the_replay_page_shows_each_warning_at_its_step_escaped(client):
     assert r.status_code == 200, page[:2000]
     items = step_items(page)
     assert len(items) > JACK_OUT_STEP[0]
-    for n, _ in MAKLER_STEPS:
-        assert ("partial-card", MAKLER) in warnings_in(items[n]), n
+    for n, _ in PARTIAL_STEPS:
+        assert ("partial-card", PARTIAL) in warnings_in(items[n]), n
     assert warnings_in(items[JACK_OUT_STEP[0]]) == [("not-yet-rule", MAP[JACK_OUT]["reason"])]
     # Palisade's hostile reason: shown at every step Palisade is the source of, as text, never as markup
     palisade = [n for n, item in items.items() if ("partial-card", HOSTILE) in warnings_in(item)]
@@ -61,9 +62,9 @@ def test_the_replay_page_shows_each_warning_at_its_step_escaped(client):
     summary = re.search(r'<p class="rp-warned" role="note">(.*?)</p>', page, re.S)
     assert summary is not None
     linked = [int(n) for n in re.findall(r'<a href="#step-(\d+)">', summary.group(1))]
-    assert linked == sorted({*palisade, *dict(MAKLER_STEPS), JACK_OUT_STEP[0]})
+    assert linked == sorted({*palisade, *dict(PARTIAL_STEPS), JACK_OUT_STEP[0]})
     assert f"may be wrong at {len(linked)} steps" in summary.group(1)
-    quiet = [n for n, item in items.items() if n not in palisade and n not in dict(MAKLER_STEPS)
+    quiet = [n for n, item in items.items() if n not in palisade and n not in dict(PARTIAL_STEPS)
              and n != JACK_OUT_STEP[0]]
     assert quiet and all('class="rp-warnings"' not in items[n] for n in quiet)
 
@@ -77,13 +78,14 @@ def test_the_table_shows_the_last_decisions_warnings_beside_the_board_and_in_the
     assert re.findall(r'<a href="#step-(\d+)">', box.group(1)) == [str(JACK_OUT_STEP[0])]
     assert warnings_in(box.group(1)) == [("not-yet-rule", MAP[JACK_OUT]["reason"])]
     items = step_items(page)
-    for n, _ in MAKLER_STEPS:
-        assert warnings_in(items[n]) == [("partial-card", MAKLER)], n
+    for n, _ in PARTIAL_STEPS:
+        assert warnings_in(items[n]) == [("partial-card", PARTIAL)], n
     assert warnings_in(items[JACK_OUT_STEP[0]]) == [("not-yet-rule", MAP[JACK_OUT]["reason"])]
 
 
 def test_a_table_session_with_nothing_known_wrong_has_no_warning_box(client):
-    board = BOARD.replace("installed: [Makler]", "installed: []")
+    board = BOARD.replace("installed: [Pauleʼs Café, Makler]", "installed: [Makler]")
+    assert board != BOARD
     page = client.get("/replay/play?s=" + pack(board)).get_data(as_text=True)
     assert 'class="tb-point"' in page and 'tb-warned' not in page and 'rp-warning' not in page
 
