@@ -94,7 +94,8 @@ def test_ice_shows_its_subroutines_strength_and_the_runs_place_and_options_read_
     no_raw_spelling(pg)
     take(pg, "Makler: +2 strength")            # Makler at 2 cannot break Palisade at 4 before this
     expect(card(pg, "Makler").locator(".bd-str")).to_have_text("strength 4 (printed 2)")
-    brk = pg.locator(".tb-option", has=pg.locator("button.tb-pick", has_text="Makler: break up to 2 barrier subroutines"))
+    brk = pg.locator(".tb-option",
+                     has=pg.locator("button.tb-pick", has_text="Makler: break up to 2 barrier subroutines"))
     expect(brk.locator(".tb-detail")).to_have_text("Palisade subroutine 1: end the run")
     no_raw_spelling(pg)
     spelling = brk.locator("details.tb-spelling")

@@ -9,7 +9,7 @@ import html as htmllib
 import re
 
 import pytest
-from test_step_warnings import BOARD, DECISIONS, JACK_OUT, JACK_OUT_STEP, PARTIAL, PARTIAL_STEPS, MAP
+from test_step_warnings import BOARD, DECISIONS, JACK_OUT, JACK_OUT_STEP, MAP, PARTIAL, PARTIAL_STEPS
 from test_web_corpus import FakeSearcher, documents, sections
 
 from judgebook.store.corpus import Corpus
