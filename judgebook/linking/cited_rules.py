@@ -285,6 +285,8 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_act_restriction": ("9.3.3b", "Abilities › Interpreting Card Text"),
     "rule_forced_action_phase_end": ("5.4.3", "Turns › Action Phase"),
     "rule_end_action_phase_outside_action_phase": ("5.4.4", "Turns › Action Phase"),
+    "rule_operation_current": ("3.5.1b", "Card Types › Operations"),
+    "rule_event_current": ("3.7.1b", "Card Types › Events"),
     "rule_play_not_trashed_until": ("8.6.6c", "Card Manipulation › Playing Events and Operations"),
     "rule_sabotage": ("10.12.1", "Additional Rules › Sabotage"),
     "rule_sabotage_all_remaining_cards": ("10.12.3b", "Additional Rules › Sabotage"),

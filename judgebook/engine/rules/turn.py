@@ -557,6 +557,10 @@ def _to_discard(g: Game, cid: str) -> Game:
     g = finished_resolving(g, cid)  # "whenever you finish resolving an operation" (Nuvem SA)
     if any(isinstance(effect, NotTrashed) and ctx.source == cid for effect, ctx in statics(g)):
         return log(g, "stays", f"{cid} stays in the play area", "rule_play_not_trashed_until", g.cards[cid].owner)
+    from judgebook.engine.rules.currents import is_current, stays
+
+    if g.cards[cid].zone == "play" and is_current(g, cid):
+        return stays(g, cid)
     if g.cards[cid].zone == "play":
         # The resolved card is trashed (rule_steps_playing_trash_played_card): "whenever an event is trashed".
         card, owner = g.cards[cid], g.cards[cid].owner
