@@ -424,6 +424,7 @@ def _runs_any(card_def: object) -> bool:
 def install(g: Game, side: Side, cid: str, server: object, faceup: bool = False) -> Game:
     d = q.definition(g, cid)
     from_hand = g.cards[cid].zone.endswith(".hand")  # "when you install this from anywhere except HQ"
+    origin = q.from_zone(g, cid)  # "whenever you install a program from your heap"
     if side == "runner":
         price = Number(costs.changed(g, "install", cid, d.cost or 0))
         g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(cid, side), side, "install")
@@ -444,20 +445,21 @@ def install(g: Game, side: Side, cid: str, server: object, faceup: bool = False)
             # (rule_install_trash_ice); the install goes on once they have chosen.
             from judgebook.engine.rules.procedures import TrashLikeIce
 
-            g = push(g, Call(_corp_install, (cid, name, faceup, from_hand)))
+            g = push(g, Call(_corp_install, (cid, name, faceup, origin)))
             return push(g, TrashLikeIce(cid, name))
-        return _corp_install(g, cid, name, faceup, from_hand)
+        return _corp_install(g, cid, name, faceup, origin)
     g = like_cards(g, cid)
     return emit(
         g,
-        event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid), from_hand=from_hand),
+        event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid), from_hand=from_hand,
+              from_zone=origin),
         f"the {side} installs {cid}",
         "rule_installing",
         side,
     )
 
 
-def _corp_install(g: Game, cid: str, name: str, faceup: bool, from_hand: bool) -> Game:
+def _corp_install(g: Game, cid: str, name: str, faceup: bool, origin: str) -> Game:
     """The basic action's install of a Corp card in server `name`, its destination (and any ice to trash) chosen."""
     d = q.definition(g, cid)
     if d.type == "ice":
@@ -473,7 +475,8 @@ def _corp_install(g: Game, cid: str, name: str, faceup: bool, from_hand: bool) -
     g = like_cards(g, cid)
     return emit(
         g,
-        event("installed", card=cid, type=d.type, player="corp", server=q.server_of(g, cid), from_hand=from_hand),
+        event("installed", card=cid, type=d.type, player="corp", server=q.server_of(g, cid),
+              from_hand=origin == "hand", from_zone=origin),
         f"the corp installs {cid}",
         "rule_installing",
         "corp",
