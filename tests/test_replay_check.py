@@ -100,7 +100,6 @@ def test_every_shipped_scenario_passes_the_check_on_the_new_engine_in_one_call(c
         "cr26-azef-protocol-cannot-trash-sansan.yaml",
         "cr26-bullfrog-moves-run-to-archives.yaml",
         "cr26-compile-mayfly-new-object.yaml",
-        "cr26-devil-charm-archangel-outside-run.yaml",
         "cr26-loot-box-end-encounter-outside-run.yaml",
         "cr26-metamorph-swap-agenda-next-to-asset-refused.yaml",
         "cr26-nanisivik-border-control-archives.yaml",

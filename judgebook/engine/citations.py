@@ -135,6 +135,7 @@ CITED: frozenset[str] = frozenset(
         "rule_pass",
         "rule_pending_instances",
         "rule_placing_advancement_counter",
+        "rule_ice_strength_modification_duration",
         "rule_operation_current",
         "rule_event_current",
         "rule_play_not_trashed_until",

@@ -285,6 +285,7 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_act_restriction": ("9.3.3b", "Abilities › Interpreting Card Text"),
     "rule_forced_action_phase_end": ("5.4.3", "Turns › Action Phase"),
     "rule_end_action_phase_outside_action_phase": ("5.4.4", "Turns › Action Phase"),
+    "rule_ice_strength_modification_duration": ("3.4.4a", "Card Types › Ice"),
     "rule_operation_current": ("3.5.1b", "Card Types › Operations"),
     "rule_event_current": ("3.7.1b", "Card Types › Events"),
     "rule_play_not_trashed_until": ("8.6.6c", "Card Manipulation › Playing Events and Operations"),

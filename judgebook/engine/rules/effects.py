@@ -360,6 +360,13 @@ def create_lasting(
     elif duration == "run":
         run = current_run(g)
         key = int(run.seq) if run else g.runs + 1  # created before a run: for the next run
+        enc = current_encounter(g)
+        if run is None and enc is not None and getattr(effect, "name", "") == "strength":
+            # A strength change "for the remainder of the run" made in an encounter outside a run lasts for
+            # the remainder of that encounter (rule_ice_strength_modification_duration).
+            kind, key, duration = "encounter", int(enc.seq), "encounter"
+            g = log(g, "duration", "no run is in progress: the strength change lasts for the remainder of the "
+                    "encounter", "rule_ice_strength_modification_duration", ctx.controller, card=ctx.source)
     elif duration == "turn":
         key = g.turn
     elif duration.startswith("until"):
