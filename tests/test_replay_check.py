@@ -99,7 +99,6 @@ def test_every_shipped_scenario_passes_the_check_on_the_new_engine_in_one_call(c
         "cr26-arruaceiras-crew-only-while-encountering.yaml",
         "cr26-azef-protocol-cannot-trash-sansan.yaml",
         "cr26-bullfrog-moves-run-to-archives.yaml",
-        "cr26-compile-mayfly-new-object.yaml",
         "cr26-loot-box-end-encounter-outside-run.yaml",
         "cr26-metamorph-swap-agenda-next-to-asset-refused.yaml",
         "cr26-nanisivik-border-control-archives.yaml",
@@ -110,7 +109,6 @@ def test_every_shipped_scenario_passes_the_check_on_the_new_engine_in_one_call(c
         "cr26-singularity-warroid-tracker-hostile-infrastructure.yaml",
         "cr26-street-peddler-set-aside-cards-trashed.yaml",
         "cr26-tori-hanzo-core-damage-new-expected-effect.yaml",
-        "cr26-vaporframe-restored-new-object.yaml",
         "cr26-virtuoso-mark-designated-later.yaml",
         "cr26-zato-border-control-this-server.yaml",
     ]

@@ -137,6 +137,8 @@ CITED: frozenset[str] = frozenset(
         "rule_placing_advancement_counter",
         "rule_ice_strength_modification_duration",
         "rule_operation_current",
+        "rule_no_memory",
+        "rule_abilities_resolution_independent",
         "rule_event_current",
         "rule_play_not_trashed_until",
         "rule_playing",

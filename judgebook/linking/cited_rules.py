@@ -260,6 +260,8 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_find": ("8.7.2", "Card Manipulation › Searching for Cards"),
     "rule_host_without_install": ("1.13.2a", "Game Concepts › Host, Hosted, and Hosting"),
     "rule_object": ("1.12.1", "Game Concepts › Objects"),
+    "rule_no_memory": ("1.12.2", "Game Concepts › Objects"),
+    "rule_abilities_resolution_independent": ("9.1.4", "Abilities › General"),
     "rule_runner_discard_step": ("5.5.4a", "Turns › Discard Phase"),
     "rule_sabotage_resolution": ("10.12.2", "Additional Rules › Sabotage"),
     "rule_search": ("8.7.1", "Card Manipulation › Searching for Cards"),

@@ -386,6 +386,8 @@ def create_lasting(
         ability,
         since=g.seq,
         named=ctx.named,
+        incarnation=(g.cards[ctx.source].incarnation
+                     if ability is not None and ctx.source in g.cards and q.is_installed(g, ctx.source) else None),
     )
     g = evolve(g, lasting=g.lasting + (lasting,))
     what = effect.render() if effect is not None else "a delayed conditional ability"

@@ -87,6 +87,7 @@ def _trigger(g: Game, ev: GameEvent) -> Game:
                 serial=seq,
                 delayed=ab,
                 since=lasting.since,
+                incarnation=lasting.incarnation,
             )
         )
     if not added:
