@@ -139,6 +139,7 @@ CITED: frozenset[str] = frozenset(
         "rule_operation_current",
         "rule_no_memory",
         "rule_abilities_resolution_independent",
+        "rule_replace_imminent_effects",
         "rule_event_current",
         "rule_play_not_trashed_until",
         "rule_playing",

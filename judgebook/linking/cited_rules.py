@@ -262,6 +262,7 @@ RULES: dict[str, tuple[str, str]] = {
     "rule_object": ("1.12.1", "Game Concepts › Objects"),
     "rule_no_memory": ("1.12.2", "Game Concepts › Objects"),
     "rule_abilities_resolution_independent": ("9.1.4", "Abilities › General"),
+    "rule_replace_imminent_effects": ("9.9.10", "Abilities › Interrupts and Replacement Effects"),
     "rule_runner_discard_step": ("5.5.4a", "Turns › Discard Phase"),
     "rule_sabotage_resolution": ("10.12.2", "Additional Rules › Sabotage"),
     "rule_search": ("8.7.1", "Card Manipulation › Searching for Cards"),

@@ -200,7 +200,9 @@ def _relevant(g: Game, ab: Ability) -> bool:
     changes = [e for e in ab.effects if isinstance(e, ChangeImminent)]
     if not changes:
         return True
-    return any(p.what == c.what and (p.amount > 0 or c.increase) for c in changes for p in imm.parts)
+    # "Prevent core damage" is not relevant while only net damage is imminent (rule_replace_imminent_effects).
+    return any(p.what == c.what and (not c.kind or p.kind == c.kind) and (p.amount > 0 or c.increase)
+               for c in changes for p in imm.parts)
 
 
 def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], list[Refused]]:
@@ -412,7 +414,11 @@ def _ability_options(
             )
             return
         if not _relevant(g, ab):
-            refused.append(Refused(base, label, "sec_relevant_interrupts", "nothing it prevents is imminent"))
+            # Not here; while an interrupt to the instruction is still pending, it may replace the expected effect
+            # with one this interrupt answers at a later point (rule_replace_imminent_effects).
+            later = any(p.event.name.startswith("would_") for p in g.pending)
+            refused.append(Refused(base, label, "sec_relevant_interrupts", "nothing it prevents is imminent",
+                                   later=later))
             return
     elif "interrupt" in kinds:
         return
