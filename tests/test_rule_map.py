@@ -46,10 +46,10 @@ def test_every_anchor_of_the_cr_has_exactly_one_row_with_its_number(cr_sections)
 
 def test_counts_by_status_and_chapter():
     m = rm.rule_map()
-    assert m.counts() == {"enforced": 201, "no-behaviour": 342, "not-yet": 1008}
+    assert m.counts() == {"enforced": 207, "no-behaviour": 340, "not-yet": 1004}
     assert {c.chapter: tuple(c.counts.values()) for c in m.by_chapter()} == {
-        "1": (47, 22, 218), "2": (2, 79, 9), "3": (7, 39, 47), "4": (6, 68, 59), "5": (25, 26, 54),
-        "6": (33, 26, 92), "7": (8, 7, 51), "8": (17, 20, 107), "9": (34, 13, 310), "10": (22, 33, 61),
+        "1": (48, 22, 217), "2": (2, 79, 9), "3": (10, 37, 46), "4": (6, 68, 59), "5": (25, 26, 54),
+        "6": (33, 26, 92), "7": (8, 7, 51), "8": (17, 20, 107), "9": (36, 13, 308), "10": (22, 33, 61),
         "11": (0, 9, 0)}
 
 
@@ -67,7 +67,7 @@ UNREVIEWED = "no engine step cites it: unreviewed whether the engine carries it 
 def test_the_chapters_read_so_far_have_no_unreviewed_row():
     # Rows not yet read say so (never a guess); chapters 2-8, 10 and 11 have been read rule by rule.
     unreviewed = Counter(r.chapter for r in rm.rule_map().rows if r.reason == UNREVIEWED)
-    assert unreviewed == {"1": 215, "9": 302}
+    assert unreviewed == {"1": 214, "9": 300}
 
 
 def test_enforced_rows_name_modules_that_exist():
@@ -96,7 +96,7 @@ def test_every_anchor_the_engine_cites_is_enforced_or_pinned_as_without_scenario
             assert (row.status, row.reason) == ("not-yet", CITED_REASON), anchor
             assert not citations.citing(anchor), f"{anchor}: a scenario cites it now: mark it enforced"
         statuses[row.status] += 1
-    assert statuses == {"enforced": 201, "not-yet": CITED_WITHOUT_SCENARIO}
+    assert statuses == {"enforced": 207, "not-yet": CITED_WITHOUT_SCENARIO}
 
 
 def test_an_anchor_no_scenario_or_engine_step_cites_is_never_enforced(citations):

@@ -70,7 +70,7 @@ def test_the_map_page_lists_every_rule_with_counts_by_chapter(client):
     assert html.count('<li class="st-') == 1551
     assert '<tr><th scope="row"><a href="#ch-11">11</a></th><td>0</td><td>9</td><td>0</td></tr>' in html
     c = rm.rule_map().counts()               # asserted exactly in tests/test_rule_map.py
-    assert (f'<tr class="total"><th scope="row">All</th><td>201</td><td>{c["no-behaviour"]}</td>'
+    assert (f'<tr class="total"><th scope="row">All</th><td>207</td><td>{c["no-behaviour"]}</td>'
             f'<td>{c["not-yet"]}</td></tr>') in html
     assert '<a href="/s/cr-26.03:rule_flatline">1.7.2b</a>' in html
     assert '<a href="/replay/glossary-boom-flatline">' in html
@@ -78,7 +78,7 @@ def test_the_map_page_lists_every_rule_with_counts_by_chapter(client):
 
 def test_the_map_page_filters_by_status_and_refuses_an_unknown_one(client):
     html = client.get("/engine/rules?status=enforced").get_data(as_text=True)
-    assert html.count('<li class="st-enforced"') == 201 and 'class="st-not-yet"' not in html
+    assert html.count('<li class="st-enforced"') == 207 and 'class="st-not-yet"' not in html
     assert client.get("/engine/rules?status=%3Cb%3E").status_code == 404
 
 

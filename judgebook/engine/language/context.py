@@ -20,6 +20,7 @@ class Ctx:
     server: str | None = None  # the server chosen for "run any server"
     since: int = 0  # delayed abilities: the game's sequence number when created
     named: str = ""  # a card name the ability chose ("choose a card name")
+    incarnation: int | None = None  # the object `source` names, where it may have changed zones since (delayed)
 
     def side(self, who: str) -> Side:
         """`you` / `opponent` / `corp` / `runner` from this ability's point of view."""

@@ -169,6 +169,9 @@ class OnServer(EventFilter):
             # Its own move out of its server ("a card (including this upgrade) trashed from this server"): this
             # server is the one the event says it left.
             return event.get("server") is not None
+        if self.server == "mark" and event.get("mark") is not None:
+            # The mark when the event happened, not the present one (rule_mark_designated_condition_check).
+            return bool(event.get("mark")) and event.get("server") == event.get("mark")
         return server_matches(g, ctx, self.server, event.get("server"))
 
     def place(self) -> str:

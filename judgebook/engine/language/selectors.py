@@ -95,6 +95,9 @@ class Ref(Selector):
 
 def resolve_ref(g: Game, ctx: Ctx, ref: str) -> list[str]:
     if ref == "self":
+        card = g.cards.get(ctx.source)
+        if card is not None and ctx.incarnation is not None and card.incarnation != ctx.incarnation:
+            return []  # a new object: not the card whose ability this is (rule_abilities_resolution_independent)
         return [ctx.source]
     if ref == "target":
         return list(ctx.targets or ctx.chosen)

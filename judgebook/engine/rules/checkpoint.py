@@ -29,6 +29,9 @@ def checkpoint(g: Game) -> Game:
             f"{len(g.lasting) - len(kept)} lasting effect(s) end",
             "step_checkpoint_duration_abilities",
         )
+    from judgebook.engine.rules.currents import ended
+
+    g = ended(g)
     # Uniqueness and card restrictions (step_checkpoint_uniqueness, step_checkpoint_card_restrictions): a frame
     # above the caller's when one is broken, so a player's choice can wait on it.
     return enforce(g)

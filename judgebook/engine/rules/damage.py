@@ -46,13 +46,17 @@ class Imminent(Frame):
         if not self.opened:
             me = replace(self, opened=True, parts=tuple(_static_prevention(g, p) for p in self.parts))
             g = set_top(g, me)
+            # An interrupt that prevented all of an imminent instruction and does something else instead has
+            # replaced it: the new expected effect, which interrupts now answer (rule_replace_imminent_effects).
+            outer = [f for f in g.stack[:-1] if isinstance(f, Imminent) and f.opened]
+            replaced = bool(outer) and not outer[-1].live
             for p in me.parts:
                 g = emit(
                     g,
                     event(WOULD[p.what], damage_type=p.kind, amount=p.amount, by=p.by, card=p.card,
                           source=self.source or None),  # the card whose ability does it (`source:` filter)
-                    f"{_describe(p)} is imminent",
-                    "rule_interrupt_window_opening",
+                    f"{_describe(p)} is imminent" + (" instead: the new expected effect" if replaced else ""),
+                    "rule_replace_imminent_effects" if replaced else "rule_interrupt_window_opening",
                     p.by,
                 )
             from judgebook.engine.rules.windows import PriorityWindow, interrupt_options

@@ -374,6 +374,13 @@ def create_lasting(
     elif duration == "run":
         run = current_run(g)
         key = int(run.seq) if run else g.runs + 1  # created before a run: for the next run
+        enc = current_encounter(g)
+        if run is None and enc is not None and getattr(effect, "name", "") == "strength":
+            # A strength change "for the remainder of the run" made in an encounter outside a run lasts for
+            # the remainder of that encounter (rule_ice_strength_modification_duration).
+            kind, key, duration = "encounter", int(enc.seq), "encounter"
+            g = log(g, "duration", "no run is in progress: the strength change lasts for the remainder of the "
+                    "encounter", "rule_ice_strength_modification_duration", ctx.controller, card=ctx.source)
     elif duration == "turn":
         key = g.turn
     elif duration.startswith("until"):
@@ -393,6 +400,8 @@ def create_lasting(
         ability,
         since=g.seq,
         named=ctx.named,
+        incarnation=(g.cards[ctx.source].incarnation
+                     if ability is not None and ctx.source in g.cards and q.is_installed(g, ctx.source) else None),
     )
     g = evolve(g, lasting=g.lasting + (lasting,))
     what = effect.render() if effect is not None else "a delayed conditional ability"

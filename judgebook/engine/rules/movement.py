@@ -102,6 +102,7 @@ class ChoosePartner(Frame):
 def exchange(g: Game, ctx: Ctx, incoming: str, installed: str, then: tuple[Instruction, ...] = ()) -> Game:
     """The swap itself (rule_swap_simultaneous, rule_swap_become_installed)."""
     place, source = g.cards[installed].zone, g.cards[incoming].zone
+    origin = q.from_zone(g, incoming)
     index = g.zone(place).index(installed)
     run0 = current_run(g)  # a swap creates no position (rule_create_position_swap): the Runner's stays as it is
     visible = g.cards[installed].rezzed
@@ -133,7 +134,7 @@ def exchange(g: Game, ctx: Ctx, incoming: str, installed: str, then: tuple[Instr
     d = q.definition(g, incoming)
     seq0 = g.seq
     g = emit(g, event("installed", card=incoming, type=d.type, player="corp", server=server,
-                      from_hand=source.endswith(".hand")),
+                      from_hand=source.endswith(".hand"), from_zone=origin),
              f"{incoming} becomes installed", "rule_swap_become_installed", ctx.controller)
     if not then:
         return g
@@ -260,6 +261,7 @@ def install_on(g: Game, ctx: Ctx, cid: str, on: str) -> Game:
     d = q.definition(g, cid)
     side = g.cards[cid].owner
     from_hand = g.cards[cid].zone.endswith(".hand")
+    origin = q.from_zone(g, cid)
     price = Cost(credits=Number(costs.changed(g, "install", cid, d.cost or 0)), has_credits=True)
     why = costs.refusal(g, price, Ctx(cid, side), side, "install")
     if why:
@@ -268,5 +270,6 @@ def install_on(g: Game, ctx: Ctx, cid: str, on: str) -> Game:
     g = move(g, cid, f"hosted.{on}")
     g = replace(g, cards=g.cards.set(cid, replace(g.cards[cid], host=on)))
     g = like_cards(g, cid)  # a program over the memory limit: room is made (rule_program_install_exceed_memory_limit)
-    return emit(g, event("installed", card=cid, type=d.type, player=side, server=None, from_hand=from_hand),
+    return emit(g, event("installed", card=cid, type=d.type, player=side, server=None, from_hand=from_hand,
+                         from_zone=origin),
                 f"{cid} is installed on {on}", "rule_valid_hosts", side)

@@ -59,6 +59,7 @@ def _install_now(g: Game, ctx: Ctx, cid: str, ins: Install, where: str | None = 
     d = q.definition(g, cid)
     side = g.cards[cid].owner
     from_hand = g.cards[cid].zone.endswith(".hand")  # "when you install this from anywhere except HQ"
+    origin = q.from_zone(g, cid)  # "whenever you install a program from your heap"
     if ins.pay_cost:
         # A Corp card's printed cost is its rez or play cost: its install cost is the ice tax of the server
         # (rule_install_cost_ice), nothing in a new server.
@@ -111,7 +112,7 @@ def _install_now(g: Game, ctx: Ctx, cid: str, ins: Install, where: str | None = 
             g = push(g, FaceupChoice(cid))
     g = like_cards(g, cid)
     installed = event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid),
-                      from_hand=from_hand)
+                      from_hand=from_hand, from_zone=origin)
     g = emit(g, installed, f"{cid} is installed", "rule_installing", side)
     if ins.rez and d.type != "agenda":  # "install and rez": an agenda is installed, never rezzed
         g = rez(g, cid, paid=False)

@@ -17,7 +17,14 @@ ROLES = ("accessed", "encountered", "approached")
 def stamped(g: Game, ev: GameEvent) -> GameEvent:
     """The event with the roles its cards had when it happened (`roles`: "card:accessed", ...), so a later
     look at it ("the first time each turn you trash a card you are accessing") judges it by the state it
-    happened in, not by the state now (rule_previous_object: the past game state is remembered)."""
+    happened in, not by the state now (rule_previous_object: the past game state is remembered). An event on a
+    server records the Runner's mark then (`mark`, "" for none): "the first time each turn you make a
+    successful run on your mark" counts only runs made while that server was the mark
+    (rule_mark_designated_condition_check)."""
+    if ev.get("server") is not None and ev.get("mark") is None:
+        from judgebook.engine.rules.values import mark
+
+        ev = GameEvent(ev.name, ev.fields.set("mark", mark(g) or ""))
     cards = [(k, ev.get(k)) for k in CARD_KEYS if ev.get(k) is not None]
     if not cards or ev.get("roles") is not None:
         return ev
@@ -87,6 +94,7 @@ def _trigger(g: Game, ev: GameEvent) -> Game:
                 serial=seq,
                 delayed=ab,
                 since=lasting.since,
+                incarnation=lasting.incarnation,
             )
         )
     if not added:

@@ -445,6 +445,7 @@ def _runs_any(card_def: object) -> bool:
 def install(g: Game, side: Side, cid: str, server: object, faceup: bool = False, using: tuple[str, ...] = ()) -> Game:
     d = q.definition(g, cid)
     from_hand = g.cards[cid].zone.endswith(".hand")  # "when you install this from anywhere except HQ"
+    origin = q.from_zone(g, cid)  # "whenever you install a program from your heap"
     if side == "runner":
         price = Number(costs.changed(g, "install", cid, d.cost or 0))
         g = costs.pay(g, Cost(credits=price, has_credits=True), Ctx(cid, side), side, "install", using)
@@ -465,20 +466,21 @@ def install(g: Game, side: Side, cid: str, server: object, faceup: bool = False,
             # (rule_install_trash_ice); the install goes on once they have chosen.
             from judgebook.engine.rules.procedures import TrashLikeIce
 
-            g = push(g, Call(_corp_install, (cid, name, faceup, from_hand, using)))
+            g = push(g, Call(_corp_install, (cid, name, faceup, origin, using)))
             return push(g, TrashLikeIce(cid, name))
-        return _corp_install(g, cid, name, faceup, from_hand, using)
+        return _corp_install(g, cid, name, faceup, origin, using)
     g = like_cards(g, cid)
     return emit(
         g,
-        event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid), from_hand=from_hand),
+        event("installed", card=cid, type=d.type, player=side, server=q.server_of(g, cid), from_hand=from_hand,
+              from_zone=origin),
         f"the {side} installs {cid}",
         "rule_installing",
         side,
     )
 
 
-def _corp_install(g: Game, cid: str, name: str, faceup: bool, from_hand: bool, using: tuple[str, ...] = ()) -> Game:
+def _corp_install(g: Game, cid: str, name: str, faceup: bool, origin: str, using: tuple[str, ...] = ()) -> Game:
     """The basic action's install of a Corp card in server `name`, its destination (and any ice to trash) chosen."""
     d = q.definition(g, cid)
     if d.type == "ice":
@@ -494,7 +496,8 @@ def _corp_install(g: Game, cid: str, name: str, faceup: bool, from_hand: bool, u
     g = like_cards(g, cid)
     return emit(
         g,
-        event("installed", card=cid, type=d.type, player="corp", server=q.server_of(g, cid), from_hand=from_hand),
+        event("installed", card=cid, type=d.type, player="corp", server=q.server_of(g, cid),
+              from_hand=origin == "hand", from_zone=origin),
         f"the corp installs {cid}",
         "rule_installing",
         "corp",
@@ -580,6 +583,10 @@ def _to_discard(g: Game, cid: str) -> Game:
     g = finished_resolving(g, cid)  # "whenever you finish resolving an operation" (Nuvem SA)
     if any(isinstance(effect, NotTrashed) and ctx.source == cid for effect, ctx in statics(g)):
         return log(g, "stays", f"{cid} stays in the play area", "rule_play_not_trashed_until", g.cards[cid].owner)
+    from judgebook.engine.rules.currents import is_current, stays
+
+    if g.cards[cid].zone == "play" and is_current(g, cid):
+        return stays(g, cid)
     if g.cards[cid].zone == "play":
         # The resolved card is trashed (rule_steps_playing_trash_played_card): "whenever an event is trashed".
         card, owner = g.cards[cid], g.cards[cid].owner

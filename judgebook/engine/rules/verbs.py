@@ -175,6 +175,7 @@ def host_on(g: Game, ctx: Ctx, targets: tuple[str, ...], on: str, as_counter: bo
             continue
         # An installed Corp card hosted on a Runner card becomes uninstalled (rule_host_corp_card_uninstall).
         uninstalls = g.cards[cid].owner == "corp" and g.cards[on].owner == "runner" and q.is_installed(g, cid)
+        origin = q.from_zone(g, cid)
         if q.is_installed(g, cid) and q.is_installed(g, on) and not uninstalls:
             # Moved from one place in play to another: still installed, the same object.
             before = g.cards[cid].zone
@@ -192,7 +193,7 @@ def host_on(g: Game, ctx: Ctx, targets: tuple[str, ...], on: str, as_counter: bo
         g = replace(g, cards=g.cards.set(cid, replace(g.cards[cid], host=on, hosted_only=hosted_only)))
         if as_counter:
             g = emit(g, event("installed", card=cid, type=q.definition(g, cid).type, player=ctx.controller,
-                              server=q.server_of(g, cid), from_hand=False),
+                              server=q.server_of(g, cid), from_hand=False, from_zone=origin),
                      f"{cid} is installed on {on} as a hosted condition counter", "rule_condition_counter",
                      ctx.controller)
             continue

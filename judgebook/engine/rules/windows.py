@@ -206,7 +206,9 @@ def _relevant(g: Game, ab: Ability) -> bool:
     changes = [e for e in ab.effects if isinstance(e, ChangeImminent)]
     if not changes:
         return True
-    return any(p.what == c.what and (p.amount > 0 or c.increase) for c in changes for p in imm.parts)
+    # "Prevent core damage" is not relevant while only net damage is imminent (rule_replace_imminent_effects).
+    return any(p.what == c.what and (not c.kind or p.kind == c.kind) and (p.amount > 0 or c.increase)
+               for c in changes for p in imm.parts)
 
 
 def options(g: Game, side: Side, kinds: frozenset[str]) -> tuple[list[Option], list[Refused]]:
@@ -365,7 +367,18 @@ def use_key(g: Game, cid: str, ab: Ability) -> Use | None:
     else:
         enc = current_encounter(g)
         key = int(enc.seq) if enc else -1
-    return Use(cid, ab.id, ab.once_per, key)
+    return Use(cid, ab.id, ab.once_per, key, g.cards[cid].incarnation if cid in g.cards else 0)
+
+
+def used_by_previous_object(g: Game, use: Use | None) -> Game:
+    """Say so where a once-per ability is used again because its card is a new object (rule_no_memory)."""
+    if use is None or use in g.uses:
+        return g
+    if not any(replace(u, incarnation=use.incarnation) == use for u in g.uses):
+        return g
+    text = f"{use.card} is a new object: its previous object's use of {use.ability} (once per {use.scope}) " \
+        "does not count"
+    return log(g, "new_object", text, "rule_no_memory", g.cards[use.card].owner, card=use.card)
 
 
 def _ability_options(
@@ -409,7 +422,11 @@ def _ability_options(
             )
             return
         if not _relevant(g, ab):
-            refused.append(Refused(base, label, "sec_relevant_interrupts", "nothing it prevents is imminent"))
+            # Not here; while an interrupt to the instruction is still pending, it may replace the expected effect
+            # with one this interrupt answers at a later point (rule_replace_imminent_effects).
+            later = any(p.event.name.startswith("would_") for p in g.pending)
+            refused.append(Refused(base, label, "sec_relevant_interrupts", "nothing it prevents is imminent",
+                                   later=later))
             return
     elif "interrupt" in kinds:
         return
@@ -568,6 +585,7 @@ def use_ability(
     ctx = Ctx(cid, side, ab.id, x=int(x or 0))
     before = g.pending
     use = use_key(g, cid, ab)
+    g = used_by_previous_object(g, use)
     if use is not None:
         g = evolve(g, uses=g.uses | {use})
     if ab.cost is not None:
@@ -697,7 +715,8 @@ def resolve_pending(g: Game, option: Option) -> Game:
             ability=p.ability,
         )
     ab = _ability(g, p)
-    ctx = Ctx(p.card, p.controller, p.ability, p.event, chosen=(p.target,) if p.target else (), since=p.since)
+    ctx = Ctx(p.card, p.controller, p.ability, p.event, chosen=(p.target,) if p.target else (), since=p.since,
+              incarnation=p.incarnation)
     if ab.condition is not None and not ab.condition.holds(g, ctx):
         return log(
             g,
@@ -734,6 +753,10 @@ def resolve_pending(g: Game, option: Option) -> Game:
         from judgebook.engine.rules.revealed import used_optionally
 
         g = used_optionally(g, ctx, p.controller)
+    card = g.cards.get(p.card)
+    if card is not None and p.incarnation is not None and card.incarnation != p.incarnation:
+        g = log(g, "new_object", f"{p.card} has changed zones since {p.label} was created: a new object the "
+                "ability cannot act on", "rule_abilities_resolution_independent", p.controller, card=p.card)
     return push(g, Resolve(ab.effects, ctx, "step_conditional_ability_resolution"))
 
 

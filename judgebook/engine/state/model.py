@@ -100,16 +100,21 @@ class Lasting:
     ability: Ability | None = None  # a delayed conditional ability (rule_delayed_conditional_ability)
     since: int = 0  # the game's sequence number when it was created
     named: str = ""  # the card name its creating ability chose ("the next time you access ... the chosen name")
+    # A delayed ability of an installed card: the object that created it. Its "this card" is that object only;
+    # once the card changes zones it is a new object the ability cannot act on (rule_abilities_resolution_independent).
+    incarnation: int | None = None
 
 
 @dataclass(frozen=True)
 class Use:
-    """A once-per-scope ability was used: `scope` is turn | run | encounter, `key` which one."""
+    """A once-per-scope ability was used: `scope` is turn | run | encounter, `key` which one; `incarnation`
+    the object that used it (a card that changed zones is a new object with no memory of it, rule_no_memory)."""
 
     card: str
     ability: str
     scope: str
     key: int
+    incarnation: int = 0
 
 
 @dataclass(frozen=True)
@@ -145,6 +150,7 @@ class Pending:
     serial: int = field(default=0, compare=False)  # only tells instances apart in the timeline
     delayed: Ability | None = None  # a delayed conditional ability (it has no card definition)
     since: int = 0
+    incarnation: int | None = None  # delayed: the object that created it (Lasting.incarnation)
 
     @property
     def label(self) -> str:

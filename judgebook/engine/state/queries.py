@@ -45,6 +45,15 @@ def is_installed(g: Game, cid: str) -> bool:
     return card.zone == "runner.rig" or card.zone.startswith("corp.server.")
 
 
+def from_zone(g: Game, cid: str) -> str:
+    """Where a card is, as an event that moves it records it (`from_zone`): installed, or the last part of its
+    zone (hand, deck, discard, play, ...)."""
+    card = g.cards[cid]
+    if is_installed(g, cid):
+        return "installed"
+    return "hosted" if card.zone.startswith("hosted.") else card.zone.split(".")[-1]
+
+
 def is_ice(g: Game, cid: str) -> bool:
     return g.cards[cid].zone.endswith(".ice")
 
