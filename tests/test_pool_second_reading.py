@@ -25,10 +25,11 @@ def test_a_fixed_card_replays_to_its_printed_outcome(name, cards_root):
     assert check(sc, replay_named(name, cards_root)) == []
 
 
-def test_rene_loup_arcemont_still_pays_out_on_a_second_trash(cards_root):
-    # Partial: the printed text gives 4 credits and 1 card (only the first trash pays out); the engine pays twice.
+def test_rene_loup_arcemont_pays_out_on_the_first_trash_only(cards_root):
+    # The printed text gives 4 credits and 1 card (only the first trash each turn pays out); it paid twice before
+    # "the first time each turn" judged earlier events by the roles they recorded.
     out = replay_named("card-rene_loup_arcemont_party_animal-1", cards_root)
-    assert (out.final.runner.credits, len(out.final.zone("runner.hand"))) == (5, 2)
+    assert (out.final.runner.credits, len(out.final.zone("runner.hand"))) == (4, 1)
 
 
 def test_the_reading_log_names_defined_cards_and_settles_each_defect():
