@@ -223,7 +223,9 @@ def test_trash_limit_stops_the_second_trash_with_this_ice_in_one_encounter(cards
     out = _out("card-sorocaban_blade-1", cards_root)
     steps = _steps(out)
     assert steps.count(("trashed", "rule_trashing")) == 1
-    assert steps.count(("cannot_trash", "rule_cannot_precedence")) == 2
+    # after the first trash, no installed card is a valid target of a trash with this ice (issue 19: cards that
+    # cannot legally be chosen are not offered): each later subroutine finds no target
+    assert steps.count(("no_target", "rule_targets_must_be_valid")) == 2
     trashed = [f.event for f in out.final.history if f.event.name == "trashed"]
     assert [e.get("source") for e in trashed] == ["Sorocaban Blade"]
 
@@ -231,7 +233,7 @@ def test_trash_limit_stops_the_second_trash_with_this_ice_in_one_encounter(cards
 def test_trash_limit_counts_trashes_not_subroutines(cards_root: Path):
     out = _out("card-sorocaban_blade-2", cards_root)
     steps = _steps(out)
-    assert steps.index(("trashed", "rule_trashing")) < steps.index(("cannot_trash", "rule_cannot_precedence"))
+    assert steps.index(("trashed", "rule_trashing")) < steps.index(("no_target", "rule_targets_must_be_valid"))
     assert steps.count(("trashed", "rule_trashing")) == 1
 
 
